@@ -1,0 +1,122 @@
+# pgnkit - one non-recursive GNU Makefile.
+#
+#   make            build build/$(BUILD)/pgnkit (BUILD=release by default)
+#   make test       install missing packages, build, run every test (unit, CLI, corpus)
+#   make asan       the whole test suite under ASan + UBSan
+#   make demo       build and run the main job on bundled sample data
+#   make bench      throughput side by side with pgn-extract, perft vs stockfish
+#   make check-slow every perft depth, large inputs
+#   make install    PREFIX=/usr/local DESTDIR=
+
+BUILD ?= release
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+
+OUT := build/$(BUILD)
+
+PKGS := libpcre2-8 libzstd zlib
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CRITERION_CFLAGS = $(shell pkg-config --cflags criterion 2>/dev/null)
+CRITERION_LIBS = $(shell pkg-config --libs criterion 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wwrite-strings \
+        -Wformat=2 -Wno-format-nonliteral
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+PROFILE_CFLAGS_release := -O2 -g -DNDEBUG
+PROFILE_CFLAGS_debug := -O0 -g3
+PROFILE_CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+                       -fno-omit-frame-pointer
+PROFILE_LDFLAGS_asan := -fsanitize=address,undefined
+
+PGNKIT_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+PGNKIT_CFLAGS = -std=c11 $(WARN) $(PROFILE_CFLAGS_$(BUILD)) -pthread -MMD -MP $(PKG_CFLAGS)
+PGNKIT_LDFLAGS = $(PROFILE_LDFLAGS_$(BUILD)) -pthread
+ALL_CFLAGS = $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(PGNKIT_CFLAGS) $(CFLAGS)
+
+LIB_SRCS := $(sort $(wildcard src/*.c))
+CLI_SRCS := $(sort $(wildcard src/cli/*.c))
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(OUT)/obj/%.o)
+TEST_HELPER_OBJS := $(TEST_HELPER_SRCS:%.c=$(OUT)/obj/%.o)
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(OUT)/tests/%)
+
+LIB := $(OUT)/libpgnkit.a
+BIN := $(OUT)/pgnkit
+
+.SECONDARY:
+
+.PHONY: all deps test check test-unit test-cli asan demo bench check-slow install uninstall \
+        clean check-man fuzz
+
+all: $(BIN)
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS) -lm
+
+$(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJS) $(LIB) $(CRITERION_LIBS) \
+	    $(PKG_LIBS) -lm
+
+$(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests
+
+deps:
+	@sh scripts/ensure-deps.sh test
+
+# The README's test command.  Installs what is missing, then builds and runs everything.
+test: deps
+	@$(MAKE) --no-print-directory check
+
+check: $(BIN) $(TEST_BINS)
+	@sh scripts/run-tests.sh $(OUT)
+
+test-unit: $(TEST_BINS)
+	@sh scripts/run-tests.sh $(OUT) unit
+
+asan:
+	@sh scripts/ensure-deps.sh test
+	@$(MAKE) --no-print-directory BUILD=asan check
+
+demo:
+	@sh scripts/ensure-deps.sh build
+	@$(MAKE) --no-print-directory all
+	@sh scripts/demo.sh $(BIN)
+
+check-slow: $(BIN) $(TEST_BINS)
+	@PGNKIT_SLOW=1 sh scripts/run-tests.sh $(OUT)
+
+bench:
+	@sh scripts/ensure-deps.sh bench
+	@$(MAKE) --no-print-directory BUILD=release all
+	@sh scripts/bench.sh build/release/pgnkit
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pgnkit
+	install -m 644 man/pgnkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pgnkit $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(OUT)/obj/tests/%.d) \
+         $(TEST_HELPER_OBJS:.o=.d)

@@ -1,0 +1,101 @@
+/**
+ * pgn_reader.h - a streaming PGN reader: bytes in, one tokenized game at a time out.
+ *
+ * Reads any size with memory bounded by the largest game (limits below).  Splits games
+ * the PGN-standard way: a game ends at its result token at depth 0, where a tag section
+ * starts, or at the end of input; blank lines inside movetext do not end a game.  An
+ * unterminated comment or variation ends at a blank line followed by a tag-pair line,
+ * so it cannot swallow the next game.  Every byte position is known as 1-based line
+ * and column (bytes); LF, CRLF and lone CR end lines; a UTF-8 BOM is skipped.
+ *
+ * The reader does not know chess: move tokens are passed on as text for san.h.
+ * Not thread-safe; one reader per input stream.
+ */
+#ifndef PGNKIT_PGN_READER_H
+#define PGNKIT_PGN_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pgnkit/diag.h"
+#include "pgnkit/types.h"
+
+enum pgn_token_kind {
+    PGN_TOK_MOVE = 0,        /* a move (SAN or other notation), suffix !? included */
+    PGN_TOK_MOVE_NUMBER,     /* 12. or 12... or 12 (digits then dots) */
+    PGN_TOK_NAG,             /* $n (text includes the $) */
+    PGN_TOK_COMMENT,         /* {...}: text is the inside, without the braces */
+    PGN_TOK_LINE_COMMENT,    /* ;... to end of line: text without the ; */
+    PGN_TOK_VARIATION_START, /* ( */
+    PGN_TOK_VARIATION_END,   /* ) */
+    PGN_TOK_RESULT,          /* 1-0 0-1 1/2-1/2 * */
+};
+
+struct pgn_token {
+    const char *text; /* into the reader's buffer: valid until the next pgn_reader_next() */
+    uint32_t len;
+    uint32_t line;
+    uint32_t col;
+    uint8_t kind;     /* enum pgn_token_kind */
+    uint8_t pad[3];
+};
+
+struct pgn_tag {
+    struct slice name;
+    struct slice value; /* escapes \" and \\ already undone */
+    uint32_t line;
+    uint32_t col;
+};
+
+/** One game as read.  All pointers are owned by the reader, valid until the next call. */
+struct pgn_game {
+    uint64_t index;              /* 1-based index of the game in its file */
+    const char *file;            /* the name given to pgn_reader_new */
+    uint32_t line;               /* first line of the game */
+    uint64_t offset;             /* byte offset of its first byte in the file */
+    uint64_t bytes;              /* bytes the game spans */
+    const struct pgn_tag *tags;
+    size_t tag_count;
+    const struct pgn_token *tokens;
+    size_t token_count;
+    /* Problems the reader found: unterminated comment, bad tag, control bytes, size
+     * limits, ...  A game with an error here may still have usable tokens. */
+    struct diag_list diags;
+    bool skipped;                /* too large or unreadable: no tags/tokens given */
+};
+
+/** Limits; 0 in a field means the default.  Going past one is a diagnostic, not an abort. */
+struct pgn_limits {
+    size_t max_game_bytes;    /* default 64 MiB */
+    size_t max_token_bytes;   /* a move/NAG/number/tag name token; default 255 */
+    size_t max_comment_bytes; /* default 32 MiB */
+    uint32_t max_depth;       /* variation nesting; default 1024 */
+};
+
+/** Where bytes come from: read(2)-like, returns bytes read, 0 at end, -1 on error (errno). */
+struct pgn_source {
+    ssize_t (*read)(void *ctx, char *buf, size_t cap);
+    void *ctx;
+};
+
+struct pgn_reader;
+
+/** A reader over src (retained until pgn_reader_free); name is retained too. */
+struct pgn_reader *pgn_reader_new(struct pgn_source src, const char *name,
+                                  const struct pgn_limits *limits);
+/** A reader over an in-memory buffer (retained; not copied). */
+struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,
+                                          const struct pgn_limits *limits);
+void pgn_reader_free(struct pgn_reader *r);
+
+/**
+ * Read the next game into *game.  Returns 1 with a game, 0 at the end of input, -1 on
+ * an I/O error (then *err is filled with DIAG_IO; the reader is finished).
+ */
+int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *err);
+
+/** Bytes consumed so far (for progress and the summary). */
+uint64_t pgn_reader_bytes(const struct pgn_reader *r);
+
+#endif

@@ -1,0 +1,93 @@
+/**
+ * san.h - SAN syntax: one token's text to its parts, with no board.
+ *
+ * The grammar is one PCRE2 pattern with named groups, compiled and JIT-compiled once
+ * per matcher (interpreter fallback where JIT is unavailable).  A small cache from
+ * token bytes to decoded parts sits in front of the regex, because real games repeat
+ * a few thousand distinct tokens; the regex stays the only definition of the grammar.
+ * Resolving the parts to a move on a board is san_resolve.h's job.
+ *
+ * A matcher is not thread-safe (match data and cache are per matcher): give each
+ * thread its own.
+ */
+#ifndef PGNKIT_SAN_H
+#define PGNKIT_SAN_H
+
+#include <stdint.h>
+
+#include "pgnkit/diag.h"
+#include "pgnkit/types.h"
+
+enum san_kind {
+    SAN_MOVE = 0,       /* piece or pawn move: piece, hints, to, promo */
+    SAN_CASTLE_KING,    /* O-O */
+    SAN_CASTLE_QUEEN,   /* O-O-O */
+    SAN_NULL,           /* -- or Z0 */
+};
+
+/* Which non-standard spellings a token used (each one is a DIAG_NONSTANDARD warning). */
+enum san_lenient {
+    SAN_LENIENT_ZERO_CASTLE = 1 << 0,   /* 0-0, 0-0-0 */
+    SAN_LENIENT_PROMO_NO_EQ = 1 << 1,   /* e8Q */
+    SAN_LENIENT_PROMO_PAREN = 1 << 2,   /* e8(Q) */
+    SAN_LENIENT_PROMO_SLASH = 1 << 3,   /* e8/Q */
+    SAN_LENIENT_COLON = 1 << 4,         /* : for capture */
+    SAN_LENIENT_LONG = 1 << 5,          /* e2e4, e2-e4, Ng1-f3, Ng1xf3 */
+    SAN_LENIENT_NULL = 1 << 6,          /* -- or Z0 */
+    SAN_LENIENT_FIGURINE = 1 << 7,      /* ♘f3 */
+    SAN_LENIENT_LOWER_PIECE = 1 << 8,   /* nf3, lower-case promotion piece */
+    SAN_LENIENT_FOREIGN = 1 << 9,       /* piece letters of another language */
+    SAN_LENIENT_EP_MARK = 1 << 10,      /* e.p. written (standard SAN has none) */
+    SAN_LENIENT_DOUBLE_CHECK = 1 << 11, /* ++ */
+};
+
+/** The parts of one move token.  -1 in a hint means "not written". */
+struct san {
+    uint8_t kind;          /* enum san_kind */
+    uint8_t piece;         /* enum piece_type; PAWN for pawn moves */
+    uint8_t piece_implicit;/* long algebraic without a letter (e2e4): the board decides */
+    uint8_t maybe_bishop;  /* lower-case 'b' start: pawn first, bishop if no pawn fits */
+    int8_t from_file;      /* 0..7 or -1 */
+    int8_t from_rank;      /* 0..7 or -1 */
+    uint8_t to;            /* destination square (SAN_MOVE) */
+    uint8_t promo;         /* KNIGHT..QUEEN, or 0 */
+    uint8_t capture;       /* x or : written */
+    uint8_t checks;        /* number of + written (0, 1, 2) */
+    uint8_t mate;          /* # written */
+    uint8_t ep;            /* e.p. written */
+    uint8_t suffix_len;    /* bytes of a trailing !, ?, !!, ??, !?, ?! (kept out of the move) */
+    uint16_t lenient;      /* enum san_lenient bits */
+};
+
+/** Piece letter sets for --piece-letters. */
+enum san_letters {
+    SAN_LETTERS_ENGLISH = 0, /* KQRBN(P) */
+    SAN_LETTERS_GERMAN,      /* KDTLS(B) */
+    SAN_LETTERS_FRENCH,      /* RDTFC(P) */
+    SAN_LETTERS_SPANISH,     /* RDTAC(P) */
+    SAN_LETTERS_DUTCH,       /* KDTLP(O) */
+};
+
+struct san_matcher;
+
+/**
+ * Compile the pattern for the given extra letter set (English letters are always
+ * accepted).  Returns NULL with *err filled if PCRE2 refuses (a bug, not user input).
+ * Free with san_matcher_free().
+ */
+struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err);
+void san_matcher_free(struct san_matcher *m);
+
+/** Parse a san_letters name ("english", "german", "french", "spanish", "dutch"); -1 if unknown. */
+int san_letters_from_name(const char *name);
+
+/**
+ * Decode tok[0..len) into *out.  Returns 0, or -1 when the token is no move in any
+ * accepted notation (the caller reports DIAG_SYNTAX naming the token).
+ */
+int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out);
+
+/** Whether the JIT is in use (for diagnostics of the tool itself). */
+int san_matcher_jit(const struct san_matcher *m);
+
+#endif

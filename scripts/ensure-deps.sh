@@ -1,0 +1,36 @@
+#!/bin/sh
+# ensure-deps.sh [build|test|bench] - install the Debian packages a target needs.
+# Installs only what is missing and says so; needs root (or sudo) only when it installs.
+set -eu
+
+need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib"
+case "${1:-build}" in
+    test) extra="mandoc:mandoc" ;;
+    bench) extra="pgn-extract:pgn-extract stockfish:stockfish" ;;
+    fuzz) extra="clang:clang" ;;
+    *) extra="" ;;
+esac
+
+missing=""
+command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+for pair in $need; do
+    pkg=${pair%%:*}; mod=${pair#*:}
+    if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$mod"; then
+        missing="$missing $pkg"
+    fi
+done
+for pair in $extra; do
+    pkg=${pair%%:*}; cmd=${pair#*:}
+    [ -x "/usr/games/$cmd" ] && continue
+    command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
+done
+# Compilers and make are assumed (the brief: "nothing installed but the compiler").
+[ -z "$missing" ] && exit 0
+
+echo "ensure-deps: installing missing Debian packages:$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,94 @@
+/* diag.c - the code table and the diagnostic list.  Renders nothing: see src/cli. */
+#include "pgnkit/diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgnkit/xalloc.h"
+
+struct code_info {
+    const char *name;
+    enum diag_severity severity;
+    const char *description;
+};
+
+#define PGNKIT_DIAG_INFO(code, name, sev, text) [code] = {name, sev, text},
+static const struct code_info code_table[DIAG_CODE_COUNT] = {PGNKIT_DIAG_CODES(PGNKIT_DIAG_INFO)};
+#undef PGNKIT_DIAG_INFO
+
+const char *diag_code_name(enum diag_code code)
+{
+    return (unsigned)code < DIAG_CODE_COUNT ? code_table[code].name : "UNKNOWN";
+}
+
+enum diag_severity diag_code_severity(enum diag_code code)
+{
+    return (unsigned)code < DIAG_CODE_COUNT ? code_table[code].severity : DIAG_ERROR;
+}
+
+const char *diag_code_description(enum diag_code code)
+{
+    return (unsigned)code < DIAG_CODE_COUNT ? code_table[code].description : "";
+}
+
+void diag_vset(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
+               va_list ap)
+{
+    d->code = code;
+    d->severity = diag_code_severity(code);
+    d->line = line;
+    d->col = col;
+    d->ply = 0;
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+}
+
+void diag_set(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
+              ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vset(d, code, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void diag_list_init(struct diag_list *list)
+{
+    list->items = NULL;
+    list->count = 0;
+    list->cap = 0;
+}
+
+void diag_list_release(struct diag_list *list)
+{
+    free(list->items);
+    diag_list_init(list);
+}
+
+void diag_list_clear(struct diag_list *list) { list->count = 0; }
+
+struct diag *diag_list_push(struct diag_list *list, const struct diag *d)
+{
+    xgrow((void **)&list->items, &list->cap, list->count + 1, sizeof *list->items);
+    list->items[list->count] = *d;
+    return &list->items[list->count++];
+}
+
+struct diag *diag_list_add(struct diag_list *list, enum diag_code code, uint32_t line,
+                           uint32_t col, const char *fmt, ...)
+{
+    struct diag d;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vset(&d, code, line, col, fmt, ap);
+    va_end(ap);
+    return diag_list_push(list, &d);
+}
+
+size_t diag_list_errors(const struct diag_list *list)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < list->count; i++)
+        n += list->items[i].severity == DIAG_ERROR;
+    return n;
+}
