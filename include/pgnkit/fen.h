@@ -18,7 +18,10 @@
 
 /**
  * Parse s[0..len) into *pos.  chess960 says the game is Chess960 (castling rooks may
- * stand anywhere); a standard game with rights whose rook is not on a/h is rejected.
+ * stand anywhere).  When false, a castling field that only makes sense in Chess960
+ * (Shredder letters, king off the e-file, a castling rook off the a/h corner) switches
+ * the position to Chess960 rules (pos->chess960 = true) rather than being rejected.
+ * Castling rights without a king and rook on the squares they name are rejected.
  * Fields 5 and 6 (clocks) may be missing (then 0 and 1).
  * Returns 0, or -1 with *err filled (code DIAG_BAD_FEN, col = 1-based column in s).
  */
