@@ -40,6 +40,9 @@ void diag_vset(struct diag *d, enum diag_code code, uint32_t line, uint32_t col,
     d->line = line;
     d->col = col;
     d->ply = 0;
+    d->move_number = 0;
+    d->side = 0;
+    d->san[0] = d->fen[0] = d->candidates[0] = '\0';
     vsnprintf(d->message, sizeof d->message, fmt, ap);
 }
 

@@ -72,6 +72,12 @@ struct diag {
     uint32_t col;
     uint32_t ply;
     char message[DIAG_MESSAGE_MAX];
+    /* About a move (ply > 0) only; empty strings otherwise. */
+    uint32_t move_number;    /* the full-move number of that ply */
+    uint8_t side;            /* enum color of the side that made it */
+    char san[32];            /* the token as written (truncated) */
+    char fen[96];            /* the position before the move */
+    char candidates[96];     /* space-separated UCI moves the SAN could mean */
 };
 
 /** A growable list of diagnostics; diag_list_init() gives an empty one (no allocation). */

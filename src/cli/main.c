@@ -1,8 +1,18 @@
-/* main.c - placeholder entry point until the CLI lands (see issue 3). */
-#include <stdio.h>
+/* main.c - entry point: parse the command line, run the command, return its status. */
+#include <string.h>
 
-int main(void)
+#include "commands.h"
+#include "config.h"
+#include "run.h"
+
+int main(int argc, char **argv)
 {
-    fputs("pgnkit: not yet built\n", stderr);
-    return 2;
+    /* perft takes a FEN and a depth, not files: it has its own small parser. */
+    if (argc >= 2 && strcmp(argv[1], "perft") == 0)
+        return cmd_perft(argc - 1, argv + 1);
+    struct config cfg;
+    int rc = options_parse(argc, argv, &cfg);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    return run(&cfg);
 }

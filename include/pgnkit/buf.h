@@ -1,0 +1,42 @@
+/**
+ * buf.h - a growable byte buffer for output.
+ *
+ * Invariants (git's strbuf): data is never NULL after buf_init() + first append
+ * (it may be NULL while empty), len < cap whenever data is not NULL, and data[len]
+ * is always '\0' so the contents can be printed as a string.  Writers append here;
+ * only the CLI decides when the bytes reach a file descriptor.
+ */
+#ifndef PGNKIT_BUF_H
+#define PGNKIT_BUF_H
+
+#include <stddef.h>
+#include <string.h>
+
+struct buf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
+
+void buf_init(struct buf *b);
+void buf_release(struct buf *b);
+static inline void buf_clear(struct buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+/** Make room for n more bytes (plus the NUL); returns where they go. */
+char *buf_reserve(struct buf *b, size_t n);
+void buf_append(struct buf *b, const void *data, size_t len);
+static inline void buf_puts(struct buf *b, const char *s) { buf_append(b, s, strlen(s)); }
+void buf_putc(struct buf *b, char c);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Append an unsigned decimal number. */
+void buf_put_u64(struct buf *b, unsigned long long v);
+
+/** Append s[0..len) as a JSON string literal: quotes, escapes, control bytes as \u00XX,
+ * valid UTF-8 passed through, bytes that are not valid UTF-8 as \u00XX (Latin-1). */
+void buf_json_string(struct buf *b, const char *s, size_t len);
+
+#endif

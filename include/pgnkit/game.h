@@ -1,0 +1,75 @@
+/**
+ * game.h - replay one game read by pgn_reader on a real board.
+ *
+ * Sets up the start position (Variant, SetUp/FEN tags), resolves every move token of
+ * the mainline and, unless told not to, of every recursive variation (from the
+ * position before the move it replaces, with an explicit stack: any depth, no
+ * recursion), and checks the result against the Result tag and the final position.
+ * Every problem becomes a diagnostic with the file position, the ply and the move.
+ *
+ * A game_replayer owns its SAN matcher and scratch storage; the record it returns is
+ * valid until its next game_replay().  One replayer per thread.
+ */
+#ifndef PGNKIT_GAME_H
+#define PGNKIT_GAME_H
+
+#include <stdbool.h>
+
+#include "pgnkit/diag.h"
+#include "pgnkit/pgn_reader.h"
+#include "pgnkit/position.h"
+#include "pgnkit/san.h"
+#include "pgnkit/san_resolve.h"
+
+struct game_options {
+    struct san_options san;
+    bool skip_variations;    /* do not replay (...) variations */
+    enum san_letters letters;
+};
+
+enum game_status {
+    GAME_CLEAN = 0,    /* no diagnostic at all */
+    GAME_WARNINGS,     /* warnings only */
+    GAME_ERRORS,       /* at least one error */
+    GAME_SKIPPED,      /* not replayed: too large, unsupported variant */
+};
+
+enum game_end { GAME_END_NONE = 0, GAME_END_CHECKMATE, GAME_END_STALEMATE };
+
+/** Per token of the game: the move it resolved to, for writers that walk the tokens. */
+struct game_token_move {
+    struct move move;
+    uint32_t ply;     /* ply of this move from the game's start (1-based) */
+    bool played;      /* false: not a move token, or not resolved (error, dead line) */
+};
+
+struct game_record {
+    const struct pgn_game *game;      /* borrowed from the reader */
+    enum game_status status;
+    bool chess960;
+    bool started;                     /* the start position was set up */
+    struct position start;
+    struct position final;            /* after the last mainline move played */
+    const struct move *mainline;      /* the mainline moves played */
+    size_t mainline_count;
+    const struct game_token_move *token_moves; /* one per game->tokens[i] */
+    uint32_t error_ply;               /* ply of the mainline error that stopped it, or 0 */
+    enum game_end end;                /* of the final position, when no error stopped it */
+    struct slice result_token;        /* the termination marker written, if any */
+    struct slice result_tag;          /* the Result tag's value, if any */
+    struct diag_list diags;           /* reader's and replay's, in file order */
+};
+
+struct game_replayer;
+
+/** A replayer with those options; NULL with *err on a failure to build the SAN matcher. */
+struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err);
+void game_replayer_free(struct game_replayer *r);
+
+/** Replay g; the record returned is owned by r and valid until the next call. */
+const struct game_record *game_replay(struct game_replayer *r, const struct pgn_game *g);
+
+/** A tag's value by name (case-sensitive), or NULL. */
+const struct slice *game_tag(const struct pgn_game *g, const char *name);
+
+#endif

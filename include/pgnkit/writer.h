@@ -1,0 +1,53 @@
+/**
+ * writer.h - turn replayed games into output bytes.
+ *
+ * Every writer appends to a struct buf and never touches a file descriptor, so the
+ * same code serves one thread, many threads, and the tests.  A writer reads the game
+ * (tags, tokens) and its record (moves, diagnostics); it never changes either.
+ */
+#ifndef PGNKIT_WRITER_H
+#define PGNKIT_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pgnkit/buf.h"
+#include "pgnkit/game.h"
+
+enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV };
+
+enum fen_mode { FEN_MODE_FINAL = 0, FEN_MODE_PLY, FEN_MODE_EVERY, FEN_MODE_COMMENTS };
+
+enum writer_extra {
+    WRITER_WITH_CLK = 1 << 0,  /* [%clk h:mm:ss] per move */
+    WRITER_WITH_EVAL = 1 << 1, /* [%eval x] per move */
+    WRITER_WITH_EMT = 1 << 2,  /* [%emt h:mm:ss] per move */
+};
+
+struct writer_options {
+    enum output_format format;
+    const char *const *tags;  /* --tags columns, borrowed */
+    size_t tag_count;
+    bool king_takes_rook;     /* castling as e1h1 in standard games too */
+    bool skip_invalid;        /* uci: drop games with errors */
+    enum fen_mode fen_mode;
+    uint32_t fen_ply;         /* FEN_MODE_PLY */
+    unsigned fen_flags;       /* enum fen_flags */
+    unsigned with;            /* enum writer_extra */
+};
+
+/** `uci`: one line (or object, or PGN game) per game. */
+void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o);
+
+/** `fen`: final / ply N / every ply / PGN with FEN comments. */
+void writer_fen(struct buf *out, const struct game_record *rec, const struct writer_options *o);
+
+/** `pgn`: the game normalized in export format. */
+void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o);
+
+/** One diagnostic, compiler form: FILE:LINE:COL: error[CODE]: game N, ply P (12... Nbd7): msg */
+void writer_diag_text(struct buf *out, const char *file, uint64_t game, const struct diag *d);
+/** One diagnostic as a JSON object (no newline). */
+void writer_diag_json(struct buf *out, const char *file, uint64_t game, const struct diag *d);
+
+#endif

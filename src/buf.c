@@ -1,0 +1,144 @@
+/* buf.c - growable output buffer and JSON string escaping.  Allocation aborts on OOM. */
+#include "pgnkit/buf.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pgnkit/xalloc.h"
+
+void buf_init(struct buf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void buf_release(struct buf *b)
+{
+    free(b->data);
+    buf_init(b);
+}
+
+char *buf_reserve(struct buf *b, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        b->data = xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+    return b->data + b->len;
+}
+
+void buf_append(struct buf *b, const void *data, size_t len)
+{
+    char *p = buf_reserve(b, len);
+    memcpy(p, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void buf_putc(struct buf *b, char c)
+{
+    char *p = buf_reserve(b, 1);
+    *p = c;
+    b->data[++b->len] = '\0';
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    char *p = buf_reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void buf_put_u64(struct buf *b, unsigned long long v)
+{
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *p = buf_reserve(b, n);
+    for (size_t i = 0; i < n; i++)
+        p[i] = tmp[n - 1 - i];
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+/* Length of a valid UTF-8 sequence starting at s (max bytes left), or 0. */
+static size_t utf8_sequence(const unsigned char *s, size_t max)
+{
+    unsigned c = s[0];
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else
+        return 0;
+    if (n > max)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+void buf_json_string(struct buf *b, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    buf_putc(b, '"');
+    for (size_t i = 0; i < len;) {
+        unsigned c = u[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            size_t j = i;
+            while (j < len && u[j] >= 0x20 && u[j] < 0x7f && u[j] != '"' && u[j] != '\\')
+                j++;
+            buf_append(b, s + i, j - i);
+            i = j;
+            continue;
+        }
+        size_t n = c >= 0x80 ? utf8_sequence(u + i, len - i) : 0;
+        if (n) {
+            buf_append(b, s + i, n);
+            i += n;
+            continue;
+        }
+        char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+        if (c == '"' || c == '\\') {
+            esc[1] = (char)c;
+            esc[2] = 0;
+        } else if (c == '\n' || c == '\t' || c == '\r') {
+            esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+            esc[2] = 0;
+        }
+        buf_puts(b, esc);
+        i++;
+    }
+    buf_putc(b, '"');
+}

@@ -1,0 +1,46 @@
+/*
+ * config.h - what the command line asked for.  Filled once by options.c, read-only
+ * afterwards (everyone receives const struct config *).
+ */
+#ifndef PGNKIT_CLI_CONFIG_H
+#define PGNKIT_CLI_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pgnkit/game.h"
+#include "pgnkit/pgn_reader.h"
+#include "pgnkit/writer.h"
+
+enum command { CMD_CHECK = 0, CMD_UCI, CMD_FEN, CMD_PGN, CMD_PERFT, CMD_COUNT };
+
+enum fail_on { FAIL_ON_ERROR = 0, FAIL_ON_WARNING };
+
+enum { MAX_TAG_COLUMNS = 64 };
+
+struct config {
+    enum command command;
+    const char **inputs;      /* argv slices; "-" is standard input */
+    size_t input_count;
+    const char *output_path;  /* -o; NULL = standard output */
+    struct game_options game;
+    struct writer_options writer;
+    struct pgn_limits limits;
+    int jobs;                 /* 0 = all cores */
+    int progress;             /* -1 auto (stderr is a terminal), 0 off, 1 on */
+    bool summary;             /* the detailed report on stderr */
+    bool quiet;               /* no summary line */
+    enum fail_on fail_on;
+    uint64_t max_errors;      /* stop after this many error diagnostics; 0 = never */
+    const char *tag_names[MAX_TAG_COLUMNS];
+};
+
+/* Parse argv (argv[0] is the program, argv[1] the command).  Returns 0, or 2 after
+ * printing a one-line reason and a --help hint, or -1 when help/version was printed
+ * (exit 0). */
+int options_parse(int argc, char **argv, struct config *cfg);
+
+/* The names of the commands, indexed by enum command. */
+extern const char *const command_names[CMD_COUNT];
+
+#endif

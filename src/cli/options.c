@@ -1,0 +1,444 @@
+/*
+ * options.c - the command line to a struct config, table-driven (bfs's parse_table).
+ *
+ * Owns: option names, their arguments and which commands take them, --help texts,
+ * usage errors with a nearest-option suggestion.  Nothing else reads argv.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/version.h"
+
+const char *const command_names[CMD_COUNT] = {"check", "uci", "fen", "pgn", "perft"};
+
+#define ALL_CMDS ((1u << CMD_CHECK) | (1u << CMD_UCI) | (1u << CMD_FEN) | (1u << CMD_PGN))
+#define CMD_BIT(c) (1u << (c))
+
+struct option_entry {
+    const char *name;  /* long name without -- */
+    char short_name;   /* or 0 */
+    bool takes_arg;
+    unsigned commands; /* CMD_BIT mask */
+    int (*apply)(struct config *cfg, const char *arg);
+    const char *help;  /* "ARG  text" or "text" */
+};
+
+static int usage_error(const struct config *cfg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int usage_error(const struct config *cfg, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pgnkit: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cfg && cfg->command < CMD_COUNT)
+        fprintf(stderr, " (try 'pgnkit %s --help')\n", command_names[cfg->command]);
+    else
+        fputs(" (try 'pgnkit --help')\n", stderr);
+    return 2;
+}
+
+static int parse_count(const char *arg, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!arg[0] || arg[0] == '-')
+        return -1;
+    unsigned long long v = strtoull(arg, &end, 10);
+    unsigned long long scale = 1;
+    if (*end == 'k' || *end == 'K')
+        scale = 1024, end++;
+    else if (*end == 'M')
+        scale = 1024 * 1024, end++;
+    else if (*end == 'G')
+        scale = 1024ULL * 1024 * 1024, end++;
+    if (errno || *end || v > max / scale)
+        return -1;
+    *out = v * scale;
+    return 0;
+}
+
+#define COUNT_OPTION(fn, field, max, what)                                                       \
+    static int fn(struct config *cfg, const char *arg)                                           \
+    {                                                                                            \
+        unsigned long long v;                                                                    \
+        if (parse_count(arg, (max), &v) != 0)                                                    \
+            return usage_error(cfg, "%s wants a number, not '%s'", what, arg);                   \
+        cfg->field = v;                                                                          \
+        return 0;                                                                                \
+    }
+
+COUNT_OPTION(opt_max_game_bytes, limits.max_game_bytes, SIZE_MAX / 2, "--max-game-bytes")
+COUNT_OPTION(opt_max_token_bytes, limits.max_token_bytes, 1u << 20, "--max-token-bytes")
+COUNT_OPTION(opt_max_comment_bytes, limits.max_comment_bytes, SIZE_MAX / 2,
+             "--max-comment-bytes")
+COUNT_OPTION(opt_max_depth, limits.max_depth, 1u << 24, "--max-depth")
+COUNT_OPTION(opt_max_errors, max_errors, UINT64_MAX, "--max-errors")
+COUNT_OPTION(opt_jobs, jobs, 1024, "--jobs")
+
+static int opt_ply(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, UINT32_MAX, &v) != 0)
+        return usage_error(cfg, "--ply wants a number, not '%s'", arg);
+    cfg->writer.fen_ply = (uint32_t)v;
+    cfg->writer.fen_mode = FEN_MODE_PLY;
+    return 0;
+}
+
+static int opt_output(struct config *cfg, const char *arg)
+{
+    cfg->output_path = arg;
+    return 0;
+}
+
+static int opt_format(struct config *cfg, const char *arg)
+{
+    static const char *const names[] = {"text", "json", "pgn", "tsv"};
+    static const unsigned allowed[CMD_COUNT] = {
+        [CMD_CHECK] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
+        [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV,
+        [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
+        [CMD_PGN] = 1u << FORMAT_PGN,
+    };
+    for (int f = 0; f < 4; f++) {
+        if (strcmp(arg, names[f]) != 0)
+            continue;
+        if (!(allowed[cfg->command] & (1u << f)))
+            return usage_error(cfg, "%s does not write --format %s", command_names[cfg->command],
+                               arg);
+        cfg->writer.format = (enum output_format)f;
+        return 0;
+    }
+    return usage_error(cfg, "unknown --format '%s' (text, json, pgn or tsv)", arg);
+}
+
+static int opt_tags(struct config *cfg, const char *arg)
+{
+    /* Split on commas in place: argv strings are ours to modify. */
+    char *s = (char *)arg;
+    size_t n = 0;
+    for (char *save = NULL, *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == MAX_TAG_COLUMNS)
+            return usage_error(cfg, "--tags takes at most %d names", MAX_TAG_COLUMNS);
+        cfg->tag_names[n++] = tok;
+    }
+    cfg->writer.tags = cfg->tag_names;
+    cfg->writer.tag_count = n;
+    return 0;
+}
+
+static int opt_with(struct config *cfg, const char *arg)
+{
+    char *s = (char *)arg;
+    for (char *save = NULL, *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "clk") == 0)
+            cfg->writer.with |= WRITER_WITH_CLK;
+        else if (strcmp(tok, "eval") == 0)
+            cfg->writer.with |= WRITER_WITH_EVAL;
+        else if (strcmp(tok, "emt") == 0)
+            cfg->writer.with |= WRITER_WITH_EMT;
+        else
+            return usage_error(cfg, "--with knows clk, eval and emt, not '%s'", tok);
+    }
+    return 0;
+}
+
+static int opt_ep(struct config *cfg, const char *arg)
+{
+    if (strcmp(arg, "legal") == 0)
+        cfg->writer.fen_flags |= FEN_EP_LEGAL;
+    else if (strcmp(arg, "standard") == 0)
+        cfg->writer.fen_flags &= ~(unsigned)FEN_EP_LEGAL;
+    else
+        return usage_error(cfg, "--ep is 'standard' or 'legal', not '%s'", arg);
+    return 0;
+}
+
+static int opt_castling(struct config *cfg, const char *arg)
+{
+    if (strcmp(arg, "king-takes-rook") == 0)
+        cfg->writer.king_takes_rook = true;
+    else if (strcmp(arg, "standard") == 0)
+        cfg->writer.king_takes_rook = false;
+    else
+        return usage_error(cfg, "--castling is 'standard' or 'king-takes-rook', not '%s'", arg);
+    return 0;
+}
+
+static int opt_fail_on(struct config *cfg, const char *arg)
+{
+    if (strcmp(arg, "warning") == 0)
+        cfg->fail_on = FAIL_ON_WARNING;
+    else if (strcmp(arg, "error") == 0)
+        cfg->fail_on = FAIL_ON_ERROR;
+    else
+        return usage_error(cfg, "--fail-on is 'warning' or 'error', not '%s'", arg);
+    return 0;
+}
+
+static int opt_piece_letters(struct config *cfg, const char *arg)
+{
+    int letters = san_letters_from_name(arg);
+    if (letters < 0)
+        return usage_error(cfg, "--piece-letters knows english, german, french, spanish and "
+                                "dutch, not '%s'", arg);
+    cfg->game.letters = (enum san_letters)letters;
+    return 0;
+}
+
+#define FLAG_OPTION(fn, stmt)                                                                    \
+    static int fn(struct config *cfg, const char *arg)                                           \
+    {                                                                                            \
+        (void)arg;                                                                               \
+        stmt;                                                                                    \
+        return 0;                                                                                \
+    }
+
+FLAG_OPTION(opt_strict, cfg->game.san.strict = true; cfg->fail_on = FAIL_ON_WARNING)
+FLAG_OPTION(opt_lenient, cfg->game.san.lenient = true)
+FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true)
+FLAG_OPTION(opt_variations, cfg->game.skip_variations = false)
+FLAG_OPTION(opt_skip_invalid, cfg->writer.skip_invalid = true)
+FLAG_OPTION(opt_every, cfg->writer.fen_mode = FEN_MODE_EVERY)
+FLAG_OPTION(opt_comments, cfg->writer.fen_mode = FEN_MODE_COMMENTS)
+FLAG_OPTION(opt_shredder, cfg->writer.fen_flags |= FEN_SHREDDER)
+FLAG_OPTION(opt_summary, cfg->summary = true)
+FLAG_OPTION(opt_quiet, cfg->quiet = true)
+FLAG_OPTION(opt_progress, cfg->progress = 1)
+FLAG_OPTION(opt_no_progress, cfg->progress = 0)
+
+static const struct option_entry option_table[] = {
+    {"output", 'o', true, ALL_CMDS, opt_output, "FILE  write to FILE (atomically: renamed at the end)"},
+    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  text|json (check, fen); text|json|pgn|tsv (uci)"},
+    {"strict", 0, false, ALL_CMDS, opt_strict, "warn about over-disambiguated SAN; warnings fail"},
+    {"lenient", 0, false, ALL_CMDS, opt_lenient, "take the first candidate of an ambiguous SAN"},
+    {"variations", 0, false, ALL_CMDS, opt_variations, "replay and validate variations (default)"},
+    {"no-variations", 0, false, ALL_CMDS, opt_no_variations, "do not replay variations"},
+    {"piece-letters", 0, true, ALL_CMDS, opt_piece_letters, "LANG  also accept german|french|spanish|dutch letters"},
+    {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default) or warning sets exit status 1"},
+    {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
+    {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},
+    {"quiet", 'q', false, ALL_CMDS, opt_quiet, "no summary line on stderr"},
+    {"jobs", 'j', true, ALL_CMDS, opt_jobs, "N  worker threads (default: all cores)"},
+    {"progress", 0, false, ALL_CMDS, opt_progress, "show progress on stderr"},
+    {"no-progress", 0, false, ALL_CMDS, opt_no_progress, "never show progress"},
+    {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  prefix tab-separated tag columns"},
+    {"skip-invalid", 0, false, CMD_BIT(CMD_UCI), opt_skip_invalid, "drop games with errors"},
+    {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
+    {"with", 0, true, CMD_BIT(CMD_UCI), opt_with, "clk,eval,emt  per-move columns (--format tsv)"},
+    {"ply", 0, true, CMD_BIT(CMD_FEN), opt_ply, "N  the position after ply N"},
+    {"every", 0, false, CMD_BIT(CMD_FEN), opt_every, "one line per ply: game, ply, FEN"},
+    {"comments", 0, false, CMD_BIT(CMD_FEN), opt_comments, "PGN with a {FEN} comment after each move"},
+    {"ep", 0, true, CMD_BIT(CMD_FEN) | CMD_BIT(CMD_UCI), opt_ep, "standard|legal  en passant field convention"},
+    {"shredder", 0, false, CMD_BIT(CMD_FEN) | CMD_BIT(CMD_UCI), opt_shredder, "Shredder-FEN castling letters"},
+    {"max-game-bytes", 0, true, ALL_CMDS, opt_max_game_bytes, "N  skip games larger than N bytes (64M)"},
+    {"max-token-bytes", 0, true, ALL_CMDS, opt_max_token_bytes, "N  longest move/NAG/tag name (255)"},
+    {"max-comment-bytes", 0, true, ALL_CMDS, opt_max_comment_bytes, "N  longest comment (32M)"},
+    {"max-depth", 0, true, ALL_CMDS, opt_max_depth, "N  deepest variation nesting (1024)"},
+};
+enum { OPTION_COUNT = sizeof option_table / sizeof *option_table };
+
+static const char *const command_summaries[CMD_COUNT] = {
+    "validate: one diagnostic per line, summary on stderr",
+    "the mainline as UCI moves, one line per game",
+    "FEN after the last move, after ply N, or after every ply",
+    "normalized PGN: canonical SAN, Seven Tag Roster first, 80 columns",
+    "count the leaves of the legal move tree: pgnkit perft FEN DEPTH [--divide]",
+};
+
+static void print_version(void) { printf("pgnkit %s\n", PGNKIT_VERSION); }
+
+static void print_main_help(void)
+{
+    puts("usage: pgnkit COMMAND [OPTIONS] [FILE...]\n"
+         "\n"
+         "Streams PGN files (or standard input: '-' or none), replays every move on a real\n"
+         "board, and writes diagnostics, UCI moves, FENs or normalized PGN.\n"
+         "\n"
+         "commands:");
+    for (int c = 0; c < CMD_COUNT; c++)
+        printf("  %-7s %s\n", command_names[c], command_summaries[c]);
+    puts("\n'pgnkit COMMAND --help' lists a command's options; 'man pgnkit' says it all.\n"
+         "exit status: 0 nothing wrong, 1 errors found, 2 usage or I/O failure.");
+}
+
+static void print_command_help(enum command cmd)
+{
+    printf("usage: pgnkit %s [OPTIONS] [FILE...]\n%s\n\noptions:\n", command_names[cmd],
+           command_summaries[cmd]);
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const struct option_entry *o = &option_table[i];
+        if (!(o->commands & CMD_BIT(cmd)))
+            continue;
+        char left[48];
+        const char *help = o->help;
+        const char *gap = o->takes_arg ? strstr(help, "  ") : NULL;
+        if (gap)
+            snprintf(left, sizeof left, "%c%c%s--%s %.*s", o->short_name ? '-' : ' ',
+                     o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
+                     (int)(gap - help), help);
+        else
+            snprintf(left, sizeof left, "%c%c%s--%s", o->short_name ? '-' : ' ',
+                     o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name);
+        printf("  %-30s %s\n", left, gap ? gap + 2 : help);
+    }
+    puts("  -h, --help                     this text\n"
+         "      --version                  the version");
+}
+
+/* Levenshtein distance, for "did you mean". */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t row[41];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static int unknown_option(const struct config *cfg, const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 4;
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        size_t d = edit_distance(name, option_table[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = option_table[i].name;
+        }
+    }
+    if (best)
+        return usage_error(cfg, "unknown option '--%s'; did you mean '--%s'?", name, best);
+    return usage_error(cfg, "unknown option '--%s'", name);
+}
+
+static const struct option_entry *find_long(const char *name, size_t len)
+{
+    for (int i = 0; i < OPTION_COUNT; i++)
+        if (strlen(option_table[i].name) == len && strncmp(option_table[i].name, name, len) == 0)
+            return &option_table[i];
+    return NULL;
+}
+
+static const struct option_entry *find_short(char c)
+{
+    for (int i = 0; i < OPTION_COUNT; i++)
+        if (option_table[i].short_name == c)
+            return &option_table[i];
+    return NULL;
+}
+
+/* One option at argv[*i]; advances *i past its argument.  Returns 0, 2 or -1 (help). */
+static int parse_one(struct config *cfg, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        print_command_help(cfg->command);
+        return -1;
+    }
+    if (strcmp(a, "--version") == 0) {
+        print_version();
+        return -1;
+    }
+    const struct option_entry *o;
+    const char *inline_arg = NULL;
+    if (a[1] == '-') {
+        const char *eq = strchr(a + 2, '=');
+        size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        o = find_long(a + 2, len);
+        if (!o) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)len, a + 2);
+            return unknown_option(cfg, name);
+        }
+        inline_arg = eq ? eq + 1 : NULL;
+    } else {
+        o = find_short(a[1]);
+        if (!o || a[2])
+            return usage_error(cfg, "unknown option '%s'", a);
+    }
+    if (!(o->commands & CMD_BIT(cfg->command)))
+        return usage_error(cfg, "'%s %s' has no option --%s", "pgnkit",
+                           command_names[cfg->command], o->name);
+    if (o->takes_arg && !inline_arg) {
+        if (*i + 1 >= argc)
+            return usage_error(cfg, "--%s needs an argument", o->name);
+        inline_arg = argv[++*i];
+    } else if (!o->takes_arg && inline_arg) {
+        return usage_error(cfg, "--%s takes no argument", o->name);
+    }
+    return o->apply(cfg, inline_arg);
+}
+
+static void config_defaults(struct config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->progress = -1;
+    cfg->game.letters = SAN_LETTERS_ENGLISH;
+}
+
+int options_parse(int argc, char **argv, struct config *cfg)
+{
+    config_defaults(cfg);
+    cfg->command = CMD_COUNT;
+    if (argc < 2)
+        return usage_error(NULL, "no command given");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        print_main_help();
+        return -1;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        print_version();
+        return -1;
+    }
+    for (int c = 0; c < CMD_COUNT; c++)
+        if (strcmp(cmd, command_names[c]) == 0)
+            cfg->command = (enum command)c;
+    if (cfg->command == CMD_COUNT)
+        return usage_error(NULL, "unknown command '%s'", cmd);
+    /* Inputs are collected in place over argv: no allocation, argv outlives the run. */
+    cfg->inputs = (const char **)argv + 2;
+    bool only_files = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_files && strcmp(a, "--") == 0) {
+            only_files = true;
+            continue;
+        }
+        if (!only_files && a[0] == '-' && a[1]) {
+            int rc = parse_one(cfg, argc, argv, &i);
+            if (rc)
+                return rc;
+            continue;
+        }
+        cfg->inputs[cfg->input_count++] = a;
+    }
+    return 0;
+}

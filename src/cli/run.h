@@ -1,0 +1,88 @@
+/*
+ * run.h - the main job's pieces: per-thread workers, counts, summary, progress.
+ * CLI-only code: it may print to stderr and decides the exit status.
+ */
+#ifndef PGNKIT_CLI_RUN_H
+#define PGNKIT_CLI_RUN_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "pgnkit/buf.h"
+#include "pgnkit/game.h"
+
+struct input;
+struct output;
+
+/* Counts; games == sum of by_status. */
+struct run_stats {
+    uint64_t games;
+    uint64_t by_status[4]; /* enum game_status */
+    uint64_t plies;
+    uint64_t bytes;
+    uint64_t error_diags;
+    uint64_t warning_diags;
+    uint64_t by_code[DIAG_CODE_COUNT];
+};
+
+/* The first few diagnostics of each code, rendered, for the --summary report. */
+enum { SUMMARY_EXAMPLES = 3 };
+struct summary_examples {
+    char *text[DIAG_CODE_COUNT][SUMMARY_EXAMPLES];
+    uint8_t count[DIAG_CODE_COUNT];
+};
+void summary_note_examples(struct summary_examples *ex, const struct game_record *rec);
+void summary_examples_release(struct summary_examples *ex);
+
+struct summary_file {
+    const char *name;
+    struct run_stats stats;
+};
+
+struct summary {
+    struct run_stats total;
+    struct run_stats file_start; /* totals when the current file began */
+    struct summary_examples examples;
+    struct summary_file *files;
+    size_t file_count, file_cap;
+    double seconds;
+};
+void summary_init(struct summary *s, const struct config *cfg);
+void summary_merge(struct summary *s, const struct run_stats *stats,
+                   const struct summary_examples *ex);
+void summary_add_file(struct summary *s, const char *name, uint64_t bytes);
+void summary_print(const struct summary *s, const struct config *cfg);
+void summary_release(struct summary *s);
+
+/* Progress on stderr: bytes, games, MB/s, ETA when the size is known. */
+struct progress {
+    int enabled;
+    const char *name;
+    uint64_t size;
+    uint64_t base_games;
+    double start, last;
+};
+void progress_init(struct progress *p, const struct config *cfg);
+void progress_start_file(struct progress *p, const char *name, uint64_t size);
+void progress_update(struct progress *p, uint64_t bytes, uint64_t games);
+void progress_finish(struct progress *p);
+
+/* A worker: one replayer and its output buffers.  One per thread. */
+struct worker {
+    struct game_replayer *replayer;
+    struct buf out;
+    struct buf err;
+    struct run_stats stats;
+    struct summary_examples examples;
+};
+int worker_init(struct worker *w, const struct config *cfg);
+void worker_release(struct worker *w);
+void worker_process_game(struct worker *w, const struct config *cfg, const struct pgn_game *g);
+
+/* Run the whole job; returns the exit status. */
+int run(const struct config *cfg);
+/* One input; returns 0, 1 (--max-errors reached) or 2 (I/O failure). */
+int run_input(const struct config *cfg, struct input *in, struct output *out,
+              struct progress *prog, struct summary *summary);
+
+#endif

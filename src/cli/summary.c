@@ -1,0 +1,129 @@
+/*
+ * summary.c - the counts printed on stderr at the end: one line by default, a per-file
+ * and per-code report with the first examples of each code under --summary.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "pgnkit/xalloc.h"
+
+void summary_note_examples(struct summary_examples *ex, const struct game_record *rec)
+{
+    for (size_t i = 0; i < rec->diags.count; i++) {
+        const struct diag *d = &rec->diags.items[i];
+        if (ex->count[d->code] >= SUMMARY_EXAMPLES)
+            continue;
+        struct buf b;
+        buf_init(&b);
+        writer_diag_text(&b, rec->game->file, rec->game->index, d);
+        ex->text[d->code][ex->count[d->code]++] = b.data;
+    }
+}
+
+void summary_examples_release(struct summary_examples *ex)
+{
+    for (int c = 0; c < DIAG_CODE_COUNT; c++)
+        for (int k = 0; k < ex->count[c]; k++)
+            free(ex->text[c][k]);
+    memset(ex, 0, sizeof *ex);
+}
+
+static void stats_add(struct run_stats *to, const struct run_stats *from)
+{
+    to->games += from->games;
+    for (int i = 0; i < 4; i++)
+        to->by_status[i] += from->by_status[i];
+    to->plies += from->plies;
+    to->bytes += from->bytes;
+    to->error_diags += from->error_diags;
+    to->warning_diags += from->warning_diags;
+    for (int c = 0; c < DIAG_CODE_COUNT; c++)
+        to->by_code[c] += from->by_code[c];
+}
+
+static void stats_sub(struct run_stats *to, const struct run_stats *from)
+{
+    to->games -= from->games;
+    for (int i = 0; i < 4; i++)
+        to->by_status[i] -= from->by_status[i];
+    to->plies -= from->plies;
+    to->bytes -= from->bytes;
+    to->error_diags -= from->error_diags;
+    to->warning_diags -= from->warning_diags;
+    for (int c = 0; c < DIAG_CODE_COUNT; c++)
+        to->by_code[c] -= from->by_code[c];
+}
+
+void summary_init(struct summary *s, const struct config *cfg)
+{
+    (void)cfg;
+    memset(s, 0, sizeof *s);
+}
+
+void summary_merge(struct summary *s, const struct run_stats *stats,
+                   const struct summary_examples *ex)
+{
+    stats_add(&s->total, stats);
+    for (int c = 0; c < DIAG_CODE_COUNT; c++)
+        for (int k = 0; k < ex->count[c] && s->examples.count[c] < SUMMARY_EXAMPLES; k++)
+            s->examples.text[c][s->examples.count[c]++] = xstrndup(ex->text[c][k],
+                                                                    strlen(ex->text[c][k]));
+}
+
+void summary_add_file(struct summary *s, const char *name, uint64_t bytes)
+{
+    s->total.bytes += bytes;
+    xgrow((void **)&s->files, &s->file_cap, s->file_count + 1, sizeof *s->files);
+    struct summary_file *f = &s->files[s->file_count++];
+    f->name = name;
+    f->stats = s->total;
+    stats_sub(&f->stats, &s->file_start);
+    s->file_start = s->total;
+}
+
+static void print_counts(const char *label, const struct run_stats *st, double seconds)
+{
+    fprintf(stderr,
+            "%s: %llu games: %llu ok, %llu with warnings, %llu with errors, %llu skipped; "
+            "%llu plies; %llu bytes",
+            label, (unsigned long long)st->games, (unsigned long long)st->by_status[GAME_CLEAN],
+            (unsigned long long)st->by_status[GAME_WARNINGS],
+            (unsigned long long)st->by_status[GAME_ERRORS],
+            (unsigned long long)st->by_status[GAME_SKIPPED], (unsigned long long)st->plies,
+            (unsigned long long)st->bytes);
+    if (seconds > 0)
+        fprintf(stderr, " in %.2f s (%.1f MB/s)", seconds,
+                seconds > 0 ? (double)st->bytes / 1e6 / seconds : 0.0);
+    fputc('\n', stderr);
+}
+
+static void print_report(const struct summary *s)
+{
+    for (size_t i = 0; i < s->file_count; i++)
+        print_counts(s->files[i].name, &s->files[i].stats, 0);
+    for (int c = 0; c < DIAG_CODE_COUNT; c++) {
+        if (!s->total.by_code[c])
+            continue;
+        fprintf(stderr, "%-24s %10llu  %s\n", diag_code_name((enum diag_code)c),
+                (unsigned long long)s->total.by_code[c],
+                diag_code_description((enum diag_code)c));
+        for (int k = 0; k < s->examples.count[c]; k++)
+            fprintf(stderr, "    %s", s->examples.text[c][k]);
+    }
+}
+
+void summary_print(const struct summary *s, const struct config *cfg)
+{
+    if (cfg->summary)
+        print_report(s);
+    if (cfg->summary || (!cfg->quiet && cfg->command == CMD_CHECK))
+        print_counts("pgnkit", &s->total, s->seconds);
+}
+
+void summary_release(struct summary *s)
+{
+    summary_examples_release(&s->examples);
+    free(s->files);
+}

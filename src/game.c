@@ -1,0 +1,393 @@
+/*
+ * game.c - replays one tokenized game: start position, mainline, variations, result.
+ *
+ * Owns: the tag-driven setup (Variant, SetUp, FEN), the walk over tokens with an
+ * explicit stack of variation levels, turning SAN problems into positioned
+ * diagnostics, and the end-of-game checks (SPEC §3.7).  Does not own: tokenizing
+ * (pgn_reader.c), SAN grammar (san.c) or move choice (san_resolve.c).
+ */
+#include "pgnkit/game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pgnkit/attacks.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/movegen.h"
+#include "pgnkit/uci.h"
+#include "pgnkit/xalloc.h"
+
+/* One variation level: where its line stands and the position its next sibling
+ * variation starts from (the position before the level's last move). */
+struct level {
+    struct position current;
+    struct position before_last;
+    uint32_t ply;   /* plies played from the game's start to `current` */
+    bool has_last;
+    bool dead;      /* an error ended this line: skip its remaining moves */
+};
+
+struct game_replayer {
+    struct game_options opts;
+    struct san_matcher *san;
+    struct game_record record;
+    struct level *levels;
+    size_t level_cap;
+    struct move *mainline;
+    size_t mainline_cap;
+    struct game_token_move *token_moves;
+    size_t token_move_cap;
+};
+
+struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
+{
+    attacks_init();
+    struct san_matcher *san = san_matcher_new(opts->letters, err);
+    if (!san)
+        return NULL;
+    struct game_replayer *r = xcalloc(1, sizeof *r);
+    r->opts = *opts;
+    r->san = san;
+    diag_list_init(&r->record.diags);
+    return r;
+}
+
+void game_replayer_free(struct game_replayer *r)
+{
+    if (!r)
+        return;
+    san_matcher_free(r->san);
+    diag_list_release(&r->record.diags);
+    free(r->levels);
+    free(r->mainline);
+    free(r->token_moves);
+    free(r);
+}
+
+const struct slice *game_tag(const struct pgn_game *g, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < g->tag_count; i++) {
+        const struct slice *n = &g->tags[i].name;
+        if (n->len == len && memcmp(n->ptr, name, len) == 0)
+            return &g->tags[i].value;
+    }
+    return NULL;
+}
+
+static const struct pgn_tag *find_tag(const struct pgn_game *g, const char *name)
+{
+    const struct slice *v = game_tag(g, name);
+    return v ? (const struct pgn_tag *)((const char *)v - offsetof(struct pgn_tag, value)) : NULL;
+}
+
+static bool slice_is(const struct slice *s, const char *text)
+{
+    size_t len = strlen(text);
+    return s->len == len && strncasecmp(s->ptr, text, len) == 0;
+}
+
+/* ---- setup ---- */
+
+enum variant { VARIANT_STANDARD, VARIANT_CHESS960, VARIANT_OTHER };
+
+static enum variant variant_of(const struct pgn_game *g)
+{
+    const struct slice *v = game_tag(g, "Variant");
+    if (!v || v->len == 0)
+        return VARIANT_STANDARD;
+    static const char *const standard[] = {"standard", "chess", "from position", "normal"};
+    static const char *const c960[] = {"chess960",       "chess 960", "fischerandom",
+                                       "fischer random", "fischerrandom", "960", "frc"};
+    for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
+        if (slice_is(v, standard[i]))
+            return VARIANT_STANDARD;
+    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++)
+        if (slice_is(v, c960[i]))
+            return VARIANT_CHESS960;
+    return VARIANT_OTHER;
+}
+
+/* Returns false (with a diagnostic) when the game cannot be played at all. */
+static bool set_up(struct game_record *rec, const struct pgn_game *g)
+{
+    enum variant variant = variant_of(g);
+    if (variant == VARIANT_OTHER) {
+        const struct pgn_tag *t = find_tag(g, "Variant");
+        diag_list_add(&rec->diags, DIAG_UNSUPPORTED_VARIANT, t->line, t->col,
+                      "variant \"%.*s\" is not supported (standard chess and Chess960 are)",
+                      (int)(t->value.len > 60 ? 60 : t->value.len), t->value.ptr);
+        rec->status = GAME_SKIPPED;
+        return false;
+    }
+    rec->chess960 = variant == VARIANT_CHESS960;
+    const struct pgn_tag *fen = find_tag(g, "FEN");
+    if (!fen) {
+        position_set_start(&rec->start);
+        rec->start.chess960 = rec->chess960;
+        return true;
+    }
+    struct diag err;
+    if (fen_parse(&rec->start, fen->value.ptr, fen->value.len, rec->chess960, &err) != 0) {
+        diag_list_add(&rec->diags, DIAG_BAD_FEN, fen->line, fen->col, "bad FEN tag: %s",
+                      err.message);
+        return false;
+    }
+    rec->chess960 = rec->start.chess960;
+    return true;
+}
+
+/* ---- diagnostics about a move ---- */
+
+static void fill_move_context(struct diag *d, const struct position *before,
+                              const struct pgn_token *tok, uint32_t ply,
+                              const struct san_outcome *o, bool chess960)
+{
+    d->ply = ply;
+    d->move_number = before->fullmove_number;
+    d->side = before->side_to_move;
+    size_t n = tok->len < sizeof d->san - 1 ? tok->len : sizeof d->san - 1;
+    memcpy(d->san, tok->text, n);
+    d->san[n] = '\0';
+    fen_write(before, d->fen, sizeof d->fen, 0);
+    size_t len = 0;
+    for (int i = 0; o && i < o->candidate_count && len + 7 < sizeof d->candidates; i++) {
+        if (len)
+            d->candidates[len++] = ' ';
+        len += uci_write_move(before, o->candidates[i], chess960, d->candidates + len);
+    }
+    d->candidates[len] = '\0';
+}
+
+static struct diag *move_diag(struct game_record *rec, enum diag_code code,
+                              const struct pgn_token *tok, uint32_t ply,
+                              const struct position *before, const char *message)
+{
+    struct diag *d = diag_list_add(&rec->diags, code, tok->line, tok->col, "%s", message);
+    fill_move_context(d, before, tok, ply, NULL, rec->chess960);
+    return d;
+}
+
+/* ---- the walk ---- */
+
+static struct level *push_level(struct game_replayer *r, size_t depth)
+{
+    xgrow((void **)&r->levels, &r->level_cap, depth + 1, sizeof *r->levels);
+    return &r->levels[depth];
+}
+
+static bool is_ep_mark(const struct pgn_token *t)
+{
+    return t->kind == PGN_TOK_MOVE && t->len == 4 && memcmp(t->text, "e.p.", 4) == 0;
+}
+
+/* Resolve the move token at index i on level lv.  Returns the tokens consumed. */
+static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size_t i,
+                         struct level *lv, bool mainline)
+{
+    struct game_record *rec = &r->record;
+    const struct pgn_token *tok = &g->tokens[i];
+    size_t used = 1;
+    uint32_t ply = lv->ply + 1;
+    struct san san;
+    if (san_decode(r->san, tok->text, tok->len, &san) != 0) {
+        char msg[DIAG_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
+                 tok->text);
+        move_diag(rec, DIAG_SYNTAX, tok, ply, &lv->current, msg);
+        lv->dead = true;
+        return used;
+    }
+    /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
+    if (i + 1 < g->token_count && is_ep_mark(&g->tokens[i + 1])) {
+        san.ep = 1;
+        san.lenient |= SAN_LENIENT_EP_MARK;
+        used = 2;
+    }
+    struct san_outcome o;
+    san_resolve(&lv->current, &san, &r->opts.san, &o);
+    for (int k = 0; k < o.problem_count; k++) {
+        struct diag *d = diag_list_add(&rec->diags, o.problems[k].code, tok->line, tok->col,
+                                       "%s", o.problems[k].message);
+        d->severity = o.problems[k].severity;
+        fill_move_context(d, &lv->current, tok, ply, &o, rec->chess960);
+    }
+    if (!o.ok) {
+        lv->dead = true;
+        return used;
+    }
+    r->token_moves[i] = (struct game_token_move){o.move, ply, true};
+    lv->before_last = lv->current;
+    lv->current = o.after;
+    lv->has_last = true;
+    lv->ply = ply;
+    if (mainline) {
+        xgrow((void **)&r->mainline, &r->mainline_cap, rec->mainline_count + 1,
+              sizeof *r->mainline);
+        r->mainline[rec->mainline_count++] = o.move;
+    }
+    return used;
+}
+
+static void open_variation(struct game_replayer *r, size_t *depth)
+{
+    struct level *parent = &r->levels[*depth];
+    struct level *child = push_level(r, *depth + 1);
+    parent = &r->levels[*depth]; /* push_level may have moved the array */
+    child->current = parent->has_last ? parent->before_last : parent->current;
+    child->ply = parent->has_last ? parent->ply - 1 : parent->ply;
+    child->has_last = false;
+    child->dead = parent->dead || r->opts.skip_variations;
+    (*depth)++;
+}
+
+static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
+{
+    struct game_record *rec = &r->record;
+    size_t depth = 0;
+    struct level *root = push_level(r, 0);
+    root->current = rec->start;
+    root->ply = 0;
+    root->has_last = false;
+    root->dead = false;
+    for (size_t i = 0; i < g->token_count;) {
+        const struct pgn_token *tok = &g->tokens[i];
+        struct level *lv = &r->levels[depth];
+        switch (tok->kind) {
+        case PGN_TOK_MOVE:
+            if (!lv->dead) {
+                i += play_token(r, g, i, lv, depth == 0);
+                if (depth == 0 && lv->dead)
+                    rec->error_ply = lv->ply + 1;
+                continue;
+            }
+            break;
+        case PGN_TOK_VARIATION_START:
+            open_variation(r, &depth);
+            break;
+        case PGN_TOK_VARIATION_END:
+            if (depth > 0)
+                depth--;
+            break;
+        case PGN_TOK_RESULT:
+            if (depth == 0)
+                rec->result_token = (struct slice){tok->text, tok->len};
+            break;
+        default:
+            break;
+        }
+        i++;
+    }
+    rec->final = r->levels[0].current;
+}
+
+/* ---- the end of the game (SPEC §3.7) ---- */
+
+static bool is_result(const struct slice *s)
+{
+    return slice_is(s, "1-0") || slice_is(s, "0-1") || slice_is(s, "1/2-1/2") || slice_is(s, "*");
+}
+
+static void check_result(struct game_record *rec, const struct pgn_game *g)
+{
+    const struct pgn_tag *tag = find_tag(g, "Result");
+    if (tag)
+        rec->result_tag = tag->value;
+    const struct slice *token = rec->result_token.ptr ? &rec->result_token : NULL;
+    uint32_t line = tag ? tag->line : g->line, col = tag ? tag->col : 1;
+    if (token && tag && is_result(&tag->value) &&
+        (tag->value.len != token->len || memcmp(tag->value.ptr, token->ptr, token->len) != 0))
+        diag_list_add(&rec->diags, DIAG_RESULT_MISMATCH, line, col,
+                      "the Result tag says %.*s but the game ends with %.*s",
+                      (int)tag->value.len, tag->value.ptr, (int)token->len, token->ptr);
+    if (rec->error_ply || rec->end == GAME_END_NONE)
+        return;
+    const struct slice *claimed = token ? token : (tag ? &tag->value : NULL);
+    if (!claimed || slice_is(claimed, "*"))
+        return;
+    const char *expect = rec->end == GAME_END_STALEMATE ? "1/2-1/2"
+                         : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
+    if (!slice_is(claimed, expect))
+        diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
+                      "the game ends in %s, so the result is %s, not %.*s",
+                      rec->end == GAME_END_STALEMATE ? "stalemate" : "checkmate", expect,
+                      (int)claimed->len, claimed->ptr);
+}
+
+static enum game_end end_of(const struct position *pos)
+{
+    if (position_has_legal_move(pos))
+        return GAME_END_NONE;
+    return position_in_check(pos) ? GAME_END_CHECKMATE : GAME_END_STALEMATE;
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const struct diag *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return 0;
+}
+
+static void sort_diags(struct diag_list *list)
+{
+    /* Insertion sort keeps equal positions in the order they were found. */
+    for (size_t i = 1; i < list->count; i++) {
+        struct diag d = list->items[i];
+        size_t j = i;
+        while (j > 0 && by_position(&list->items[j - 1], &d) > 0) {
+            list->items[j] = list->items[j - 1];
+            j--;
+        }
+        list->items[j] = d;
+    }
+}
+
+static enum game_status status_of(const struct diag_list *list)
+{
+    if (diag_list_errors(list))
+        return GAME_ERRORS;
+    return list->count ? GAME_WARNINGS : GAME_CLEAN;
+}
+
+static void reset_record(struct game_replayer *r, const struct pgn_game *g)
+{
+    struct game_record *rec = &r->record;
+    struct diag_list diags = rec->diags;
+    memset(rec, 0, sizeof *rec);
+    rec->diags = diags;
+    diag_list_clear(&rec->diags);
+    rec->game = g;
+    xgrow((void **)&r->token_moves, &r->token_move_cap, g->token_count + 1,
+          sizeof *r->token_moves);
+    memset(r->token_moves, 0, g->token_count * sizeof *r->token_moves);
+    rec->token_moves = r->token_moves;
+    for (size_t i = 0; i < g->diags.count; i++)
+        diag_list_push(&rec->diags, &g->diags.items[i]);
+}
+
+const struct game_record *game_replay(struct game_replayer *r, const struct pgn_game *g)
+{
+    struct game_record *rec = &r->record;
+    reset_record(r, g);
+    if (g->skipped) {
+        rec->status = GAME_SKIPPED;
+        return rec;
+    }
+    if (set_up(rec, g)) {
+        rec->started = true;
+        walk_tokens(r, g);
+        rec->mainline = r->mainline;
+        if (!rec->error_ply)
+            rec->end = end_of(&rec->final);
+        check_result(rec, g);
+    }
+    sort_diags(&rec->diags);
+    if (rec->status != GAME_SKIPPED)
+        rec->status = status_of(&rec->diags);
+    return rec;
+}

@@ -1,0 +1,518 @@
+/*
+ * san_resolve.c - SAN parts to a legal move (SPEC §3 steps 2-7), and canonical SAN out.
+ *
+ * Owns: candidate collection, the claim filter for several candidates, claim checks
+ * on the chosen move, and the reasons given when no move fits.  Does not own: the
+ * token grammar (san.c), move generation (movegen.c), positions in the file (callers).
+ */
+#include "pgnkit/san_resolve.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pgnkit/attacks.h"
+#include "pgnkit/movegen.h"
+
+static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
+                                                          "rook",  "queen",  "king"};
+static const char piece_letters[PIECE_TYPE_COUNT] = {'P', 'N', 'B', 'R', 'Q', 'K'};
+static const char *const color_names[COLOR_COUNT] = {"White", "Black"};
+
+static void add_problem(struct san_outcome *out, enum diag_code code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void add_problem(struct san_outcome *out, enum diag_code code, const char *fmt, ...)
+{
+    if (out->problem_count >= SAN_MAX_PROBLEMS)
+        return;
+    struct san_problem *p = &out->problems[out->problem_count++];
+    p->code = code;
+    p->severity = diag_code_severity(code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->message, sizeof p->message, fmt, ap);
+    va_end(ap);
+}
+
+static void square_name(int sq, char name[3])
+{
+    name[0] = (char)('a' + square_file(sq));
+    name[1] = (char)('1' + square_rank(sq));
+    name[2] = '\0';
+}
+
+/* ---- outcome of playing a move: what the claims are checked against ---- */
+
+struct played {
+    struct position after;
+    int checkers;
+    bool mate;
+};
+
+static void play(const struct position *pos, struct move m, struct played *p)
+{
+    p->after = *pos;
+    position_do_move(&p->after, m);
+    p->checkers = __builtin_popcountll(position_checkers(&p->after));
+    /* Mate needs a legal-move search, but only when the move gives check. */
+    p->mate = p->checkers && !position_has_legal_move(&p->after);
+}
+
+/* The seed's filter: a written claim must hold; an absent mark claims nothing. */
+static bool claims_hold(const struct san *san, struct move m, const struct played *p)
+{
+    if (san->capture && !(m.flags & MOVE_CAPTURE))
+        return false;
+    if (san->ep && !(m.flags & MOVE_EN_PASSANT))
+        return false;
+    if (san->checks > p->checkers)
+        return false;
+    if (san->mate && !p->mate)
+        return false;
+    return true;
+}
+
+/* ---- candidates ---- */
+
+static bitboard hint_mask(const struct san *san)
+{
+    bitboard mask = ~(bitboard)0;
+    if (san->from_file >= 0)
+        mask &= 0x0101010101010101ULL << san->from_file;
+    if (san->from_rank >= 0)
+        mask &= 0xffULL << (8 * san->from_rank);
+    return mask;
+}
+
+static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq) == 7; }
+
+/* Legal moves matching piece, hints, destination and promotion piece. */
+static int collect(const struct position *pos, enum piece_type piece, const struct san *san,
+                   struct move *cands)
+{
+    struct move all[MAX_MOVES];
+    int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), all);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i].promo != san->promo)
+            continue;
+        cands[k++] = all[i];
+    }
+    return k;
+}
+
+/* Long algebraic with no letter (e2e4, g1f3, e1g1): the piece on the origin decides. */
+static enum piece_type implicit_piece(const struct position *pos, const struct san *san)
+{
+    if (san->from_file < 0 || san->from_rank < 0)
+        return PAWN;
+    uint8_t p = pos->board[square_make(san->from_file, san->from_rank)];
+    if (p == PIECE_NONE || piece_color_of(p) != pos->side_to_move)
+        return PAWN;
+    return piece_type_of(p);
+}
+
+/* A king move written as e1g1 / Ke1c1 / e1h1 that is really castling. */
+static bool king_move_as_castle(const struct position *pos, const struct san *san,
+                                struct move *m)
+{
+    int us = pos->side_to_move;
+    int king = pos->king_square[us];
+    if (san->from_file >= 0 && san->from_file != square_file(king))
+        return false;
+    if (san->from_rank >= 0 && san->from_rank != square_rank(king))
+        return false;
+    if (square_rank(san->to) != square_rank(king))
+        return false;
+    for (int side = 0; side < 2; side++) {
+        int rook = pos->castle_rook[us][side];
+        if (rook == SQ_NONE)
+            continue;
+        int king_to = square_make(side == CASTLE_KING_SIDE ? 6 : 2, square_rank(king));
+        bool named = san->to == rook || (!pos->chess960 && san->to == king_to);
+        if (named && movegen_castle(pos, (enum castle_side)side, m, NULL))
+            return true;
+    }
+    return false;
+}
+
+/* ---- reasons for ILLEGAL ---- */
+
+static void describe_target(const struct san *san, char *buf, size_t cap)
+{
+    char to[3];
+    square_name(san->to, to);
+    if (san->from_file >= 0 && san->from_rank >= 0)
+        snprintf(buf, cap, "from %c%c to %s", 'a' + san->from_file, '1' + san->from_rank, to);
+    else if (san->from_file >= 0)
+        snprintf(buf, cap, "from the %c-file to %s", 'a' + san->from_file, to);
+    else if (san->from_rank >= 0)
+        snprintf(buf, cap, "from rank %c to %s", '1' + san->from_rank, to);
+    else
+        snprintf(buf, cap, "to %s", to);
+}
+
+/* Own pieces of that kind that could reach the square if pins and checks did not matter. */
+static bitboard pseudo_origins(const struct position *pos, enum piece_type piece, int to,
+                               enum color us)
+{
+    bitboard occ = position_occupied(pos);
+    bitboard own = position_pieces(pos, us, piece);
+    if (piece != PAWN)
+        return attacks_piece(piece, to, occ) & own;
+    bitboard from = 0;
+    bool enemy_there = pos->board[to] != PIECE_NONE || to == pos->ep_square;
+    if (enemy_there)
+        from |= attacks_pawn((enum color)!us, to) & own;
+    int back = us == WHITE ? -8 : 8;
+    int one = to + back;
+    if (one >= 0 && one < 64) {
+        if (pos->board[to] == PIECE_NONE && (own & (1ULL << one)))
+            from |= 1ULL << one;
+        int two = one + back;
+        int start_rank = us == WHITE ? 1 : 6;
+        if (pos->board[to] == PIECE_NONE && pos->board[one] == PIECE_NONE && two >= 0 &&
+            two < 64 && square_rank(two) == start_rank && (own & (1ULL << two)))
+            from |= 1ULL << two;
+    }
+    return from;
+}
+
+static void explain_illegal(const struct position *pos, const struct san *san,
+                            enum piece_type piece, struct san_outcome *out)
+{
+    enum color us = (enum color)pos->side_to_move;
+    const char *who = color_names[us];
+    const char *name = piece_names[piece];
+    char target[48], to[3];
+    describe_target(san, target, sizeof target);
+    square_name(san->to, to);
+
+    if (!position_has_legal_move(pos)) {
+        add_problem(out, DIAG_MOVE_AFTER_END, "the game is already over: %s is %s", who,
+                    position_in_check(pos) ? "checkmated" : "stalemated");
+        return;
+    }
+    uint8_t there = pos->board[san->to];
+    if (there != PIECE_NONE && piece_color_of(there) == us) {
+        add_problem(out, DIAG_ILLEGAL, "%s is occupied by a %s %s", to, who,
+                    piece_names[piece_type_of(there)]);
+        return;
+    }
+    if (piece == PAWN && is_last_rank(san->to) && !san->promo) {
+        add_problem(out, DIAG_ILLEGAL, "a pawn reaching %s must promote (write %s=Q)", to, to);
+        return;
+    }
+    if (san->promo && (piece != PAWN || !is_last_rank(san->to))) {
+        add_problem(out, DIAG_ILLEGAL, "only a pawn reaching the last rank can promote");
+        return;
+    }
+    bitboard own_of_kind = position_pieces(pos, us, piece);
+    if (!own_of_kind) {
+        bool theirs = position_pieces(pos, (enum color)!us, piece) != 0;
+        add_problem(out, DIAG_ILLEGAL, "%s has no %s%s", who, name,
+                    theirs ? " (it is not the other side's move)" : "");
+        return;
+    }
+    bitboard origins = pseudo_origins(pos, piece, san->to, us) & hint_mask(san);
+    if (!origins) {
+        add_problem(out, DIAG_ILLEGAL, "no %s %s can move %s", who, name, target);
+        return;
+    }
+    int from = __builtin_ctzll(origins);
+    char from_name[3];
+    square_name(from, from_name);
+    if (position_in_check(pos))
+        add_problem(out, DIAG_ILLEGAL, "%s is in check and the %s on %s to %s does not get out of it",
+                    who, name, from_name, to);
+    else if (piece == KING)
+        add_problem(out, DIAG_ILLEGAL, "the king would be in check on %s", to);
+    else if (position_pinned(pos) & (1ULL << from))
+        add_problem(out, DIAG_ILLEGAL, "the %s on %s is pinned to its king", name, from_name);
+    else
+        add_problem(out, DIAG_ILLEGAL, "the %s on %s cannot legally move to %s", name, from_name,
+                    to);
+}
+
+/* ---- claims on the chosen move (SPEC §3.3) ---- */
+
+static void check_claims(const struct san *san, struct move m, const struct played *p,
+                         struct san_outcome *out)
+{
+    bool captures = (m.flags & MOVE_CAPTURE) != 0;
+    if (san->capture && !captures && !(m.flags & MOVE_CASTLE))
+        add_problem(out, DIAG_CAPTURE_SPURIOUS, "x written but the move captures nothing");
+    if (!san->capture && captures && !san->piece_implicit)
+        add_problem(out, DIAG_CAPTURE_MISSING, "the move captures but no x is written");
+    if (san->ep && !(m.flags & MOVE_EN_PASSANT))
+        add_problem(out, DIAG_EP_SPURIOUS, "e.p. written but the move is not en passant");
+    if (p->mate) {
+        if (!san->mate)
+            add_problem(out, DIAG_MATE_MISSING, "the move checkmates but no # is written");
+        return;
+    }
+    if (san->mate) {
+        add_problem(out, DIAG_MATE_SPURIOUS, "# written but the move %s",
+                    p->checkers ? "only gives check" : "does not even give check");
+        return;
+    }
+    if (p->checkers && !san->checks && !san->piece_implicit)
+        add_problem(out, DIAG_CHECK_MISSING, "the move gives check but no + is written");
+    else if (!p->checkers && san->checks)
+        add_problem(out, DIAG_CHECK_SPURIOUS, "+ written but the move gives no check");
+    else if (san->checks == 2 && p->checkers != 2)
+        add_problem(out, DIAG_DOUBLE_CHECK_WRONG, "++ written but the move is a single check");
+}
+
+static void note_lenient(const struct san *san, struct san_outcome *out)
+{
+    static const char *const forms[] = {
+        "0-0 castling with zeros", "promotion without =",    "promotion in parentheses",
+        "promotion after /",       ": for capture",          "long algebraic notation",
+        "a null move",             "a figurine piece",       "a lower-case piece letter",
+        "a foreign piece letter",  "an e.p. mark",           "++ for double check",
+    };
+    if (!san->lenient)
+        return;
+    char buf[160];
+    size_t len = 0;
+    for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++) {
+        if (!(san->lenient & (1u << i)))
+            continue;
+        int n = snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "", forms[i]);
+        if (n < 0 || (size_t)n >= sizeof buf - len)
+            break;
+        len += (size_t)n;
+    }
+    add_problem(out, DIAG_NONSTANDARD, "non-standard notation accepted: %s", buf);
+}
+
+/* ---- the resolution itself ---- */
+
+static size_t write_disambiguation(const struct position *pos, struct move m,
+                                   enum piece_type piece, char *dst);
+
+/* --strict: more origin hints written than canonical SAN needs (Ngf3 for Nf3). */
+static void check_over_disambiguation(const struct position *pos, const struct san *san,
+                                      struct move m, struct san_outcome *out)
+{
+    int written = (san->from_file >= 0) + (san->from_rank >= 0);
+    if (san->piece == PAWN && san->capture && san->from_file >= 0)
+        written--; /* exd5: the file is part of every pawn capture */
+    char needed[4];
+    if (written > 0 &&
+        (size_t)written > write_disambiguation(pos, m, (enum piece_type)san->piece, needed))
+        add_problem(out, DIAG_OVER_DISAMBIGUATED, "the origin hint is not needed");
+}
+
+static void list_candidates(const struct position *pos, const struct move *cands, int n,
+                            char *list, size_t cap)
+{
+    size_t len = 0;
+    list[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char s[16];
+        san_write(pos, cands[i], s);
+        int w = snprintf(list + len, cap - len, "%s%s", i ? ", " : "", s);
+        if (w < 0 || (size_t)w >= cap - len)
+            break;
+        len += (size_t)w;
+    }
+}
+
+/* Several legal moves: keep those whose written claims hold, never skipping one.
+ * Returns the index of the chosen candidate, or -1 (AMBIGUOUS reported). */
+static int filter_by_claims(const struct position *pos, const struct san *san,
+                            const struct move *cands, int n, const struct san_options *opts,
+                            struct san_outcome *out)
+{
+    int kept = 0, first = -1;
+    for (int i = 0; i < n; i++) {
+        struct played p;
+        play(pos, cands[i], &p);
+        if (claims_hold(san, cands[i], &p)) {
+            kept++;
+            if (first < 0)
+                first = i;
+        }
+    }
+    if (kept == 1) {
+        add_problem(out, DIAG_UNDER_DISAMBIGUATED,
+                    "%d legal moves fit; only the written x/+/#/e.p. decided", n);
+        return first;
+    }
+    int shown = n < SAN_MAX_CANDIDATES ? n : SAN_MAX_CANDIDATES;
+    memcpy(out->candidates, cands, (size_t)shown * sizeof *cands);
+    out->candidate_count = (uint8_t)shown;
+    char list[120];
+    list_candidates(pos, cands, shown, list, sizeof list);
+    add_problem(out, DIAG_AMBIGUOUS, "ambiguous: %d legal moves fit (%s)%s", n, list,
+                opts->lenient ? "; --lenient took the first" : "");
+    if (!opts->lenient)
+        return -1;
+    /* Taken anyway: the same code, but a warning, so the game goes on. */
+    out->problems[out->problem_count - 1].severity = DIAG_WARNING;
+    return first >= 0 ? first : 0;
+}
+
+static void choose(const struct position *pos, const struct san *san, const struct move *cands,
+                   int n, const struct san_options *opts, struct san_outcome *out)
+{
+    int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
+    if (pick < 0)
+        return;
+    struct played p;
+    play(pos, cands[pick], &p);
+    out->move = cands[pick];
+    out->ok = true;
+    out->after = p.after;
+    out->gives_check = p.checkers != 0;
+    out->gives_mate = p.mate;
+    check_claims(san, out->move, &p, out);
+    if (opts->strict && san->kind == SAN_MOVE && !san->piece_implicit)
+        check_over_disambiguation(pos, san, out->move, out);
+}
+
+static void resolve_castle(const struct position *pos, const struct san *san,
+                           const struct san_options *opts, struct san_outcome *out)
+{
+    enum castle_side side = san->kind == SAN_CASTLE_KING ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE;
+    struct move m;
+    const char *why = NULL;
+    if (!movegen_castle(pos, side, &m, &why)) {
+        if (!position_has_legal_move(pos)) {
+            add_problem(out, DIAG_MOVE_AFTER_END, "the game is already over: %s is %s",
+                        color_names[pos->side_to_move],
+                        position_in_check(pos) ? "checkmated" : "stalemated");
+            return;
+        }
+        add_problem(out, DIAG_ILLEGAL, "%s cannot castle %s: %s", color_names[pos->side_to_move],
+                    side == CASTLE_KING_SIDE ? "king-side" : "queen-side",
+                    why ? why : "not legal");
+        return;
+    }
+    choose(pos, san, &m, 1, opts, out);
+}
+
+static void resolve_null(const struct position *pos, struct san_outcome *out)
+{
+    if (position_in_check(pos)) {
+        add_problem(out, DIAG_ILLEGAL, "a null move is not possible while in check");
+        return;
+    }
+    struct move m = {0, 0, 0, MOVE_NULL};
+    out->move = m;
+    out->after = *pos;
+    position_do_move(&out->after, m);
+    out->ok = true;
+    out->gives_check = position_in_check(&out->after);
+    out->gives_mate = false;
+}
+
+void san_resolve(const struct position *pos, const struct san *san,
+                 const struct san_options *opts, struct san_outcome *out)
+{
+    out->ok = false;
+    out->problem_count = 0;
+    out->candidate_count = 0;
+    note_lenient(san, out);
+    if (san->kind == SAN_NULL) {
+        resolve_null(pos, out);
+        return;
+    }
+    if (san->kind != SAN_MOVE) {
+        resolve_castle(pos, san, opts, out);
+        return;
+    }
+    enum piece_type piece = san->piece_implicit ? implicit_piece(pos, san)
+                                                : (enum piece_type)san->piece;
+    struct move cands[MAX_MOVES];
+    if (piece == KING) {
+        struct move castle;
+        if (king_move_as_castle(pos, san, &castle)) {
+            choose(pos, san, &castle, 1, opts, out);
+            return;
+        }
+    }
+    int n = collect(pos, piece, san, cands);
+    if (n == 0 && san->maybe_bishop) {
+        piece = BISHOP;
+        n = collect(pos, piece, san, cands);
+    }
+    if (n == 0) {
+        explain_illegal(pos, san, piece, out);
+        return;
+    }
+    struct san resolved = *san;
+    resolved.piece = (uint8_t)piece;
+    choose(pos, &resolved, cands, n, opts, out);
+}
+
+/* ---- canonical SAN ---- */
+
+static size_t write_disambiguation(const struct position *pos, struct move m,
+                                   enum piece_type piece, char *dst)
+{
+    struct move others[MAX_MOVES];
+    int n = movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
+    bool rival = false, same_file = false, same_rank = false;
+    for (int i = 0; i < n; i++) {
+        if (others[i].from == m.from || others[i].promo != m.promo)
+            continue;
+        rival = true;
+        same_file |= square_file(others[i].from) == square_file(m.from);
+        same_rank |= square_rank(others[i].from) == square_rank(m.from);
+    }
+    size_t len = 0;
+    if (!rival)
+        return 0;
+    if (!same_file)
+        dst[len++] = (char)('a' + square_file(m.from));
+    else if (!same_rank)
+        dst[len++] = (char)('1' + square_rank(m.from));
+    else {
+        dst[len++] = (char)('a' + square_file(m.from));
+        dst[len++] = (char)('1' + square_rank(m.from));
+    }
+    return len;
+}
+
+size_t san_write(const struct position *pos, struct move m, char *dst)
+{
+    size_t len = 0;
+    if (m.flags & MOVE_NULL) {
+        memcpy(dst, "--", 3);
+        return 2;
+    }
+    if (m.flags & MOVE_CASTLE) {
+        const char *s = m.to > m.from ? "O-O" : "O-O-O";
+        len = strlen(s);
+        memcpy(dst, s, len);
+    } else {
+        enum piece_type piece = piece_type_of(pos->board[m.from]);
+        if (piece == PAWN) {
+            if (m.flags & MOVE_CAPTURE) {
+                dst[len++] = (char)('a' + square_file(m.from));
+                dst[len++] = 'x';
+            }
+        } else {
+            dst[len++] = piece_letters[piece];
+            len += write_disambiguation(pos, m, piece, dst + len);
+            if (m.flags & MOVE_CAPTURE)
+                dst[len++] = 'x';
+        }
+        dst[len++] = (char)('a' + square_file(m.to));
+        dst[len++] = (char)('1' + square_rank(m.to));
+        if (m.promo) {
+            dst[len++] = '=';
+            dst[len++] = piece_letters[m.promo];
+        }
+    }
+    struct position after = *pos;
+    position_do_move(&after, m);
+    if (position_in_check(&after))
+        dst[len++] = position_has_legal_move(&after) ? '+' : '#';
+    dst[len] = '\0';
+    return len;
+}
