@@ -1,8 +1,13 @@
-/* main.c - placeholder entry point until the CLI lands (see issue 3). */
+/* main.c - minimal entry point: dispatches subcommands (the full CLI replaces this). */
 #include <stdio.h>
+#include <string.h>
 
-int main(void)
+#include "commands.h"
+
+int main(int argc, char **argv)
 {
-    fputs("pgnkit: not yet built\n", stderr);
+    if (argc >= 2 && strcmp(argv[1], "perft") == 0)
+        return cmd_perft(argc - 1, argv + 1);
+    fputs("pgnkit: usage: pgnkit perft FEN DEPTH [--divide]\n", stderr);
     return 2;
 }
