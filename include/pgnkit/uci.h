@@ -1,0 +1,22 @@
+/**
+ * uci.h - moves in UCI long algebraic notation (e2e4, e7e8q, e1g1, 0000).
+ */
+#ifndef PGNKIT_UCI_H
+#define PGNKIT_UCI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pgnkit/position.h"
+
+/**
+ * Write m, a move of pos_before (the position before the move), as UCI into dst
+ * (at least 6 bytes; NUL-terminated) and return its length (4 or 5).  Null moves are
+ * "0000".  Castling is written king-to-g/c-file (e1g1) in standard chess, and
+ * king-takes-rook (e1h1) when chess960_king_takes_rook is set or the position is a
+ * Chess960 one.  Promotions end in a lower-case piece letter.  Pure; thread-safe.
+ */
+size_t uci_write_move(const struct position *pos_before, struct move m,
+                      bool chess960_king_takes_rook, char *dst);
+
+#endif

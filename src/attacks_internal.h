@@ -1,0 +1,50 @@
+/*
+ * attacks_internal.h - the attack tables as inline lookups for the hot paths of
+ * position.c and movegen.c (the public attacks.h functions are out-of-line copies).
+ * Private: never installed, never included outside src/.
+ */
+#ifndef PGNKIT_ATTACKS_INTERNAL_H
+#define PGNKIT_ATTACKS_INTERNAL_H
+
+#include "pgnkit/attacks.h"
+#include "pgnkit/bitboard.h"
+
+struct attacks_magic {
+    bitboard mask;
+    bitboard magic;
+    const bitboard *attacks;
+    unsigned shift;
+};
+
+/* Filled once by attacks_init(); read-only afterwards. */
+extern bitboard attacks_pawn_table[COLOR_COUNT][SQUARE_COUNT];
+extern bitboard attacks_knight_table[SQUARE_COUNT];
+extern bitboard attacks_king_table[SQUARE_COUNT];
+extern bitboard attacks_between_table[SQUARE_COUNT][SQUARE_COUNT];
+extern bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
+extern struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
+extern struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
+
+static inline bitboard att_magic(const struct attacks_magic *m, bitboard occ)
+{
+    return m->attacks[((occ & m->mask) * m->magic) >> m->shift];
+}
+static inline bitboard att_pawn(int c, int sq) { return attacks_pawn_table[c][sq]; }
+static inline bitboard att_knight(int sq) { return attacks_knight_table[sq]; }
+static inline bitboard att_king(int sq) { return attacks_king_table[sq]; }
+static inline bitboard att_bishop(int sq, bitboard occ)
+{
+    return att_magic(&attacks_bishop_magics[sq], occ);
+}
+static inline bitboard att_rook(int sq, bitboard occ)
+{
+    return att_magic(&attacks_rook_magics[sq], occ);
+}
+static inline bitboard att_queen(int sq, bitboard occ)
+{
+    return att_bishop(sq, occ) | att_rook(sq, occ);
+}
+static inline bitboard att_between(int a, int b) { return attacks_between_table[a][b]; }
+static inline bitboard att_line(int a, int b) { return attacks_line_table[a][b]; }
+
+#endif

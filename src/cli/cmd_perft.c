@@ -1,0 +1,127 @@
+/*
+ * cmd_perft.c - `pgnkit perft FEN DEPTH [--divide]`: count the leaves of the legal
+ * move tree, the move generator's own check.  The FEN may be one argument or its 4 to
+ * 6 fields as separate arguments.  Prints the count as the last line; with --divide,
+ * one "uci: count" line per root move first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/movegen.h"
+#include "pgnkit/uci.h"
+
+enum { PERFT_MAX_DEPTH = 20, PERFT_FEN_MAX = 512 };
+
+struct divide_line {
+    char uci[8];
+    uint64_t nodes;
+};
+
+static int usage_error(const char *reason)
+{
+    fprintf(stderr, "pgnkit: perft: %s\ntry 'pgnkit perft --help'\n", reason);
+    return 2;
+}
+
+static void print_help(void)
+{
+    puts("usage: pgnkit perft FEN DEPTH [--divide]\n"
+         "Count the leaf nodes of the legal move tree of FEN to DEPTH plies.\n"
+         "FEN may be one argument or its 4 to 6 fields as separate arguments.\n"
+         "  --divide  print each root move (UCI) with its count, then the total");
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+    return strcmp(((const struct divide_line *)a)->uci, ((const struct divide_line *)b)->uci);
+}
+
+static void run_divide(const struct position *pos, int depth)
+{
+    struct move moves[MAX_MOVES];
+    struct divide_line lines[MAX_MOVES];
+    int n = movegen_legal(pos, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        struct position next = *pos;
+        position_do_move(&next, moves[i]);
+        uci_write_move(pos, moves[i], false, lines[i].uci);
+        lines[i].nodes = movegen_perft(&next, depth - 1);
+        total += lines[i].nodes;
+    }
+    qsort(lines, (size_t)n, sizeof lines[0], compare_lines);
+    for (int i = 0; i < n; i++)
+        printf("%s: %llu\n", lines[i].uci, (unsigned long long)lines[i].nodes);
+    printf("\n%llu\n", (unsigned long long)total);
+}
+
+/* Join the FEN arguments with single spaces; returns -1 if too long. */
+static int join_fen(char *dst, size_t cap, char **parts, int count)
+{
+    size_t n = 0;
+    for (int i = 0; i < count; i++) {
+        size_t len = strlen(parts[i]);
+        if (n + len + 2 > cap)
+            return -1;
+        if (i)
+            dst[n++] = ' ';
+        memcpy(dst + n, parts[i], len);
+        n += len;
+    }
+    dst[n] = '\0';
+    return 0;
+}
+
+int cmd_perft(int argc, char **argv)
+{
+    char *args[8];
+    int nargs = 0;
+    int divide = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            print_help();
+            return 0;
+        } else if (strcmp(argv[i], "--divide") == 0) {
+            divide = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            fprintf(stderr, "pgnkit: perft: unknown option '%s'\ntry 'pgnkit perft --help'\n",
+                    argv[i]);
+            return 2;
+        } else if (nargs < 8) {
+            args[nargs++] = argv[i];
+        } else {
+            return usage_error("too many arguments");
+        }
+    }
+    if (nargs != 2 && (nargs < 5 || nargs > 7))
+        return usage_error("expected a FEN and a depth");
+
+    const char *depth_text = args[nargs - 1];
+    char *end;
+    long depth = strtol(depth_text, &end, 10);
+    if (!*depth_text || *end || depth < 0 || depth > PERFT_MAX_DEPTH) {
+        fprintf(stderr, "pgnkit: perft: depth '%s' is not a number from 0 to %d\n"
+                        "try 'pgnkit perft --help'\n",
+                depth_text, PERFT_MAX_DEPTH);
+        return 2;
+    }
+    char fen[PERFT_FEN_MAX];
+    if (join_fen(fen, sizeof fen, args, nargs - 1) < 0)
+        return usage_error("the FEN is too long");
+
+    struct position pos;
+    struct diag err;
+    if (fen_parse(&pos, fen, strlen(fen), false, &err) < 0) {
+        fprintf(stderr, "pgnkit: bad FEN: %s (column %u)\n", err.message, (unsigned)err.col);
+        return 2;
+    }
+    if (divide && depth > 0)
+        run_divide(&pos, (int)depth);
+    else
+        printf("%llu\n", (unsigned long long)movegen_perft(&pos, (int)depth));
+    return 0;
+}

@@ -1,0 +1,396 @@
+/*
+ * fen.c - FEN text to a validated position and back.  Accepts the standard KQkq
+ * castling field, X-FEN (file letters when the castling rook is not the outermost)
+ * and Shredder-FEN (file letters always), and switches a standard game to Chess960
+ * rules when its castling field only makes sense there.  Every rejection names the
+ * field and the 1-based column.  Does not play moves; does not print.
+ */
+#include "pgnkit/fen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "position_internal.h"
+
+struct fen_cursor {
+    const char *s;
+    size_t len;
+    size_t i;
+};
+
+static uint32_t col_of(size_t i) { return (uint32_t)(i + 1); }
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static void skip_blanks(struct fen_cursor *c)
+{
+    while (c->i < c->len && is_blank(c->s[c->i]))
+        c->i++;
+}
+
+/* The next field: [*start, *start + *n).  Returns false at the end of input. */
+static bool next_field(struct fen_cursor *c, size_t *start, size_t *n)
+{
+    skip_blanks(c);
+    *start = c->i;
+    while (c->i < c->len && !is_blank(c->s[c->i]))
+        c->i++;
+    *n = c->i - *start;
+    return *n > 0;
+}
+
+static int piece_from_char(char ch)
+{
+    static const char letters[] = "pnbrqk";
+    const char *p = strchr(letters, ch | 0x20);
+    if (!p || ch == 0)
+        return -1;
+    int type = (int)(p - letters);
+    return piece_make(ch >= 'a' ? BLACK : WHITE, (enum piece_type)type);
+}
+
+static int parse_board(struct position *pos, const char *s, size_t start, size_t n,
+                       struct diag *err)
+{
+    int rank = 7, file = 0;
+    bool prev_digit = false;
+    for (size_t i = start; i < start + n; i++) {
+        char ch = s[i];
+        uint32_t col = col_of(i);
+        if (ch == '/') {
+            if (file != 8) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: rank %d has %d squares, not 8",
+                         rank + 1, file);
+                return -1;
+            }
+            if (rank == 0) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: more than 8 ranks");
+                return -1;
+            }
+            rank--;
+            file = 0;
+            prev_digit = false;
+        } else if (ch >= '1' && ch <= '8') {
+            if (prev_digit) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: two digits in a row");
+                return -1;
+            }
+            file += ch - '0';
+            prev_digit = true;
+            if (file > 8) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: rank %d has more than 8 squares",
+                         rank + 1);
+                return -1;
+            }
+        } else {
+            int piece = piece_from_char(ch);
+            if (piece < 0) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: '%c' is not a piece letter", ch);
+                return -1;
+            }
+            if (file >= 8) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: rank %d has more than 8 squares",
+                         rank + 1);
+                return -1;
+            }
+            if (piece_type_of((uint8_t)piece) == PAWN && (rank == 0 || rank == 7)) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: a pawn on rank %d", rank + 1);
+                return -1;
+            }
+            pos_put(pos, square_make(file, rank), (uint8_t)piece);
+            file++;
+            prev_digit = false;
+        }
+    }
+    if (rank != 0 || file != 8) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start + n),
+                 rank != 0 ? "board: %d ranks, not 8" : "board: rank 1 has %d squares, not 8",
+                 rank != 0 ? 8 - rank : file);
+        return -1;
+    }
+    for (int c = 0; c < COLOR_COUNT; c++) {
+        bitboard kings = position_pieces(pos, (enum color)c, KING);
+        if (bb_count(kings) != 1) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(start), "board: %d %s kings, not 1",
+                     bb_count(kings), c == WHITE ? "white" : "black");
+            return -1;
+        }
+        pos->king_square[c] = (uint8_t)bb_lsb(kings);
+    }
+    return 0;
+}
+
+/* Outermost rook of colour c on the given side of its king on the back rank. */
+static int outermost_rook(const struct position *pos, int c, int side)
+{
+    int rank = c == WHITE ? 0 : 7, kf = square_file(pos->king_square[c]);
+    uint8_t rook = piece_make((enum color)c, ROOK);
+    if (side == CASTLE_KING_SIDE) {
+        for (int f = 7; f > kf; f--)
+            if (pos->board[square_make(f, rank)] == rook)
+                return square_make(f, rank);
+    } else {
+        for (int f = 0; f < kf; f++)
+            if (pos->board[square_make(f, rank)] == rook)
+                return square_make(f, rank);
+    }
+    return SQ_NONE;
+}
+
+static int parse_castling_char(struct position *pos, char ch, uint32_t col, struct diag *err)
+{
+    int c = (ch >= 'a') ? BLACK : WHITE;
+    char up = (char)(ch & ~0x20);
+    const char *name = c == WHITE ? "white" : "black";
+    int rank = c == WHITE ? 0 : 7, k = pos->king_square[c];
+    int side, rook;
+
+    if (up != 'K' && up != 'Q' && (up < 'A' || up > 'H')) {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' is not a castling letter", ch);
+        return -1;
+    }
+    if (square_rank(k) != rank) {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' but the %s king is not on rank %d",
+                 ch, name, rank + 1);
+        return -1;
+    }
+    if (up == 'K' || up == 'Q') {
+        side = up == 'K' ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE;
+        rook = outermost_rook(pos, c, side);
+        if (rook == SQ_NONE) {
+            diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' but no %s rook on the %s side",
+                     ch, name, side == CASTLE_KING_SIDE ? "king" : "queen");
+            return -1;
+        }
+    } else {
+        rook = square_make(up - 'A', rank);
+        if (pos->board[rook] != piece_make((enum color)c, ROOK)) {
+            diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' but no %s rook on %c%d", ch,
+                     name, ch | 0x20, rank + 1);
+            return -1;
+        }
+        side = rook > k ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE;
+    }
+    if (pos->castle_rook[c][side] != SQ_NONE) {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "castling: two %s rights on the %s side", name,
+                 side == CASTLE_KING_SIDE ? "king" : "queen");
+        return -1;
+    }
+    pos->castle_rook[c][side] = (uint8_t)rook;
+    return 0;
+}
+
+static int parse_castling(struct position *pos, const char *s, size_t start, size_t n,
+                          bool chess960, struct diag *err)
+{
+    if (n == 1 && s[start] == '-')
+        return 0;
+    if (n > 4) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start), "castling: more than 4 letters");
+        return -1;
+    }
+    for (size_t i = start; i < start + n; i++)
+        if (parse_castling_char(pos, s[i], col_of(i), err) < 0)
+            return -1;
+    /* Standard rules fit only a king on e1/e8 with its rooks in the corners. */
+    pos->chess960 = chess960;
+    for (int c = 0; c < COLOR_COUNT; c++) {
+        for (int side = 0; side < 2; side++) {
+            int r = pos->castle_rook[c][side];
+            if (r == SQ_NONE)
+                continue;
+            if (square_file(pos->king_square[c]) != 4 ||
+                square_file(r) != (side == CASTLE_KING_SIDE ? 7 : 0))
+                pos->chess960 = true;
+        }
+    }
+    return 0;
+}
+
+static int parse_ep(struct position *pos, const char *s, size_t start, size_t n, struct diag *err)
+{
+    uint32_t col = col_of(start);
+    if (n == 1 && s[start] == '-')
+        return 0;
+    if (n != 2 || s[start] < 'a' || s[start] > 'h' || s[start + 1] < '1' || s[start + 1] > '8') {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "en passant: '%.*s' is not a square or '-'",
+                 (int)(n > 8 ? 8 : n), s + start);
+        return -1;
+    }
+    int us = pos->side_to_move;
+    int ep = square_make(s[start] - 'a', s[start + 1] - '1');
+    int want_rank = us == WHITE ? 5 : 2;
+    if (square_rank(ep) != want_rank) {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "en passant: %.2s is not on rank %d with %s to move",
+                 s + start, want_rank + 1, us == WHITE ? "white" : "black");
+        return -1;
+    }
+    int dir = us == WHITE ? 8 : -8; /* toward the double-pushing side's start */
+    if (pos->board[ep - dir] != piece_make((enum color)(us ^ 1), PAWN)) {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "en passant: no %s pawn in front of %.2s",
+                 us == WHITE ? "black" : "white", s + start);
+        return -1;
+    }
+    if (pos->board[ep] != PIECE_NONE || pos->board[ep + dir] != PIECE_NONE) {
+        diag_set(err, DIAG_BAD_FEN, 0, col,
+                 "en passant: %.2s or the square behind it is occupied", s + start);
+        return -1;
+    }
+    pos->ep_square = (uint8_t)ep;
+    return 0;
+}
+
+static int parse_number(const char *s, size_t start, size_t n, unsigned long max,
+                        const char *field, unsigned long *out, struct diag *err)
+{
+    unsigned long v = 0;
+    for (size_t i = start; i < start + n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(i), "%s: '%.*s' is not a number", field,
+                     (int)(n > 12 ? 12 : n), s + start);
+            return -1;
+        }
+        v = v * 10 + (unsigned long)(s[i] - '0');
+        if (v > max) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(start), "%s: larger than %lu", field, max);
+            return -1;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess960,
+                        struct diag *err)
+{
+    size_t start[6], n[6];
+    int count = 0;
+    while (count < 6 && next_field(cur, &start[count], &n[count]))
+        count++;
+    skip_blanks(cur);
+    if (cur->i < cur->len) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(cur->i), "fullmove number: text after it");
+        return -1;
+    }
+    static const char *const missing[4] = {"board", "side to move", "castling", "en passant"};
+    if (count < 4) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(cur->len), "%s: missing", missing[count]);
+        return -1;
+    }
+    if (parse_board(pos, cur->s, start[0], n[0], err) < 0)
+        return -1;
+    char stm = cur->s[start[1]];
+    if (n[1] != 1 || (stm != 'w' && stm != 'b')) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start[1]), "side to move: '%.*s' is not w or b",
+                 (int)(n[1] > 8 ? 8 : n[1]), cur->s + start[1]);
+        return -1;
+    }
+    pos->side_to_move = stm == 'w' ? WHITE : BLACK;
+    if (parse_castling(pos, cur->s, start[2], n[2], chess960, err) < 0 ||
+        parse_ep(pos, cur->s, start[3], n[3], err) < 0)
+        return -1;
+    unsigned long half = 0, full = 1;
+    if (count > 4 && parse_number(cur->s, start[4], n[4], 65535, "halfmove clock", &half, err) < 0)
+        return -1;
+    if (count > 5 && parse_number(cur->s, start[5], n[5], 1000000, "fullmove number", &full,
+                                  err) < 0)
+        return -1;
+    pos->halfmove_clock = (uint16_t)half;
+    pos->fullmove_number = full == 0 ? 1 : (uint32_t)full; /* 0 is common in the wild */
+    int them = pos->side_to_move ^ 1;
+    if (pos_attackers(pos, pos->king_square[them], pos->side_to_move, position_occupied(pos))) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start[1]),
+                 "side to move: %s is in check but %s is to move",
+                 them == WHITE ? "white" : "black", them == WHITE ? "black" : "white");
+        return -1;
+    }
+    return 0;
+}
+
+int fen_parse(struct position *pos, const char *s, size_t len, bool chess960, struct diag *err)
+{
+    struct position p;
+    attacks_init();
+    memset(&p, 0, sizeof p);
+    memset(p.board, PIECE_NONE, sizeof p.board);
+    memset(p.castle_rook, SQ_NONE, sizeof p.castle_rook);
+    p.ep_square = SQ_NONE;
+    p.chess960 = chess960;
+    p.fullmove_number = 1;
+
+    struct fen_cursor cur = {s, len, 0};
+    if (memchr(s, '\0', len) || memchr(s, '\n', len)) {
+        const char *bad = memchr(s, '\0', len) ? memchr(s, '\0', len) : memchr(s, '\n', len);
+        diag_set(err, DIAG_BAD_FEN, 0, col_of((size_t)(bad - s)), "board: control character");
+        return -1;
+    }
+    if (parse_fields(&p, &cur, chess960, err) < 0)
+        return -1;
+    *pos = p;
+    return 0;
+}
+
+static char castle_letter(const struct position *pos, int c, int side, unsigned flags)
+{
+    int r = pos->castle_rook[c][side];
+    char ch;
+    if (!(flags & FEN_SHREDDER) && outermost_rook(pos, c, side) == r)
+        ch = side == CASTLE_KING_SIDE ? 'K' : 'Q';
+    else
+        ch = (char)('A' + square_file(r));
+    return c == WHITE ? ch : (char)(ch | 0x20);
+}
+
+size_t fen_write(const struct position *pos, char *dst, size_t cap, unsigned flags)
+{
+    static const char letters[] = "PNBRQK";
+    char buf[128];
+    size_t n = 0;
+
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            uint8_t p = pos->board[square_make(file, rank)];
+            if (p == PIECE_NONE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                buf[n++] = (char)('0' + empty);
+            empty = 0;
+            char ch = letters[piece_type_of(p)];
+            buf[n++] = piece_color_of(p) == BLACK ? (char)(ch | 0x20) : ch;
+        }
+        if (empty)
+            buf[n++] = (char)('0' + empty);
+        if (rank)
+            buf[n++] = '/';
+    }
+    buf[n++] = ' ';
+    buf[n++] = pos->side_to_move == WHITE ? 'w' : 'b';
+    buf[n++] = ' ';
+    size_t before = n;
+    for (int c = 0; c < COLOR_COUNT; c++)
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[c][side] != SQ_NONE)
+                buf[n++] = castle_letter(pos, c, side, flags);
+    if (n == before)
+        buf[n++] = '-';
+    buf[n++] = ' ';
+    int ep = pos->ep_square;
+    if (ep != SQ_NONE && (!(flags & FEN_EP_LEGAL) || position_ep_legal(pos))) {
+        buf[n++] = (char)('a' + square_file(ep));
+        buf[n++] = (char)('1' + square_rank(ep));
+    } else {
+        buf[n++] = '-';
+    }
+    int w = snprintf(buf + n, sizeof buf - n, " %u %lu", (unsigned)pos->halfmove_clock,
+                     (unsigned long)pos->fullmove_number);
+    n += (size_t)w;
+    if (cap) {
+        size_t k = n < cap ? n : cap - 1;
+        memcpy(dst, buf, k);
+        dst[k] = '\0';
+    }
+    return n;
+}

@@ -1,0 +1,109 @@
+/*
+ * position_internal.h - the hot parts of position.c as inline functions, so that
+ * movegen.c (perft) can apply moves without a call per node.  Private to src/.
+ */
+#ifndef PGNKIT_POSITION_INTERNAL_H
+#define PGNKIT_POSITION_INTERNAL_H
+
+#include "attacks_internal.h"
+#include "pgnkit/position.h"
+
+/* Pieces of colour `by` attacking sq through occupancy occ. */
+static inline bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
+{
+    bitboard them = pos->by_color[by];
+    bitboard rq = pos->by_type[ROOK] | pos->by_type[QUEEN];
+    bitboard bq = pos->by_type[BISHOP] | pos->by_type[QUEEN];
+    return them & ((att_pawn(by ^ 1, sq) & pos->by_type[PAWN]) |
+                   (att_knight(sq) & pos->by_type[KNIGHT]) | (att_king(sq) & pos->by_type[KING]) |
+                   (att_rook(sq, occ) & rq) | (att_bishop(sq, occ) & bq));
+}
+
+static inline void pos_put(struct position *pos, int sq, uint8_t piece)
+{
+    bitboard b = bb_square(sq);
+    pos->board[sq] = piece;
+    pos->by_type[piece_type_of(piece)] |= b;
+    pos->by_color[piece_color_of(piece)] |= b;
+}
+
+static inline void pos_remove(struct position *pos, int sq)
+{
+    bitboard b = bb_square(sq);
+    uint8_t piece = pos->board[sq];
+    pos->board[sq] = PIECE_NONE;
+    pos->by_type[piece_type_of(piece)] &= ~b;
+    pos->by_color[piece_color_of(piece)] &= ~b;
+}
+
+/* Castling: the king and rook swap to their g/f (king side) or c/d (queen side) files. */
+static inline void pos_castle(struct position *pos, int us, int k, int r)
+{
+    int rank = square_rank(k);
+    bool king_side = r > k;
+    int kdst = square_make(king_side ? 6 : 2, rank), rdst = square_make(king_side ? 5 : 3, rank);
+    pos_remove(pos, k);
+    pos_remove(pos, r);
+    pos_put(pos, kdst, piece_make((enum color)us, KING));
+    pos_put(pos, rdst, piece_make((enum color)us, ROOK));
+    pos->king_square[us] = (uint8_t)kdst;
+    pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
+}
+
+static inline void pos_do_move(struct position *pos, struct move m)
+{
+    int us = pos->side_to_move, them = us ^ 1;
+    int old_ep = pos->ep_square;
+
+    pos->ep_square = SQ_NONE;
+    pos->halfmove_clock++;
+    pos->fullmove_number += (uint32_t)us; /* after Black's move */
+    pos->side_to_move = (uint8_t)them;
+    if (m.flags & MOVE_NULL)
+        return;
+
+    int from = m.from, to = m.to;
+    uint8_t piece = pos->board[from];
+    enum piece_type pt = piece_type_of(piece);
+    uint8_t victim = pos->board[to];
+
+    if (victim != PIECE_NONE && (int)piece_color_of(victim) == us) {
+        /* King takes own rook: castling (the board decides, whatever the flags say). */
+        pos_castle(pos, us, from, to);
+        return;
+    }
+    if (victim != PIECE_NONE) {
+        pos_remove(pos, to);
+        pos->halfmove_clock = 0;
+    }
+    bitboard ft = bb_square(from) | bb_square(to);
+    pos->board[from] = PIECE_NONE;
+    pos->board[to] = piece;
+    pos->by_type[pt] ^= ft;
+    pos->by_color[us] ^= ft;
+
+    if (pt == PAWN) {
+        pos->halfmove_clock = 0;
+        int diff = to - from;
+        if (diff == 16 || diff == -16) {
+            pos->ep_square = (uint8_t)((from + to) / 2);
+        } else if (to == old_ep && victim == PIECE_NONE) {
+            /* En passant: the captured pawn stands behind the target square. */
+            pos_remove(pos, to + (us == WHITE ? -8 : 8));
+        } else if (m.promo) {
+            pos_remove(pos, to);
+            pos_put(pos, to, piece_make((enum color)us, (enum piece_type)m.promo));
+        }
+    } else if (pt == KING) {
+        pos->king_square[us] = (uint8_t)to;
+        pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
+    }
+    for (int side = 0; side < 2; side++) {
+        if (pos->castle_rook[us][side] == from)
+            pos->castle_rook[us][side] = SQ_NONE;
+        if (pos->castle_rook[them][side] == to)
+            pos->castle_rook[them][side] = SQ_NONE;
+    }
+}
+
+#endif
