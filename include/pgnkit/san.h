@@ -39,6 +39,7 @@ enum san_lenient {
     SAN_LENIENT_FOREIGN = 1 << 9,       /* piece letters of another language */
     SAN_LENIENT_EP_MARK = 1 << 10,      /* e.p. written (standard SAN has none) */
     SAN_LENIENT_DOUBLE_CHECK = 1 << 11, /* ++ */
+    SAN_LENIENT_PAWN_LETTER = 1 << 12,  /* Pe4, Pxd5: an explicit pawn letter */
 };
 
 /** The parts of one move token.  -1 in a hint means "not written". */
@@ -65,7 +66,13 @@ enum san_letters {
     SAN_LETTERS_GERMAN,      /* KDTLS(B) */
     SAN_LETTERS_FRENCH,      /* RDTFC(P) */
     SAN_LETTERS_SPANISH,     /* RDTAC(P) */
-    SAN_LETTERS_DUTCH,       /* KDTLP(O) */
+    SAN_LETTERS_DUTCH,       /* KDTLP (P = paard, the knight); pawns have no letter */
+};
+
+/* Options of san_matcher_new_ex(); san_matcher_new() uses none. */
+enum san_matcher_flags {
+    SAN_MATCHER_NO_JIT = 1 << 0,   /* always use the PCRE2 interpreter */
+    SAN_MATCHER_NO_CACHE = 1 << 1, /* every token goes to the regex */
 };
 
 struct san_matcher;
@@ -76,6 +83,10 @@ struct san_matcher;
  * Free with san_matcher_free().
  */
 struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err);
+/** san_matcher_new() with enum san_matcher_flags (tests and benchmarks). */
+struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
+                                       struct diag *err);
+/** Free a matcher; NULL is a no-op. */
 void san_matcher_free(struct san_matcher *m);
 
 /** Parse a san_letters name ("english", "german", "french", "spanish", "dutch"); -1 if unknown. */
@@ -89,5 +100,14 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
 
 /** Whether the JIT is in use (for diagnostics of the tool itself). */
 int san_matcher_jit(const struct san_matcher *m);
+
+/**
+ * The PCRE2 pattern this matcher compiled (NUL-terminated, owned by the matcher, valid
+ * until san_matcher_free()).  For --version style diagnostics and the docs.
+ */
+const char *san_matcher_pattern(const struct san_matcher *m);
+
+/** Cache counters since san_matcher_new(): lookups answered by the cache, and not. */
+void san_matcher_cache_stats(const struct san_matcher *m, uint64_t *hits, uint64_t *misses);
 
 #endif

@@ -1,0 +1,535 @@
+/* san.c - SAN syntax: the text of one move token to its parts (struct san), no board.
+ *
+ * Owns the token grammar (one anchored PCRE2 pattern, built from the letter set),
+ * the per-matcher JIT/interpreter choice and the token cache.  It does not know the
+ * position: which piece really moves, legality and the truth of x + # e.p. are
+ * san_resolve's job.  See the comment above build_pattern() for the grammar.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "pgnkit/san.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pgnkit/xalloc.h"
+
+/* ---- letters ------------------------------------------------------------------------ */
+
+enum { NO_TYPE = -1 };
+
+/* What one byte means as a piece letter, and the lenient bits it costs. */
+struct letter {
+    int8_t type;     /* enum piece_type, or NO_TYPE */
+    uint16_t lenient;
+};
+
+struct foreign_letter {
+    char c;
+    enum piece_type type;
+};
+
+/*
+ * The other languages, as pgn-extract's is_piece() knows them.  Where a letter is also
+ * an English one with another meaning, the selected language wins for that letter:
+ * German B is Bauer (pawn), not bishop; French and Spanish R is roi/rey (king), not
+ * rook; Dutch P is paard (knight), not an explicit pawn.  Every other English letter
+ * stays accepted.
+ */
+static const struct foreign_letter german[] = {
+    {'K', KING}, {'D', QUEEN}, {'T', ROOK}, {'L', BISHOP}, {'S', KNIGHT}, {'B', PAWN}, {0, 0}};
+static const struct foreign_letter french[] = {
+    {'R', KING}, {'D', QUEEN}, {'T', ROOK}, {'F', BISHOP}, {'C', KNIGHT}, {'P', PAWN}, {0, 0}};
+static const struct foreign_letter spanish[] = {
+    {'R', KING}, {'D', QUEEN}, {'T', ROOK}, {'A', BISHOP}, {'C', KNIGHT}, {'P', PAWN}, {0, 0}};
+static const struct foreign_letter dutch[] = {
+    {'K', KING}, {'D', QUEEN}, {'T', ROOK}, {'L', BISHOP}, {'P', KNIGHT}, {0, 0}};
+
+static const char *const letters_names[] = {"english", "german", "french", "spanish", "dutch"};
+
+int san_letters_from_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof(letters_names) / sizeof(letters_names[0]); i++)
+        if (strcasecmp(name, letters_names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void letters_init(struct letter *tab, enum san_letters set)
+{
+    static const char english[] = "KQRBN";
+    static const enum piece_type english_type[] = {KING, QUEEN, ROOK, BISHOP, KNIGHT};
+    const struct foreign_letter *extra = NULL;
+
+    for (int c = 0; c < 256; c++)
+        tab[c] = (struct letter){NO_TYPE, 0};
+    for (int i = 0; english[i]; i++) {
+        tab[(unsigned char)english[i]] = (struct letter){(int8_t)english_type[i], 0};
+        /* Lower case: n q r k b.  'b' is only ever a promotion letter in the pattern;
+         * as a leading piece letter it goes through the b-rule in san_decode(). */
+        tab[(unsigned char)english[i] + ('a' - 'A')] =
+            (struct letter){(int8_t)english_type[i], SAN_LENIENT_LOWER_PIECE};
+    }
+    tab['P'] = (struct letter){PAWN, SAN_LENIENT_PAWN_LETTER};
+
+    switch (set) {
+    case SAN_LETTERS_GERMAN: extra = german; break;
+    case SAN_LETTERS_FRENCH: extra = french; break;
+    case SAN_LETTERS_SPANISH: extra = spanish; break;
+    case SAN_LETTERS_DUTCH: extra = dutch; break;
+    case SAN_LETTERS_ENGLISH: break;
+    }
+    for (; extra && extra->c; extra++) {
+        struct letter *l = &tab[(unsigned char)extra->c];
+        if (l->type == (int8_t)extra->type)
+            continue; /* same meaning as in English (K, or French/Spanish P) */
+        l->type = (int8_t)extra->type;
+        l->lenient = SAN_LENIENT_FOREIGN | (extra->type == PAWN ? SAN_LENIENT_PAWN_LETTER : 0);
+    }
+}
+
+/* ---- the pattern ---------------------------------------------------------------------- */
+
+struct sbuf {
+    char *buf;
+    size_t len, cap;
+};
+
+static void sb_add(struct sbuf *sb, const char *s)
+{
+    size_t n = strlen(s);
+    xgrow((void **)&sb->buf, &sb->cap, sb->len + n + 1, 1);
+    memcpy(sb->buf + sb->len, s, n + 1);
+    sb->len += n;
+}
+
+/* Append a class "[...]" of the letters whose type is in [lo, hi]; nothing if none. */
+static int sb_add_letter_class(struct sbuf *sb, const struct letter *tab, int lo, int hi,
+                               int with_lower_b)
+{
+    char cls[64];
+    size_t n = 0;
+    cls[n++] = '[';
+    for (int c = 'A'; c <= 'z'; c++) {
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+            continue;
+        if (tab[c].type < lo || tab[c].type > hi || (c == 'b' && !with_lower_b))
+            continue;
+        cls[n++] = (char)c;
+    }
+    if (n == 1)
+        return 0;
+    cls[n++] = ']';
+    cls[n] = '\0';
+    sb_add(sb, cls);
+    return 1;
+}
+
+/*
+ * The grammar, compiled with PCRE2_EXTENDED (spaces are layout) in 8-bit non-UTF mode:
+ * figurines (U+2654..U+265F, UTF-8 E2 99 94..9F) are matched as byte sequences, so
+ * Latin-1 bytes in a token are simply no match, never a UTF error.
+ *
+ *   \A(?:
+ *     (?<castle> O-O (?<oq>-O)? | (?<zero> 0-0 (?<zq>-0)? ))          O-O  0-0-0
+ *   | (?<null> -- | Z0 )                                                null move
+ *   | (?: (?<piece> PIECE ) | (?<pawn> PAWN ) )?                        N ♘ n S; P ♙
+ *     (?<ff> (?(<piece>) [a-h] | PAWNFILE ) )?                          origin file
+ *     (?<fr> (?(<piece>) | (?(<ff>)|(*FAIL)) ) [1-8] )?                 origin rank
+ *     (?: (?<cap> (?(<ff>)|(?(<piece>)|(?(<pawn>)|(*FAIL)))) [x:] )     x or :
+ *       | (?<dash> (?(<fr>) (?(<ff>)|(*FAIL)) | (*FAIL)) - ) )?         - (long only)
+ *     (?<to> [a-h][1-8] )
+ *     (?: (?(<piece>)(*FAIL)) (?<=[18])                                 pawns, last rank
+ *         (?: (?<peq>=) | (?<pslash>/) | (?<popen>\() )?
+ *         (?<promo> PROMO ) (?(<popen>)\) ) )?
+ *   )
+ *   (?<ep> (?(<to>)|(*FAIL)) e\.p\. )?
+ *   (?: (?(<null>)(*FAIL)) (?: (?<check> \+\+? ) | (?<mate> \# ) ) )?
+ *   (?<ep2> (?(<to>)|(*FAIL)) (?(<ep>)(*FAIL)) e\.p\. )?
+ *   (?<suffix> [!?][!?]? )?
+ *   \z
+ *
+ * PIECE: the upper-case letters of KNIGHT..KING (English KQRBN plus the selected
+ * language), lower-case n q r k, and the twelve figurines but the pawns.
+ * PAWN: the explicit pawn letters (P, German B; Dutch has none) and ♙ ♟.
+ * PROMO: the letters of KNIGHT..QUEEN in either case (lower-case b included: after a
+ * square it cannot mean a file), and the figurines ♕♖♗♘ ♛♜♝♞.  Never K or P.
+ * PAWNFILE: a file that, for a pawn, is followed either by a rank (long algebraic,
+ * e2e4) or by an adjacent file (exd5, ed5): a pawn's file hint on any board names a
+ * neighbouring file, so "ee4" or "ac4" are no pawn move, and "bb5" / "bd3" can only be
+ * the lower-case bishop (see san_decode()).
+ *
+ * Consequences, spelt out: a rank hint alone needs a piece letter (N1f3 yes, 2e4 no);
+ * x without a piece letter needs the file hint (exd5 yes, xd5 no; Pxd5 yes); '-' only
+ * between two full squares (Ng1-f3, e2-e4; N-f3 no); promotion only on a pawn move to
+ * rank 1 or 8 (e8=Q, e8Q, e8(Q), e8/Q, e7e8q; e4=Q, Nf8=Q no); e.p. once, before or
+ * after the check mark, never on castling or null moves; + ++ or #, not both; the
+ * suffix !, ?, !!, ??, !?, ?! last.  Nothing else is accepted.
+ */
+static char *build_pattern(const struct letter *tab)
+{
+    struct sbuf sb = {NULL, 0, 0};
+    static const char figurine_pieces[] = "\\xe2\\x99[\\x94-\\x98\\x9a-\\x9e]";
+    static const char figurine_pawns[] = "\\xe2\\x99[\\x99\\x9f]";
+    static const char figurine_promo[] = "\\xe2\\x99[\\x95-\\x98\\x9b-\\x9e]";
+
+    sb_add(&sb, "\\A(?:\n"
+                " (?<castle> O-O (?<oq>-O)? | (?<zero> 0-0 (?<zq>-0)? ))\n"
+                "| (?<null> -- | Z0 )\n"
+                "| (?: (?<piece> ");
+    if (sb_add_letter_class(&sb, tab, KNIGHT, KING, 0))
+        sb_add(&sb, " | ");
+    sb_add(&sb, figurine_pieces);
+    sb_add(&sb, " ) | (?<pawn> ");
+    if (sb_add_letter_class(&sb, tab, PAWN, PAWN, 0))
+        sb_add(&sb, " | ");
+    sb_add(&sb, figurine_pawns);
+    sb_add(&sb, " ) )?\n  (?<ff> (?(<piece>) [a-h] | (?:");
+    for (int f = 0; f < 8; f++) {
+        char alt[48];
+        char adj[3] = {0};
+        int n = 0;
+        if (f > 0)
+            adj[n++] = (char)('a' + f - 1);
+        if (f < 7)
+            adj[n++] = (char)('a' + f + 1);
+        snprintf(alt, sizeof(alt), "%s%c(?=[1-8]|[x:]?[%s])", f ? "|" : "", 'a' + f, adj);
+        sb_add(&sb, alt);
+    }
+    sb_add(&sb, ") ) )?\n"
+                "  (?<fr> (?(<piece>) | (?(<ff>)|(*FAIL)) ) [1-8] )?\n"
+                "  (?: (?<cap> (?(<ff>)|(?(<piece>)|(?(<pawn>)|(*FAIL)))) [x:] )\n"
+                "    | (?<dash> (?(<fr>) (?(<ff>)|(*FAIL)) | (*FAIL)) - ) )?\n"
+                "  (?<to> [a-h][1-8] )\n"
+                "  (?: (?(<piece>)(*FAIL)) (?<=[18])\n"
+                "      (?: (?<peq>=) | (?<pslash>/) | (?<popen>\\() )?\n"
+                "      (?<promo> ");
+    if (sb_add_letter_class(&sb, tab, KNIGHT, QUEEN, 1))
+        sb_add(&sb, " | ");
+    sb_add(&sb, figurine_promo);
+    sb_add(&sb, " ) (?(<popen>)\\) ) )?\n"
+                ")\n"
+                "(?<ep> (?(<to>)|(*FAIL)) e\\.p\\. )?\n"
+                "(?: (?(<null>)(*FAIL)) (?: (?<check> \\+\\+? ) | (?<mate> \\# ) ) )?\n"
+                "(?<ep2> (?(<to>)|(*FAIL)) (?(<ep>)(*FAIL)) e\\.p\\. )?\n"
+                "(?<suffix> [!?][!?]? )?\n"
+                "\\z\n");
+    return sb.buf;
+}
+
+/* ---- the matcher ---------------------------------------------------------------------- */
+
+enum group {
+    G_CASTLE, G_OQ, G_ZERO, G_ZQ, G_NULL, G_PIECE, G_PAWN, G_FF, G_FR, G_CAP, G_DASH, G_TO,
+    G_PEQ, G_PSLASH, G_POPEN, G_PROMO, G_EP, G_CHECK, G_MATE, G_EP2, G_SUFFIX, G_COUNT
+};
+
+static const char *const group_names[G_COUNT] = {
+    "castle", "oq",  "zero",   "zq",    "null",  "piece", "pawn",
+    "ff",     "fr",  "cap",    "dash",  "to",    "peq",   "pslash",
+    "popen",  "promo", "ep",   "check", "mate",  "ep2",   "suffix"};
+
+/*
+ * The cache: open addressing over CACHE_SLOTS slots, linear probing over a window of
+ * CACHE_PROBES slots.  A slot's first 16 bytes are the key (length byte, then the token
+ * zero-padded), compared in full, so collisions are harmless.  It never grows: when the
+ * window is full the home slot is overwritten.  Length 0 marks an empty slot (the empty
+ * token is rejected before the cache).  A syntax error is cached too (kind NEG_KIND).
+ */
+enum { CACHE_SLOTS = 4096, CACHE_BITS = 12, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
+enum { NEG_KIND = 0xff };
+
+struct cache_slot {
+    unsigned char key[CACHE_KEY_MAX + 1];
+    struct san san;
+};
+
+struct san_matcher {
+    pcre2_code *code;
+    pcre2_match_data *md;
+    int jit;
+    int use_cache;
+    uint32_t group[G_COUNT];
+    struct letter letters[256];
+    char *pattern;
+    uint64_t hits, misses;
+    struct cache_slot *cache; /* CACHE_SLOTS, or NULL with SAN_MATCHER_NO_CACHE */
+};
+
+struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err)
+{
+    return san_matcher_new_ex(letters, 0, err);
+}
+
+struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
+                                       struct diag *err)
+{
+    struct san_matcher *m = xcalloc(1, sizeof(*m));
+    int errcode;
+    PCRE2_SIZE erroff;
+
+    letters_init(m->letters, letters);
+    m->pattern = build_pattern(m->letters);
+    m->code = pcre2_compile((PCRE2_SPTR)m->pattern, PCRE2_ZERO_TERMINATED,
+                            PCRE2_ANCHORED | PCRE2_EXTENDED | PCRE2_NO_AUTO_CAPTURE |
+                                PCRE2_NEVER_UTF | PCRE2_NEVER_UCP,
+                            &errcode, &erroff, NULL);
+    if (!m->code) {
+        PCRE2_UCHAR msg[120];
+        pcre2_get_error_message(errcode, msg, sizeof(msg));
+        diag_set(err, DIAG_SYNTAX, 0, 0, "internal: the SAN pattern does not compile at %zu: %s",
+                 (size_t)erroff, (const char *)msg);
+        san_matcher_free(m);
+        return NULL;
+    }
+    for (int g = 0; g < G_COUNT; g++) {
+        int n = pcre2_substring_number_from_name(m->code, (PCRE2_SPTR)group_names[g]);
+        if (n <= 0) {
+            diag_set(err, DIAG_SYNTAX, 0, 0, "internal: the SAN pattern has no group %s",
+                     group_names[g]);
+            san_matcher_free(m);
+            return NULL;
+        }
+        m->group[g] = (uint32_t)n;
+    }
+    /*
+     * JIT as git's grep.c does it: any JIT failure (no JIT in this build, or executable
+     * memory refused by SELinux/PaX) falls back to the interpreter, which matches the
+     * same language; JITSIZE > 0 is the proof that machine code really exists.
+     */
+    if (!(flags & SAN_MATCHER_NO_JIT) && pcre2_jit_compile(m->code, PCRE2_JIT_COMPLETE) == 0) {
+        size_t jitsize = 0;
+        if (pcre2_pattern_info(m->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
+            m->jit = 1;
+    }
+    m->md = pcre2_match_data_create_from_pattern(m->code, NULL);
+    if (!m->md) {
+        fprintf(stderr, "pgnkit: out of memory (PCRE2 match data)\n");
+        abort();
+    }
+    if (!(flags & SAN_MATCHER_NO_CACHE)) {
+        m->cache = xcalloc(CACHE_SLOTS, sizeof(*m->cache));
+        m->use_cache = 1;
+    }
+    return m;
+}
+
+void san_matcher_free(struct san_matcher *m)
+{
+    if (!m)
+        return;
+    pcre2_match_data_free(m->md);
+    pcre2_code_free(m->code);
+    free(m->pattern);
+    free(m->cache);
+    free(m);
+}
+
+int san_matcher_jit(const struct san_matcher *m)
+{
+    return m->jit;
+}
+
+const char *san_matcher_pattern(const struct san_matcher *m)
+{
+    return m->pattern;
+}
+
+void san_matcher_cache_stats(const struct san_matcher *m, uint64_t *hits, uint64_t *misses)
+{
+    *hits = m->hits;
+    *misses = m->misses;
+}
+
+/* ---- decoding ------------------------------------------------------------------------- */
+
+/* The type of a piece written as one letter or as a 3-byte figurine, with its cost. */
+static int piece_of(const struct san_matcher *m, const unsigned char *p, size_t n,
+                    uint16_t *lenient)
+{
+    if (n == 1) {
+        *lenient |= m->letters[p[0]].lenient;
+        return m->letters[p[0]].type;
+    }
+    /* E2 99 94..9F: ♔♕♖♗♘♙ then ♚♛♜♝♞♟ */
+    static const enum piece_type figurine[6] = {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
+    *lenient |= SAN_LENIENT_FIGURINE;
+    return figurine[(p[2] - 0x94) % 6];
+}
+
+/* Run the pattern on tok[0..len) and fill *out; -1 if it does not match. */
+static int match_token(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+{
+    int rc = m->jit ? pcre2_jit_match(m->code, (PCRE2_SPTR)tok, len, 0, 0, m->md, NULL)
+                    : pcre2_match(m->code, (PCRE2_SPTR)tok, len, 0, 0, m->md, NULL);
+    if (rc < 0)
+        return -1;
+
+    const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+    const unsigned char *s = (const unsigned char *)tok;
+#define SET(g) (ov[2 * m->group[g]] != PCRE2_UNSET)
+#define AT(g) (s + ov[2 * m->group[g]])
+#define LEN(g) (ov[2 * m->group[g] + 1] - ov[2 * m->group[g]])
+
+    memset(out, 0, sizeof(*out));
+    out->from_file = -1;
+    out->from_rank = -1;
+    out->to = SQ_NONE;
+
+    if (SET(G_CASTLE)) {
+        out->kind = (SET(G_OQ) || SET(G_ZQ)) ? SAN_CASTLE_QUEEN : SAN_CASTLE_KING;
+        out->piece = KING;
+        if (SET(G_ZERO))
+            out->lenient |= SAN_LENIENT_ZERO_CASTLE;
+    } else if (SET(G_NULL)) {
+        out->kind = SAN_NULL;
+        out->piece = NO_PIECE_TYPE;
+        out->lenient |= SAN_LENIENT_NULL;
+    } else {
+        out->kind = SAN_MOVE;
+        if (SET(G_PIECE))
+            out->piece = (uint8_t)piece_of(m, AT(G_PIECE), LEN(G_PIECE), &out->lenient);
+        else if (SET(G_PAWN))
+            out->piece = (uint8_t)piece_of(m, AT(G_PAWN), LEN(G_PAWN), &out->lenient);
+        else
+            out->piece = PAWN;
+        if (SET(G_PAWN))
+            out->lenient |= SAN_LENIENT_PAWN_LETTER; /* also for the figurines ♙ ♟ */
+        if (SET(G_FF))
+            out->from_file = (int8_t)(AT(G_FF)[0] - 'a');
+        if (SET(G_FR))
+            out->from_rank = (int8_t)(AT(G_FR)[0] - '1');
+        /* Long algebraic: a dash, or a full origin square on a pawn-shaped token; with
+         * no letter at all (e2e4, g1f3) the board says which piece it is. */
+        if (SET(G_DASH) || (out->piece == PAWN && SET(G_FR)))
+            out->lenient |= SAN_LENIENT_LONG;
+        if (!SET(G_PIECE) && !SET(G_PAWN) && SET(G_FR))
+            out->piece_implicit = 1;
+        if (SET(G_CAP)) {
+            out->capture = 1;
+            if (AT(G_CAP)[0] == ':')
+                out->lenient |= SAN_LENIENT_COLON;
+        }
+        out->to = (uint8_t)square_make(AT(G_TO)[0] - 'a', AT(G_TO)[1] - '1');
+        if (SET(G_PROMO)) {
+            out->promo = (uint8_t)piece_of(m, AT(G_PROMO), LEN(G_PROMO), &out->lenient);
+            if (SET(G_PSLASH))
+                out->lenient |= SAN_LENIENT_PROMO_SLASH;
+            else if (SET(G_POPEN))
+                out->lenient |= SAN_LENIENT_PROMO_PAREN;
+            else if (!SET(G_PEQ))
+                out->lenient |= SAN_LENIENT_PROMO_NO_EQ;
+        }
+    }
+    if (SET(G_EP) || SET(G_EP2)) {
+        out->ep = 1;
+        out->lenient |= SAN_LENIENT_EP_MARK;
+    }
+    if (SET(G_CHECK)) {
+        out->checks = (uint8_t)LEN(G_CHECK);
+        if (out->checks == 2)
+            out->lenient |= SAN_LENIENT_DOUBLE_CHECK;
+    }
+    if (SET(G_MATE))
+        out->mate = 1;
+    if (SET(G_SUFFIX))
+        out->suffix_len = (uint8_t)LEN(G_SUFFIX);
+#undef SET
+#undef AT
+#undef LEN
+    return 0;
+}
+
+/*
+ * The lower-case b rule (pgn-extract's: pawn first).  The pattern never reads a leading
+ * 'b' as a piece letter, so the token is matched twice:
+ *   pawn reading   = the token as written ('b' a file);
+ *   bishop reading = the token with its 'b' replaced by ♗ (a bishop whatever the
+ *                    language), so it must be a valid piece move (no promotion).
+ * If the pawn reading matches, the token is that pawn move, with maybe_bishop = 1 when
+ * the bishop reading matches too and the pawn reading is not long algebraic (b2b3 names
+ * its origin square, so the board knows the piece).  E.g. bxc3, bc3, ba4: pawn, maybe
+ * bishop; b4, b8=Q, bxa8=Q, b2b4: pawn only.  If only the bishop reading matches, it is a
+ * bishop move with SAN_LENIENT_LOWER_PIECE: bb5, bd3, bxe5 (a pawn's file hint must be a
+ * neighbouring file), bc1-g5, bdc4.  Neither matches: syntax error.
+ */
+static int decode_lower_b(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+{
+    struct san bishop;
+    char buf[64];
+    int as_bishop = -1;
+
+    if (len + 2 <= sizeof(buf)) {
+        memcpy(buf, "\xe2\x99\x97", 3);
+        memcpy(buf + 3, tok + 1, len - 1);
+        as_bishop = match_token(m, buf, len + 2, &bishop);
+        if (as_bishop == 0 && (bishop.kind != SAN_MOVE || bishop.piece != BISHOP))
+            as_bishop = -1;
+    }
+    if (match_token(m, tok, len, out) == 0) {
+        out->maybe_bishop = as_bishop == 0 && !(out->lenient & SAN_LENIENT_LONG);
+        return 0;
+    }
+    if (as_bishop != 0)
+        return -1;
+    *out = bishop;
+    out->lenient = (uint16_t)((out->lenient & ~SAN_LENIENT_FIGURINE) | SAN_LENIENT_LOWER_PIECE);
+    return 0;
+}
+
+static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+{
+    if (tok[0] == 'b')
+        return decode_lower_b(m, tok, len, out);
+    return match_token(m, tok, len, out);
+}
+
+static inline uint64_t load64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+{
+    if (len == 0)
+        return -1;
+    if (!m->use_cache || len > CACHE_KEY_MAX)
+        return decode_uncached(m, tok, len, out);
+
+    unsigned char key[CACHE_KEY_MAX + 1] = {0};
+    key[0] = (unsigned char)len;
+    memcpy(key + 1, tok, len);
+    uint64_t h = load64(key) * 0x9e3779b97f4a7c15u ^ load64(key + 8) * 0xc2b2ae3d27d4eb4fu;
+    h ^= h >> 31;
+    size_t home = (size_t)((h * 0x94d049bb133111ebu) >> (64 - CACHE_BITS));
+
+    struct cache_slot *victim = &m->cache[home];
+    for (size_t i = 0; i < CACHE_PROBES; i++) {
+        struct cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
+        if (slot->key[0] == 0) {
+            victim = slot;
+            break;
+        }
+        if (memcmp(slot->key, key, sizeof(key)) == 0) {
+            m->hits++;
+            if (slot->san.kind == NEG_KIND)
+                return -1;
+            *out = slot->san;
+            return 0;
+        }
+    }
+    m->misses++;
+    int rc = decode_uncached(m, tok, len, out);
+    memcpy(victim->key, key, sizeof(key));
+    if (rc == 0) {
+        victim->san = *out;
+    } else {
+        memset(&victim->san, 0, sizeof(victim->san));
+        victim->san.kind = NEG_KIND;
+    }
+    return rc;
+}
