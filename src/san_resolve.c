@@ -342,11 +342,11 @@ static int filter_by_claims(const struct position *pos, const struct san *san,
                     "%d legal moves fit; only the written x/+/#/e.p. decided", n);
         return first;
     }
-    int shown = n < SAN_MAX_CANDIDATES ? n : SAN_MAX_CANDIDATES;
-    memcpy(out->candidates, cands, (size_t)shown * sizeof *cands);
+    size_t shown = n < SAN_MAX_CANDIDATES ? (size_t)n : SAN_MAX_CANDIDATES;
+    memcpy(out->candidates, cands, shown * sizeof *cands);
     out->candidate_count = (uint8_t)shown;
     char list[120];
-    list_candidates(pos, cands, shown, list, sizeof list);
+    list_candidates(pos, cands, (int)shown, list, sizeof list);
     add_problem(out, DIAG_AMBIGUOUS, "ambiguous: %d legal moves fit (%s)%s", n, list,
                 opts->lenient ? "; --lenient took the first" : "");
     if (!opts->lenient)
