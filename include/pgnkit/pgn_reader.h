@@ -98,4 +98,10 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
 /** Bytes consumed so far (for progress and the summary). */
 uint64_t pgn_reader_bytes(const struct pgn_reader *r);
 
+/**
+ * A source reading the file descriptor *fd with read(2), retrying EINTR.  Retains fd (the
+ * pointer): it must outlive the reader.  The caller opens and closes the descriptor.
+ */
+struct pgn_source pgn_source_fd(int *fd);
+
 #endif

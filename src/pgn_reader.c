@@ -1,0 +1,1100 @@
+/*
+ * pgn_reader.c - the streaming PGN reader: input buffering, tokenizing, game splitting.
+ *
+ * Owns one growing input buffer (it holds the current game and is compacted between
+ * games), the per-game token, tag, scratch and diagnostic arrays (reused, grown
+ * geometrically), and the game-boundary rules of SPEC §2.  It does not know chess:
+ * move tokens are passed on as text; san.c parses them.  No recursion anywhere.
+ */
+#include "pgnkit/pgn_reader.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgnkit/xalloc.h"
+
+enum {
+    READ_CHUNK = 1 << 20, /* bytes asked of the source per read, at least */
+};
+
+#define DEFAULT_MAX_GAME_BYTES ((size_t)64 << 20)
+#define DEFAULT_MAX_TOKEN_BYTES ((size_t)255)
+#define DEFAULT_MAX_COMMENT_BYTES ((size_t)32 << 20)
+#define DEFAULT_MAX_DEPTH 1024u
+#define NEED_MORE SIZE_MAX /* a scanner ran out of bytes before the end of its construct */
+
+/* Character classes: one table lookup decides what a byte starts. */
+enum char_class {
+    CC_OTHER = 0, /* letters, + # = - ! ? / : @, 8-bit bytes: part of a move token */
+    CC_SPACE,     /* ' ' \t \v \f */
+    CC_LF,
+    CC_CR,
+    CC_CTRL,      /* NUL and the other control bytes */
+    CC_DIGIT,
+    CC_LBRACE,
+    CC_SEMI,
+    CC_PERCENT,
+    CC_LBRACKET,
+    CC_LPAREN,
+    CC_RPAREN,
+    CC_DOLLAR,
+    CC_STAR,
+    CC_DOT,
+    CC_BAD,       /* ] } " < > : start no token */
+};
+
+/* Classes that end a move/number/NAG token. */
+#define DELIM_MASK                                                                              \
+    ((1u << CC_SPACE) | (1u << CC_LF) | (1u << CC_CR) | (1u << CC_CTRL) | (1u << CC_LBRACE) |  \
+     (1u << CC_SEMI) | (1u << CC_LBRACKET) | (1u << CC_LPAREN) | (1u << CC_RPAREN) |           \
+     (1u << CC_DOLLAR) | (1u << CC_BAD))
+
+static const uint8_t char_class[256] = {
+    [0] = CC_CTRL,   [1] = CC_CTRL,    [2] = CC_CTRL,   [3] = CC_CTRL,   [4] = CC_CTRL,
+    [5] = CC_CTRL,   [6] = CC_CTRL,    [7] = CC_CTRL,   [8] = CC_CTRL,   ['\t'] = CC_SPACE,
+    ['\n'] = CC_LF,  ['\v'] = CC_SPACE, ['\f'] = CC_SPACE, ['\r'] = CC_CR, [14] = CC_CTRL,
+    [15] = CC_CTRL,  [16] = CC_CTRL,   [17] = CC_CTRL,  [18] = CC_CTRL,  [19] = CC_CTRL,
+    [20] = CC_CTRL,  [21] = CC_CTRL,   [22] = CC_CTRL,  [23] = CC_CTRL,  [24] = CC_CTRL,
+    [25] = CC_CTRL,  [26] = CC_CTRL,   [27] = CC_CTRL,  [28] = CC_CTRL,  [29] = CC_CTRL,
+    [30] = CC_CTRL,  [31] = CC_CTRL,   [127] = CC_CTRL, [' '] = CC_SPACE,
+    ['0'] = CC_DIGIT, ['1'] = CC_DIGIT, ['2'] = CC_DIGIT, ['3'] = CC_DIGIT, ['4'] = CC_DIGIT,
+    ['5'] = CC_DIGIT, ['6'] = CC_DIGIT, ['7'] = CC_DIGIT, ['8'] = CC_DIGIT, ['9'] = CC_DIGIT,
+    ['{'] = CC_LBRACE, [';'] = CC_SEMI, ['%'] = CC_PERCENT, ['['] = CC_LBRACKET,
+    ['('] = CC_LPAREN, [')'] = CC_RPAREN, ['$'] = CC_DOLLAR, ['*'] = CC_STAR, ['.'] = CC_DOT,
+    [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD,
+};
+
+static inline unsigned cls(char c) { return char_class[(unsigned char)c]; }
+static inline bool is_delim(char c) { return (DELIM_MASK >> cls(c)) & 1u; }
+static inline bool is_hspace(char c) { return cls(c) == CC_SPACE; }
+static inline bool is_eol(char c) { return c == '\n' || c == '\r'; }
+
+enum game_phase {
+    PHASE_BEFORE = 0, /* nothing yet but whitespace, comments or junk */
+    PHASE_TAGS,       /* in the tag section */
+    PHASE_MOVETEXT,   /* a movetext token was seen */
+};
+
+enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
+
+/* A tag as stored while the game is read: offsets survive buffer moves. */
+struct tag_rec {
+    size_t name_off;  /* from the game's first byte */
+    size_t name_len;
+    size_t value_off; /* from the game's first byte, or into scratch */
+    size_t value_len;
+    uint32_t line;
+    uint32_t col;
+    bool in_scratch;
+};
+
+struct pgn_reader {
+    struct pgn_source src;
+    const char *name;
+    struct pgn_limits lim;
+
+    char *buf;         /* owned buffer; NULL for memory readers */
+    size_t cap;
+    const char *data;  /* buf, or the caller's memory */
+    size_t len;        /* valid bytes in data */
+    size_t pos;        /* where scanning resumes; the restart point handed to fill() */
+    size_t shift;      /* how far the last fill() moved the data to the left */
+    uint64_t base_off; /* file offset of data[0] */
+    ptrdiff_t ls;      /* index of the current line's first byte (negative once discarded) */
+    uint32_t line;
+    bool eof;
+    bool memory;
+    bool bom_done;
+    bool failed;
+    bool finished;
+    int err_no;
+    uint64_t games;
+
+    /* The game being read. */
+    bool started;
+    bool skipping;     /* over max_game_bytes: scanned for its end, nothing kept */
+    bool has_result;
+    bool ctrl_reported;
+    bool deep_reported;
+    bool bad_string;   /* an unterminated tag value: a tag line after a blank line starts anew */
+    enum game_phase phase;
+    size_t game_start; /* index in data of its first byte (only while !skipping) */
+    uint64_t game_off;
+    uint32_t game_line;
+    uint32_t game_col;
+    uint64_t depth;
+    uint32_t open_line; /* where the outermost open '(' is */
+    uint32_t open_col;
+
+    struct pgn_token *toks;
+    size_t ntok, tok_cap;
+    struct tag_rec *trecs;
+    size_t ntrec, trec_cap;
+    struct pgn_tag *tags;
+    size_t tags_cap;
+    char *scratch;
+    size_t scratch_len, scratch_cap;
+    struct diag_list diags;
+};
+
+/* ---- positions and diagnostics ---------------------------------------------------------- */
+
+static inline uint32_t col_at(const struct pgn_reader *r, size_t i)
+{
+    ptrdiff_t c = (ptrdiff_t)i - r->ls + 1;
+    return c > (ptrdiff_t)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, uint32_t col,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, uint32_t col,
+                     const char *fmt, ...)
+{
+    struct diag d;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vset(&d, code, line, col, fmt, ap);
+    va_end(ap);
+    diag_list_push(&r->diags, &d);
+}
+
+/* ---- input buffer ----------------------------------------------------------------------- */
+
+static void start_skipping(struct pgn_reader *r)
+{
+    r->skipping = true;
+    r->ntok = 0;
+    r->ntrec = 0;
+    r->scratch_len = 0;
+    add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
+             "the game is over the limit of %zu bytes; skipped", r->lim.max_game_bytes);
+}
+
+/* Make room by moving [keep, len) to the front or into a larger buffer. */
+static void make_room(struct pgn_reader *r, size_t keep)
+{
+    size_t live = r->len - keep;
+    if (keep > 0 && r->cap - live >= READ_CHUNK) {
+        memmove(r->buf, r->buf + keep, live);
+        for (size_t k = 0; k < r->ntok; k++)
+            r->toks[k].text -= keep;
+    } else {
+        size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
+        while (ncap - live < READ_CHUNK)
+            ncap *= 2;
+        char *nb = xmalloc(ncap);
+        if (live)
+            memcpy(nb, r->buf + keep, live);
+        /* Tokens point into the old buffer, which is still alive here. */
+        for (size_t k = 0; k < r->ntok; k++)
+            r->toks[k].text = nb + (r->toks[k].text - (r->buf + keep));
+        free(r->buf);
+        r->buf = nb;
+        r->cap = ncap;
+    }
+    r->data = r->buf;
+    r->len = live;
+    r->shift = keep;
+    r->pos -= keep;
+    if (r->started && !r->skipping)
+        r->game_start -= keep;
+    r->ls -= (ptrdiff_t)keep;
+    r->base_off += keep;
+}
+
+/*
+ * Read more bytes.  Keeps the current game (or, when skipping, everything from r->pos);
+ * the data may move: callers subtract r->shift from their indices.  Returns 1 when bytes
+ * were added, 0 at the end of input, -1 on an I/O error.
+ */
+static int fill(struct pgn_reader *r)
+{
+    r->shift = 0;
+    if (r->eof)
+        return 0;
+    if (r->started && !r->skipping && r->len - r->game_start > r->lim.max_game_bytes)
+        start_skipping(r);
+    size_t keep = (r->started && !r->skipping) ? r->game_start : r->pos;
+    if (r->cap - r->len < READ_CHUNK)
+        make_room(r, keep);
+    ssize_t got = r->src.read(r->src.ctx, r->buf + r->len, r->cap - r->len);
+    if (got < 0) {
+        r->err_no = errno;
+        r->failed = true;
+        r->eof = true;
+        return -1;
+    }
+    if (got == 0) {
+        r->eof = true;
+        return 0;
+    }
+    r->len += (size_t)got > r->cap - r->len ? r->cap - r->len : (size_t)got;
+    return 1;
+}
+
+/* ---- tokens and tags -------------------------------------------------------------------- */
+
+static void grow_tokens(struct pgn_reader *r)
+{
+    void *p = r->toks;
+    xgrow(&p, &r->tok_cap, r->ntok + 1, sizeof *r->toks);
+    r->toks = p;
+}
+
+static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint32_t line,
+                        uint32_t col, enum pgn_token_kind kind)
+{
+    if (r->skipping || r->depth > r->lim.max_depth)
+        return;
+    if (r->ntok == r->tok_cap)
+        grow_tokens(r);
+    struct pgn_token *t = &r->toks[r->ntok++];
+    t->text = text;
+    t->len = (uint32_t)len;
+    t->line = line;
+    t->col = col;
+    t->kind = (uint8_t)kind;
+    t->pad[0] = t->pad[1] = t->pad[2] = 0;
+}
+
+static bool is_result(const char *p, size_t len)
+{
+    switch (len) {
+    case 3:
+        return memcmp(p, "1-0", 3) == 0 || memcmp(p, "0-1", 3) == 0;
+    case 5:
+        return memcmp(p, "\xc2\xbd-\xc2\xbd", 5) == 0; /* ½-½ */
+    case 7:
+        return memcmp(p, "1/2-1/2", 7) == 0;
+    default:
+        return false;
+    }
+}
+
+/* A tag pair as parsed, before the caller decides to keep it. */
+struct tag_parse {
+    size_t name, name_len, value, value_len; /* indices into data */
+    bool has_tag;
+    bool escaped;
+    enum diag_code err;
+    size_t err_pos;
+    const char *err_msg;
+};
+
+static void tag_error(struct tag_parse *tp, enum diag_code code, size_t pos, const char *msg)
+{
+    if (tp->err != DIAG_OK)
+        return;
+    tp->err = code;
+    tp->err_pos = pos;
+    tp->err_msg = msg;
+}
+
+/* After a bad tag: skip to its ']' (consumed) or the end of its line (not consumed). */
+static size_t tag_recover(const struct pgn_reader *r, const char *d, size_t j, size_t n)
+{
+    while (j < n && d[j] != ']' && !is_eol(d[j]))
+        j++;
+    if (j == n)
+        return r->eof ? n : NEED_MORE;
+    return d[j] == ']' ? j + 1 : j;
+}
+
+/* Parse the tag pair whose '[' is at d[i]; returns the index after it, or NEED_MORE. */
+static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                        struct tag_parse *tp)
+{
+    memset(tp, 0, sizeof *tp);
+    size_t j = i + 1;
+    while (j < n && is_hspace(d[j]))
+        j++;
+    size_t name = j;
+    while (j < n && !is_delim(d[j]))
+        j++;
+    if (j == n && !r->eof)
+        return NEED_MORE;
+    if (j == name) {
+        tag_error(tp, DIAG_BAD_TAG, j, "a tag name was expected after '['");
+        return tag_recover(r, d, j, n);
+    }
+    tp->name = name;
+    tp->name_len = j - name;
+    while (j < n && is_hspace(d[j]))
+        j++;
+    if (j == n && !r->eof)
+        return NEED_MORE;
+    if (j == n || d[j] != '"') {
+        tag_error(tp, DIAG_BAD_TAG, j, "a quoted tag value was expected");
+        return tag_recover(r, d, j, n);
+    }
+    size_t value = ++j;
+    bool closed = false;
+    while (j < n) {
+        char c = d[j];
+        if (c == '"') {
+            closed = true;
+            break;
+        }
+        if (c == '\\') {
+            if (j + 1 == n && !r->eof)
+                return NEED_MORE;
+            if (j + 1 < n && (d[j + 1] == '"' || d[j + 1] == '\\')) {
+                tp->escaped = true;
+                j += 2;
+                continue;
+            }
+        }
+        if (is_eol(c))
+            break;
+        j++;
+    }
+    if (j == n && !r->eof)
+        return NEED_MORE;
+    tp->value = value;
+    tp->value_len = j - value;
+    tp->has_tag = true;
+    if (!closed) {
+        tag_error(tp, DIAG_UNTERMINATED_STRING, value - 1, "the tag value never closes");
+        return j;
+    }
+    j++;
+    while (j < n && is_hspace(d[j]))
+        j++;
+    if (j == n && !r->eof)
+        return NEED_MORE;
+    if (j < n && d[j] == ']')
+        return j + 1;
+    tag_error(tp, DIAG_BAD_TAG, j, "']' was expected after the tag value");
+    return tag_recover(r, d, j, n);
+}
+
+/* Is the line holding d[i] (blank before i) preceded by a blank line?  Looks back to lo. */
+static bool blank_line_before(const char *d, size_t i, size_t lo)
+{
+    size_t k = i;
+    while (k > lo && is_hspace(d[k - 1]))
+        k--;
+    if (k == lo || !is_eol(d[k - 1]))
+        return false;
+    k--;
+    if (d[k] == '\n' && k > lo && d[k - 1] == '\r')
+        k--;
+    while (k > lo && is_hspace(d[k - 1]))
+        k--;
+    return k > lo && is_eol(d[k - 1]);
+}
+
+static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct tag_parse *tp)
+{
+    const char *g = d + r->game_start;
+    for (size_t k = 0; k < r->ntrec; k++) {
+        const struct tag_rec *t = &r->trecs[k];
+        if (t->name_len == tp->name_len && memcmp(g + t->name_off, d + tp->name, t->name_len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp)
+{
+    if (tp->err != DIAG_OK)
+        add_diag(r, tp->err, r->line, col_at(r, tp->err_pos), "%s", tp->err_msg);
+    if (tp->err == DIAG_UNTERMINATED_STRING)
+        r->bad_string = true;
+    if (!tp->has_tag || r->skipping)
+        return;
+    if (r->ntrec == r->trec_cap) {
+        void *p = r->trecs;
+        xgrow(&p, &r->trec_cap, r->ntrec + 1, sizeof *r->trecs);
+        r->trecs = p;
+    }
+    struct tag_rec *t = &r->trecs[r->ntrec++];
+    t->name_off = tp->name - r->game_start;
+    t->name_len = tp->name_len;
+    t->line = r->line;
+    t->col = col_at(r, i);
+    t->in_scratch = tp->escaped;
+    if (!tp->escaped) {
+        t->value_off = tp->value - r->game_start;
+        t->value_len = tp->value_len;
+        return;
+    }
+    /* Undo \" and \\ into the scratch area; other backslashes stay as written. */
+    if (r->scratch_len + tp->value_len > r->scratch_cap) {
+        void *p = r->scratch;
+        xgrow(&p, &r->scratch_cap, r->scratch_len + tp->value_len, 1);
+        r->scratch = p;
+    }
+    const char *s = d + tp->value;
+    char *o = r->scratch + r->scratch_len;
+    size_t out = 0;
+    for (size_t k = 0; k < tp->value_len; k++) {
+        if (s[k] == '\\' && k + 1 < tp->value_len && (s[k + 1] == '"' || s[k + 1] == '\\'))
+            k++;
+        o[out++] = s[k];
+    }
+    t->value_off = r->scratch_len;
+    t->value_len = out;
+    r->scratch_len += out;
+}
+
+/* ---- comments and lines ----------------------------------------------------------------- */
+
+/* Index of the first line end in [p, e), or e. */
+static inline size_t next_eol(const char *d, size_t p, size_t e)
+{
+    if (p >= e)
+        return e;
+    const char *lf = memchr(d + p, '\n', e - p);
+    size_t stop = lf ? (size_t)(lf - d) : e;
+    const char *cr = stop > p ? memchr(d + p, '\r', stop - p) : NULL;
+    return cr ? (size_t)(cr - d) : stop;
+}
+
+static inline bool all_hspace(const char *d, size_t p, size_t e)
+{
+    for (; p < e; p++)
+        if (!is_hspace(d[p]))
+            return false;
+    return true;
+}
+
+/* State of the line walk through a {comment}. */
+struct comment_walk {
+    size_t scanned; /* lines are counted up to here */
+    bool nonblank;  /* the current line has a non-blank byte before `scanned` */
+    bool pending;   /* `scanned` starts a line and the line before it was blank */
+};
+
+/*
+ * Count the line ends in [w->scanned, e) and look for a tag line after a blank line
+ * (which ends an unterminated comment).  final: e is the end of the comment or of the
+ * input.  Returns the '[' index of such a tag line, or NEED_MORE when none was found.
+ */
+static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t e, bool final)
+{
+    const char *d = r->data;
+    size_t n = r->len;
+    size_t p = w->scanned;
+    for (;;) {
+        if (w->pending) {
+            size_t k = p;
+            while (k < e && is_hspace(d[k]))
+                k++;
+            if (k < e && d[k] == '[')
+                return k;
+            if (k == e && !final) {
+                w->scanned = p;
+                return NEED_MORE;
+            }
+            w->pending = false;
+        }
+        size_t x = next_eol(d, p, e);
+        if (x == e) {
+            w->nonblank = w->nonblank || !all_hspace(d, p, e);
+            w->scanned = e;
+            return NEED_MORE;
+        }
+        size_t y = x + 1;
+        if (d[x] == '\r') {
+            if (y < n) {
+                if (d[y] == '\n')
+                    y++;
+            } else if (!r->eof) {
+                /* A CR at the end of the data: wait to see whether LF follows. */
+                w->nonblank = w->nonblank || !all_hspace(d, p, x);
+                w->scanned = x;
+                return NEED_MORE;
+            }
+        }
+        bool blank = !w->nonblank && all_hspace(d, p, x);
+        r->line++;
+        r->ls = (ptrdiff_t)y;
+        w->pending = blank;
+        w->nonblank = false;
+        p = y;
+    }
+}
+
+static size_t trim_end(const char *d, size_t s, size_t e)
+{
+    while (e > s && (is_hspace(d[e - 1]) || is_eol(d[e - 1])))
+        e--;
+    return e;
+}
+
+static void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32_t line, uint32_t col)
+{
+    if (e - s > r->lim.max_comment_bytes) {
+        add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
+                 "a comment of %zu bytes is over the limit of %zu; dropped", e - s,
+                 r->lim.max_comment_bytes);
+        return;
+    }
+    emit(r, r->data + s, e - s, line, col, PGN_TOK_COMMENT);
+}
+
+/*
+ * Scan the {comment} whose '{' is at index i.  Returns the index after it.  When it never
+ * closes and a tag line after a blank line ends it, returns that '[' index and sets
+ * *boundary.  Returns SIZE_MAX on an I/O error.
+ */
+static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
+{
+    uint32_t line = r->line, col = col_at(r, i);
+    size_t open = i, start = i + 1, searched = start;
+    struct comment_walk w = {.scanned = start, .nonblank = true, .pending = false};
+    *boundary = false;
+    for (;;) {
+        const char *d = r->data;
+        size_t n = r->len;
+        const char *hit = searched < n ? memchr(d + searched, '}', n - searched) : NULL;
+        size_t e = hit ? (size_t)(hit - d) : n;
+        bool final = hit != NULL || r->eof;
+        size_t tag = comment_lines(r, &w, e, final);
+        if (tag != NEED_MORE) {
+            add_diag(r, DIAG_UNTERMINATED_COMMENT, line, col,
+                     "the comment never closes; it ends at the tag pair on line %u", r->line);
+            if (!r->skipping)
+                emit_comment(r, start, trim_end(d, start, tag), line, col);
+            *boundary = true;
+            return tag;
+        }
+        if (hit) {
+            if (!r->skipping)
+                emit_comment(r, start, e, line, col);
+            return e + 1;
+        }
+        if (r->eof) {
+            add_diag(r, DIAG_UNTERMINATED_COMMENT, line, col,
+                     "the comment never closes before the end of the input");
+            if (!r->skipping)
+                emit_comment(r, start, trim_end(d, start, n), line, col);
+            return n;
+        }
+        searched = n;
+        r->pos = r->skipping ? w.scanned : open;
+        if (fill(r) < 0)
+            return SIZE_MAX;
+        /* When skipping, open and start may wrap; they are not used then. */
+        open -= r->shift;
+        start -= r->shift;
+        searched -= r->shift;
+        w.scanned -= r->shift;
+    }
+}
+
+/* Skip to the end of the line (not consumed), keeping nothing.  SIZE_MAX on I/O error. */
+static size_t skip_line(struct pgn_reader *r, size_t i)
+{
+    for (;;) {
+        size_t e = next_eol(r->data, i, r->len);
+        if (e < r->len || r->eof)
+            return e;
+        r->pos = e;
+        if (fill(r) < 0)
+            return SIZE_MAX;
+        i = r->pos;
+    }
+}
+
+/* Skip the rest of a token run, keeping nothing.  SIZE_MAX on I/O error. */
+static size_t skip_run(struct pgn_reader *r, size_t i)
+{
+    for (;;) {
+        const char *d = r->data;
+        size_t n = r->len;
+        while (i < n && !is_delim(d[i]))
+            i++;
+        if (i < n || r->eof)
+            return i;
+        r->pos = i;
+        if (fill(r) < 0)
+            return SIZE_MAX;
+        i = r->pos;
+    }
+}
+
+/* ---- games ------------------------------------------------------------------------------ */
+
+static void begin_game(struct pgn_reader *r, size_t i)
+{
+    r->started = true;
+    r->game_start = i;
+    r->game_off = r->base_off + i;
+    r->game_line = r->line;
+    r->game_col = col_at(r, i);
+}
+
+static void reset_game(struct pgn_reader *r)
+{
+    r->started = false;
+    r->skipping = false;
+    r->has_result = false;
+    r->ctrl_reported = false;
+    r->deep_reported = false;
+    r->bad_string = false;
+    r->phase = PHASE_BEFORE;
+    r->depth = 0;
+    r->ntok = 0;
+    r->ntrec = 0;
+    r->scratch_len = 0;
+    diag_list_clear(&r->diags);
+}
+
+static void skip_bom(struct pgn_reader *r)
+{
+    r->bom_done = true;
+    while (r->len < 3 && !r->eof) {
+        r->pos = 0;
+        if (fill(r) < 0)
+            return;
+    }
+    if (r->len >= 3 && memcmp(r->data, "\xef\xbb\xbf", 3) == 0) {
+        r->pos = 3;
+        r->ls = 3;
+    }
+}
+
+/* A move, number or NAG token longer than the limit: report and skip it. */
+static size_t token_too_long(struct pgn_reader *r, size_t i)
+{
+    add_diag(r, DIAG_TOKEN_TOO_LONG, r->line, col_at(r, i),
+             "a token longer than %zu bytes; skipped", r->lim.max_token_bytes);
+    return skip_run(r, i);
+}
+
+/*
+ * Tokenize one game from r->pos.  Returns 1 when a game ended (end kind in *end), 0 when
+ * the input ended before any game, -1 on an I/O error.
+ */
+static int scan_game(struct pgn_reader *r, enum game_end *end)
+{
+    const char *d = r->data;
+    size_t i = r->pos, n = r->len;
+    const size_t max_tok = r->lim.max_token_bytes;
+    for (;;) {
+        if (i >= n) {
+            if (r->eof) {
+                *end = END_EOF;
+                break;
+            }
+        refill:
+            r->pos = i;
+            int st = fill(r);
+            d = r->data;
+            n = r->len;
+            i = r->pos;
+            if (st < 0)
+                return -1;
+            continue;
+        }
+        unsigned cl = cls(d[i]);
+        if (cl == CC_SPACE) {
+            i++;
+            continue;
+        }
+        if (cl == CC_LF) {
+            i++;
+            r->line++;
+            r->ls = (ptrdiff_t)i;
+            continue;
+        }
+        if (cl == CC_CR) {
+            if (i + 1 >= n && !r->eof)
+                goto refill;
+            i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
+            r->line++;
+            r->ls = (ptrdiff_t)i;
+            continue;
+        }
+        if (cl == CC_CTRL) {
+            if (!r->ctrl_reported) {
+                r->ctrl_reported = true;
+                add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
+                         "control byte 0x%02x; read as a space", (unsigned char)d[i]);
+            }
+            i++;
+            continue;
+        }
+        if (cl == CC_PERCENT && (ptrdiff_t)i == r->ls) {
+            /* An escape line (PGN standard 6): ignored whole. */
+            r->pos = i;
+            i = skip_line(r, i);
+            if (i == SIZE_MAX)
+                return -1;
+            d = r->data;
+            n = r->len;
+            continue;
+        }
+        if (!r->started)
+            begin_game(r, i);
+        uint32_t line = r->line, col = col_at(r, i);
+        switch (cl) {
+        case CC_DIGIT: {
+            size_t k = i + 1;
+            while (k < n && cls(d[k]) == CC_DIGIT)
+                k++;
+            if (k < n && d[k] == '.') {
+                while (k < n && d[k] == '.')
+                    k++;
+                if (k - i > max_tok)
+                    goto too_long;
+                if (k == n && !r->eof)
+                    goto refill;
+                emit(r, d + i, k - i, line, col, PGN_TOK_MOVE_NUMBER);
+                r->phase = PHASE_MOVETEXT;
+                i = k;
+                continue;
+            }
+            size_t j = k;
+            while (j < n && !is_delim(d[j]))
+                j++;
+            if (j - i > max_tok)
+                goto too_long;
+            if (j == n && !r->eof)
+                goto refill;
+            r->phase = PHASE_MOVETEXT;
+            if (j == k) {
+                emit(r, d + i, k - i, line, col, PGN_TOK_MOVE_NUMBER);
+            } else if (is_result(d + i, j - i)) {
+                emit(r, d + i, j - i, line, col, PGN_TOK_RESULT);
+                if (r->depth == 0) {
+                    r->has_result = true;
+                    i = j;
+                    *end = END_RESULT;
+                    goto done;
+                }
+            } else {
+                emit(r, d + i, j - i, line, col, PGN_TOK_MOVE);
+            }
+            i = j;
+            continue;
+        }
+        case CC_OTHER:
+        case CC_PERCENT: {
+            size_t j = i + 1;
+            while (j < n && !is_delim(d[j]))
+                j++;
+            if (j - i > max_tok)
+                goto too_long;
+            if (j == n && !r->eof)
+                goto refill;
+            r->phase = PHASE_MOVETEXT;
+            if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
+                emit(r, d + i, j - i, line, col, PGN_TOK_RESULT);
+                if (r->depth == 0) {
+                    r->has_result = true;
+                    i = j;
+                    *end = END_RESULT;
+                    goto done;
+                }
+            } else {
+                emit(r, d + i, j - i, line, col, PGN_TOK_MOVE);
+            }
+            i = j;
+            continue;
+        }
+        case CC_DOT:
+            i++; /* dots between tokens are move-number decoration */
+            continue;
+        case CC_STAR:
+            r->phase = PHASE_MOVETEXT;
+            emit(r, d + i, 1, line, col, PGN_TOK_RESULT);
+            i++;
+            if (r->depth == 0) {
+                r->has_result = true;
+                *end = END_RESULT;
+                goto done;
+            }
+            continue;
+        case CC_DOLLAR: {
+            size_t k = i + 1;
+            while (k < n && cls(d[k]) == CC_DIGIT)
+                k++;
+            if (k - i > max_tok)
+                goto too_long;
+            if (k == n && !r->eof)
+                goto refill;
+            if (k == i + 1) {
+                add_diag(r, DIAG_UNEXPECTED_CHAR, line, col, "'$' without a number");
+                i++;
+                continue;
+            }
+            r->phase = PHASE_MOVETEXT;
+            emit(r, d + i, k - i, line, col, PGN_TOK_NAG);
+            i = k;
+            continue;
+        }
+        case CC_LPAREN:
+            r->phase = PHASE_MOVETEXT;
+            if (++r->depth == 1) {
+                r->open_line = line;
+                r->open_col = col;
+            }
+            if (r->depth > r->lim.max_depth && !r->deep_reported) {
+                r->deep_reported = true;
+                add_diag(r, DIAG_NESTING_TOO_DEEP, line, col,
+                         "variations nested deeper than %u; the deeper ones are not kept",
+                         r->lim.max_depth);
+            }
+            emit(r, d + i, 1, line, col, PGN_TOK_VARIATION_START);
+            i++;
+            continue;
+        case CC_RPAREN:
+            r->phase = PHASE_MOVETEXT;
+            if (r->depth == 0) {
+                add_diag(r, DIAG_UNBALANCED_VARIATION, line, col, "')' with no open '('");
+            } else {
+                emit(r, d + i, 1, line, col, PGN_TOK_VARIATION_END);
+                r->depth--;
+            }
+            i++;
+            continue;
+        case CC_LBRACE: {
+            bool boundary;
+            r->pos = i;
+            i = scan_comment(r, i, &boundary);
+            if (i == SIZE_MAX)
+                return -1;
+            d = r->data;
+            n = r->len;
+            if (boundary) {
+                *end = END_BOUNDARY;
+                goto done;
+            }
+            continue;
+        }
+        case CC_SEMI: {
+            size_t e = next_eol(d, i + 1, n);
+            if (e - i > r->lim.max_comment_bytes) {
+                add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
+                         "a ';' comment over the limit of %zu bytes; dropped",
+                         r->lim.max_comment_bytes);
+                r->pos = i;
+                i = skip_line(r, i);
+                if (i == SIZE_MAX)
+                    return -1;
+                d = r->data;
+                n = r->len;
+                continue;
+            }
+            if (e == n && !r->eof)
+                goto refill;
+            emit(r, d + i + 1, e - i - 1, line, col, PGN_TOK_LINE_COMMENT);
+            i = e;
+            continue;
+        }
+        case CC_LBRACKET: {
+            if (r->phase == PHASE_MOVETEXT) {
+                /* A tag section starts: the game before it has ended. */
+                *end = END_BOUNDARY;
+                goto done;
+            }
+            struct tag_parse tp;
+            size_t j = parse_tag(r, d, i, n, &tp);
+            if (j == NEED_MORE)
+                goto refill;
+            if (r->phase == PHASE_TAGS && !r->skipping && tp.has_tag &&
+                (r->bad_string || tag_is_dup(r, d, &tp)) &&
+                blank_line_before(d, i, r->game_start)) {
+                /* A new tag section after a blank line: a game with no movetext ended. */
+                *end = END_BOUNDARY;
+                goto done;
+            }
+            commit_tag(r, d, i, &tp);
+            r->phase = PHASE_TAGS;
+            i = j;
+            continue;
+        }
+        case CC_BAD:
+        default:
+            add_diag(r, DIAG_UNEXPECTED_CHAR, line, col, "unexpected '%c'", d[i]);
+            i++;
+            continue;
+        }
+    too_long:
+        r->pos = i;
+        i = token_too_long(r, i);
+        if (i == SIZE_MAX)
+            return -1;
+        d = r->data;
+        n = r->len;
+        r->phase = PHASE_MOVETEXT;
+        continue;
+    }
+done:
+    r->pos = i;
+    return r->started ? 1 : 0;
+}
+
+/* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */
+static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game *game)
+{
+    size_t i = r->pos;
+    bool errors = diag_list_errors(&r->diags) > 0;
+    /* Only comments or whitespace since the last game: not a game of its own. */
+    if (r->phase == PHASE_BEFORE && !r->has_result && !errors)
+        return false;
+    uint32_t line = r->line, col = col_at(r, i);
+    if (r->ntok > 0) {
+        line = r->toks[r->ntok - 1].line;
+        col = r->toks[r->ntok - 1].col;
+    }
+    if (r->depth > 0)
+        add_diag(r, DIAG_UNTERMINATED_VARIATION, r->open_line, r->open_col,
+                 "the variation never closes (%llu still open where the game ends)",
+                 (unsigned long long)r->depth);
+    if (r->phase == PHASE_TAGS && !r->has_result)
+        add_diag(r, DIAG_NO_MOVETEXT, r->game_line, r->game_col,
+                 "a tag section with no movetext and no result");
+    else if (r->phase == PHASE_MOVETEXT && !r->has_result)
+        add_diag(r, DIAG_NO_RESULT, line, col,
+                 end == END_EOF ? "the game has no result before the end of the input"
+                                : "the game has no result before the next tag section");
+    uint64_t bytes = r->base_off + i - r->game_off;
+    if (!r->skipping && bytes > r->lim.max_game_bytes)
+        start_skipping(r);
+
+    if (r->ntrec > r->tags_cap) {
+        void *p = r->tags;
+        xgrow(&p, &r->tags_cap, r->ntrec, sizeof *r->tags);
+        r->tags = p;
+    }
+    const char *g = r->ntrec ? r->data + r->game_start : NULL;
+    for (size_t k = 0; k < r->ntrec; k++) {
+        const struct tag_rec *t = &r->trecs[k];
+        r->tags[k].name = (struct slice){g + t->name_off, t->name_len};
+        r->tags[k].value = (struct slice){
+            (t->in_scratch ? r->scratch : g) + t->value_off, t->value_len};
+        r->tags[k].line = t->line;
+        r->tags[k].col = t->col;
+    }
+    game->index = ++r->games;
+    game->file = r->name;
+    game->line = r->game_line;
+    game->offset = r->game_off;
+    game->bytes = bytes;
+    game->tags = r->ntrec ? r->tags : NULL;
+    game->tag_count = r->ntrec;
+    game->tokens = r->ntok ? r->toks : NULL;
+    game->token_count = r->ntok;
+    game->diags = r->diags;
+    game->skipped = r->skipping;
+    return true;
+}
+
+int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *err)
+{
+    memset(game, 0, sizeof *game);
+    if (r->finished)
+        return 0;
+    if (!r->bom_done)
+        skip_bom(r);
+    for (;;) {
+        enum game_end end = END_EOF;
+        int st = -1;
+        if (!r->failed) {
+            reset_game(r);
+            st = scan_game(r, &end);
+        }
+        if (st < 0) {
+            r->finished = true;
+            if (err)
+                diag_set(err, DIAG_IO, r->line, 0, "%s: read error: %s",
+                         r->name ? r->name : "input", strerror(r->err_no));
+            return -1;
+        }
+        if (st == 0 || !finish_game(r, end, game)) {
+            if (end == END_EOF) {
+                r->finished = true;
+                return 0;
+            }
+            continue;
+        }
+        return 1;
+    }
+}
+
+/* ---- construction ----------------------------------------------------------------------- */
+
+static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
+{
+    if (limits)
+        r->lim = *limits;
+    if (!r->lim.max_game_bytes)
+        r->lim.max_game_bytes = DEFAULT_MAX_GAME_BYTES;
+    if (!r->lim.max_token_bytes)
+        r->lim.max_token_bytes = DEFAULT_MAX_TOKEN_BYTES;
+    if (!r->lim.max_comment_bytes)
+        r->lim.max_comment_bytes = DEFAULT_MAX_COMMENT_BYTES;
+    /* Token lengths are 32-bit. */
+    if (r->lim.max_comment_bytes > UINT32_MAX)
+        r->lim.max_comment_bytes = UINT32_MAX;
+    if (r->lim.max_token_bytes > UINT32_MAX)
+        r->lim.max_token_bytes = UINT32_MAX;
+    if (!r->lim.max_depth)
+        r->lim.max_depth = DEFAULT_MAX_DEPTH;
+}
+
+static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits *limits)
+{
+    struct pgn_reader *r = xcalloc(1, sizeof *r);
+    r->name = name;
+    r->line = 1;
+    init_limits(r, limits);
+    diag_list_init(&r->diags);
+    return r;
+}
+
+struct pgn_reader *pgn_reader_new(struct pgn_source src, const char *name,
+                                  const struct pgn_limits *limits)
+{
+    struct pgn_reader *r = reader_alloc(name, limits);
+    r->src = src;
+    r->data = "";
+    return r;
+}
+
+struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,
+                                          const struct pgn_limits *limits)
+{
+    struct pgn_reader *r = reader_alloc(name, limits);
+    r->memory = true;
+    r->data = data ? data : "";
+    r->len = data ? len : 0;
+    r->eof = true;
+    return r;
+}
+
+void pgn_reader_free(struct pgn_reader *r)
+{
+    if (!r)
+        return;
+    free(r->buf);
+    free(r->toks);
+    free(r->trecs);
+    free(r->tags);
+    free(r->scratch);
+    diag_list_release(&r->diags);
+    free(r);
+}
+
+uint64_t pgn_reader_bytes(const struct pgn_reader *r) { return r->base_off + r->pos; }
+
+static ssize_t fd_read(void *ctx, char *buf, size_t cap)
+{
+    int fd = *(const int *)ctx;
+    for (;;) {
+        ssize_t got = read(fd, buf, cap);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
+struct pgn_source pgn_source_fd(int *fd) { return (struct pgn_source){fd_read, fd}; }
