@@ -342,8 +342,9 @@ static int filter_by_claims(const struct position *pos, const struct san *san,
                     "%d legal moves fit; only the written x/+/#/e.p. decided", n);
         return first;
     }
-    size_t shown = n < SAN_MAX_CANDIDATES ? (size_t)n : SAN_MAX_CANDIDATES;
-    memcpy(out->candidates, cands, shown * sizeof *cands);
+    size_t shown = 0;
+    for (; shown < (size_t)n && shown < SAN_MAX_CANDIDATES; shown++)
+        out->candidates[shown] = cands[shown];
     out->candidate_count = (uint8_t)shown;
     char list[120];
     list_candidates(pos, cands, (int)shown, list, sizeof list);

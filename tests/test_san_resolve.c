@@ -141,9 +141,9 @@ Test(san_resolve, en_passant_without_the_pin_is_legal)
     assert_move("8/8/8/KPp5/8/8/8/4k3 w - c6 0 1", "bxc6", "b5c6");
 }
 
-/* White Ke1, Ra1, Rh1; Black Kh8, Rf8.  The f8 rook attacks f1, which the king crosses
+/* White Ke1, Ra1, Rh1; Black Kg8, Rf8.  The f8 rook attacks f1, which the king crosses
  * castling short; the long side (d1, c1) is not attacked and b1 is empty. */
-static const char *const castle_through = "5r1k/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+static const char *const castle_through = "5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1";
 
 Test(san_resolve, castling_through_an_attacked_square_is_refused)
 {
