@@ -24,10 +24,9 @@ size_t uci_write_move(const struct position *pos_before, struct move m,
         return n;
     }
     int to = m.to;
-    uint8_t mover = pos_before->board[m.from], target = pos_before->board[m.to];
-    bool castle = (m.flags & MOVE_CASTLE) ||
-                  (mover != PIECE_NONE && piece_type_of(mover) == KING && target != PIECE_NONE &&
-                   piece_color_of(target) == piece_color_of(mover));
+    /* Only the flag says castling: callers may pass any position of the same game
+     * (the chess960 flag is all that is read from it). */
+    bool castle = (m.flags & MOVE_CASTLE) != 0;
     if (castle && !chess960_king_takes_rook && !pos_before->chess960)
         to = square_make(m.to > m.from ? 6 : 2, square_rank(m.from));
     n += put_square(dst + n, m.from);

@@ -10,7 +10,8 @@
 #include "pgnkit/position.h"
 
 /**
- * Write m, a move of pos_before (the position before the move), as UCI into dst
+ * Write m, a move of pos_before (the position before the move; only its chess960 flag
+ * is read, so any position of the same game will do), as UCI into dst
  * (at least 6 bytes; NUL-terminated) and return its length (4 or 5).  Null moves are
  * "0000".  Castling is written king-to-g/c-file (e1g1) in standard chess, and
  * king-takes-rook (e1h1) when chess960_king_takes_rook is set or the position is a
