@@ -980,6 +980,7 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     game->line = r->game_line;
     game->offset = r->game_off;
     game->bytes = bytes;
+    game->text = r->data + r->game_start;
     game->tags = r->ntrec ? r->tags : NULL;
     game->tag_count = r->ntrec;
     game->tokens = r->ntok ? r->toks : NULL;

@@ -380,8 +380,9 @@ static int parse_one(struct config *cfg, int argc, char **argv, int *i)
         inline_arg = eq ? eq + 1 : NULL;
     } else {
         o = find_short(a[1]);
-        if (!o || a[2])
+        if (!o || (a[2] && !o->takes_arg))
             return usage_error(cfg, "unknown option '%s'", a);
+        inline_arg = a[2] ? a + 2 : NULL; /* -j2, -oFILE */
     }
     if (!(o->commands & CMD_BIT(cfg->command)))
         return usage_error(cfg, "'%s %s' has no option --%s", "pgnkit",
