@@ -31,6 +31,7 @@ static const struct reject_case rejects[] = {
     {"rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQKBNR w kq - 0 1", "board", "rnbq"},
     {"rnbqkbnP/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1", "board", "P/"},
     {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w KQkq - 0 1", "board", "p w"},
+    {"4k3/8/8/8/8/8/8/4K2\x01 w - - 0 1", "board", "\x01"},
     {"4k3/8/8/8/8/8/8/4K3", "side to move", NULL},
     {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move", "x "},
     {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1", "side to move", "white"},
@@ -108,6 +109,8 @@ static const struct accept_case accepts[] = {
      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", false},
     /* clocks missing: 0 and 1; blanks around fields tolerated */
     {"  8/8/8/8/8/8/8/K1k5 w - -  ", "8/8/8/8/8/8/8/K1k5 w - - 0 1", false},
+    /* a line end from fgets is a separator */
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1\r\n", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
     /* fullmove 0 is read as 1 */
     {"4k3/8/8/8/8/8/8/4K3 b - - 12 0", "4k3/8/8/8/8/8/8/4K3 b - - 12 1", false},
     /* Shredder-FEN of a standard set-up stays standard chess */
