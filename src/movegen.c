@@ -287,7 +287,49 @@ int movegen_legal(const struct position *pos, struct move *out) { return gen_all
 /** Number of legal moves of the side to move (no list written). */
 static int movegen_count(const struct position *pos) { return gen_all(pos, NULL, true); }
 
-bool position_has_legal_move(const struct position *pos) { return movegen_count(pos) > 0; }
+/* Any piece (not king) of the side to move with a legal landing square?  Pawns are
+ * asked of the full generator only when no other piece can move (rare). */
+static bool piece_can_move(const struct position *pos, const struct gen_state *st)
+{
+    bitboard knights = position_pieces(pos, (enum color)st->us, KNIGHT) & ~st->pinned;
+    while (knights)
+        if (att_knight(bb_pop(&knights)) & st->target)
+            return true;
+    bitboard queens = pos->by_type[QUEEN];
+    bitboard sliders = st->own & (pos->by_type[BISHOP] | pos->by_type[ROOK] | queens);
+    while (sliders) {
+        int from = bb_pop(&sliders);
+        enum piece_type t = piece_type_of(pos->board[from]);
+        bitboard to = 0;
+        if (t != ROOK)
+            to |= att_bishop(from, st->occ);
+        if (t != BISHOP)
+            to |= att_rook(from, st->occ);
+        to &= st->target;
+        if (bb_has(st->pinned, from))
+            to &= att_line(st->ksq, from);
+        if (to)
+            return true;
+    }
+    return false;
+}
+
+/* Mate and stalemate tests ask this after many moves: stop at the first legal move. */
+bool position_has_legal_move(const struct position *pos)
+{
+    struct gen_state st;
+    state_init(&st, pos);
+    bitboard steps = att_king(st.ksq) & ~st.own;
+    while (steps)
+        if (!king_square_attacked(pos, &st, bb_pop(&steps)))
+            return true;
+    if (bb_many(st.checkers))
+        return false;
+    if (piece_can_move(pos, &st))
+        return true;
+    struct move scratch[MAX_MOVES];
+    return gen_pawns(pos, &st, scratch, 0, true) > 0;
+}
 
 bool position_ep_legal(const struct position *pos)
 {

@@ -5,6 +5,7 @@
  * writing them as UCI.  Expected counts are worked out by hand in the comments.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pgnkit/attacks.h"
@@ -372,4 +373,36 @@ Test(movegen, every_generated_move_is_legal_by_every_other_test)
         cr_assert(found, "move %d not found by movegen_legal_to", i);
     }
     cr_assert_eq(non_castle, 46);
+}
+
+/* position_has_legal_move stops early; it must agree with the full generator on every
+ * position of random.perft (9 of which have no legal move), and after every legal move
+ * from those positions (checks and evasions are where the early exits differ). */
+Test(movegen, has_legal_move_agrees_with_the_generator_on_the_random_suite, .timeout = 60)
+{
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char line[256];
+    int positions = 0, without_moves = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "epd ", 4) != 0)
+            continue;
+        struct position pos;
+        struct diag err;
+        cr_assert_eq(fen_parse(&pos, line + 4, strcspn(line + 4, "\n"), false, &err), 0);
+        struct move moves[MAX_MOVES];
+        int n = movegen_legal(&pos, moves);
+        cr_assert_eq(position_has_legal_move(&pos), n > 0, "%s", line + 4);
+        without_moves += n == 0;
+        for (int i = 0; i < n; i++) {
+            struct position next = pos;
+            position_do_move(&next, moves[i]);
+            struct move replies[MAX_MOVES];
+            cr_assert_eq(position_has_legal_move(&next), movegen_legal(&next, replies) > 0);
+        }
+        positions++;
+    }
+    fclose(f);
+    cr_assert_gt(positions, 6000);
+    cr_assert_geq(without_moves, 9);
 }
