@@ -33,6 +33,9 @@ ARCH ?= -march=native
 LTO ?= -flto=auto
 PROFILE_CFLAGS_release = -O3 -g -DNDEBUG $(ARCH) $(LTO)
 PROFILE_LDFLAGS_release = $(ARCH) $(LTO) -O3
+# callgrind: release code valgrind can run (no AVX-512), for instruction counts.
+PROFILE_CFLAGS_callgrind = -O3 -g -DNDEBUG -march=x86-64-v3 $(LTO)
+PROFILE_LDFLAGS_callgrind = -march=x86-64-v3 $(LTO) -O3
 PROFILE_CFLAGS_debug := -O0 -g3
 PROFILE_CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
                        -fno-omit-frame-pointer
