@@ -68,8 +68,18 @@ static const uint8_t char_class[256] = {
     [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD,
 };
 
+/* 1 for the bytes that end a move, number or NAG token: the classes in DELIM_MASK. */
+static const uint8_t delim_table[256] = {
+    [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,
+    [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
+    [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,
+    [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1, ['"'] = 1, ['$'] = 1, ['('] = 1,
+    [')'] = 1, [';'] = 1, ['<'] = 1, ['>'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1,
+    [127] = 1,
+};
+
 static inline unsigned cls(char c) { return char_class[(unsigned char)c]; }
-static inline bool is_delim(char c) { return (DELIM_MASK >> cls(c)) & 1u; }
+static inline bool is_delim(char c) { return delim_table[(unsigned char)c]; }
 static inline bool is_hspace(char c) { return cls(c) == CC_SPACE; }
 static inline bool is_eol(char c) { return c == '\n' || c == '\r'; }
 
@@ -695,6 +705,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             continue;
         }
         unsigned cl = cls(d[i]);
+        if (cl == CC_OTHER && r->started)
+            goto move_token; /* the common case first */
         if (cl == CC_SPACE) {
             i++;
             continue;
@@ -734,6 +746,32 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         }
         if (!r->started)
             begin_game(r, i);
+        if (cl == CC_OTHER) {
+        move_token:;
+            size_t j = i + 1;
+            while (j < n && !is_delim(d[j]))
+                j++;
+            if (j - i > max_tok)
+                goto too_long;
+            if (j == n && !r->eof)
+                goto refill;
+            r->phase = PHASE_MOVETEXT;
+            if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
+                emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_RESULT);
+                if (r->depth == 0) {
+                    r->has_result = true;
+                    i = j;
+                    *end = END_RESULT;
+                    goto done;
+                }
+            } else {
+                emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_MOVE);
+            }
+            i = j;
+            if (i < n && d[i] == ' ')
+                i++;
+            continue;
+        }
         uint32_t line = r->line, col = col_at(r, i);
         switch (cl) {
         case CC_DIGIT: {
@@ -750,6 +788,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 emit(r, d + i, k - i, line, col, PGN_TOK_MOVE_NUMBER);
                 r->phase = PHASE_MOVETEXT;
                 i = k;
+                if (i < n && d[i] == ' ')
+                    i++;
                 continue;
             }
             size_t j = k;
@@ -776,30 +816,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             i = j;
             continue;
         }
-        case CC_OTHER:
-        case CC_PERCENT: {
-            size_t j = i + 1;
-            while (j < n && !is_delim(d[j]))
-                j++;
-            if (j - i > max_tok)
-                goto too_long;
-            if (j == n && !r->eof)
-                goto refill;
-            r->phase = PHASE_MOVETEXT;
-            if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
-                emit(r, d + i, j - i, line, col, PGN_TOK_RESULT);
-                if (r->depth == 0) {
-                    r->has_result = true;
-                    i = j;
-                    *end = END_RESULT;
-                    goto done;
-                }
-            } else {
-                emit(r, d + i, j - i, line, col, PGN_TOK_MOVE);
-            }
-            i = j;
-            continue;
-        }
+        case CC_PERCENT:
+            goto move_token;
         case CC_DOT:
             i++; /* dots between tokens are move-number decoration */
             continue;
@@ -901,8 +919,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             if (j == NEED_MORE)
                 goto refill;
             if (r->phase == PHASE_TAGS && !r->skipping && tp.has_tag &&
-                (r->bad_string || tag_is_dup(r, d, &tp)) &&
-                blank_line_before(d, i, r->game_start)) {
+                blank_line_before(d, i, r->game_start) &&
+                (r->bad_string || tag_is_dup(r, d, &tp))) {
                 /* A new tag section after a blank line: a game with no movetext ended. */
                 *end = END_BOUNDARY;
                 goto done;
