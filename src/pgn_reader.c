@@ -181,8 +181,6 @@ static void start_skipping(struct pgn_reader *r)
     r->ntok = 0;
     r->ntrec = 0;
     r->scratch_len = 0;
-    add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
-             "the game is over the limit of %zu bytes; skipped", r->lim.max_game_bytes);
 }
 
 /* Make room by moving [keep, len) to the front or into a larger buffer. */
@@ -978,6 +976,14 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     uint64_t bytes = r->base_off + i - r->game_off;
     if (!r->skipping && bytes > r->lim.max_game_bytes)
         start_skipping(r);
+    if (r->skipping) {
+        /* Its contents were not all looked at: the one diagnostic says so, whatever the
+         * buffer size at which the skipping began. */
+        diag_list_clear(&r->diags);
+        add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
+                 "the game is over the limit of %zu bytes (%llu); skipped",
+                 r->lim.max_game_bytes, (unsigned long long)bytes);
+    }
 
     if (r->ntrec > r->tags_cap) {
         void *p = r->tags;
