@@ -83,7 +83,8 @@ $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJS) $(LIB) $(CRITERION_LIBS) \
 	    $(PKG_LIBS) -lm
 
-$(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests
+# Criterion registers tests (and parameter tables) in ELF sections that LTO would drop.
+$(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
 
 deps:
 	@sh scripts/ensure-deps.sh test
