@@ -218,7 +218,7 @@ FLAG_OPTION(opt_no_progress, cfg->progress = 0)
 
 static const struct option_entry option_table[] = {
     {"output", 'o', true, ALL_CMDS, opt_output, "FILE  write to FILE (atomically: renamed at the end)"},
-    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  text|json (check, fen); text|json|pgn|tsv (uci)"},
+    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  text|json; uci also pgn|tsv; pgn only pgn"},
     {"strict", 0, false, ALL_CMDS, opt_strict, "warn about over-disambiguated SAN; warnings fail"},
     {"lenient", 0, false, ALL_CMDS, opt_lenient, "take the first candidate of an ambiguous SAN"},
     {"variations", 0, false, ALL_CMDS, opt_variations, "replay and validate variations (default)"},
