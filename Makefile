@@ -6,6 +6,7 @@
 #   make demo       build and run the main job on bundled sample data
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
+#   make check-man  lint man/pgnkit.1
 #   make install    PREFIX=/usr/local DESTDIR=
 
 BUILD ?= release
@@ -115,6 +116,11 @@ bench:
 	@sh scripts/ensure-deps.sh bench
 	@$(MAKE) --no-print-directory BUILD=release all
 	@sh scripts/bench.sh build/release/pgnkit
+
+# The man page must lint clean (mandoc comes with "make deps"); tests/cli/man.sh runs this
+# and also checks the page against --help and the diagnostic codes.
+check-man:
+	mandoc -Tlint -W warning man/pgnkit.1
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -5,7 +5,7 @@ set -eu
 
 need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib"
 case "${1:-build}" in
-    test) extra="mandoc:mandoc" ;;
+    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
     *) extra="" ;;
