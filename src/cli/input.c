@@ -12,22 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/*
- * The reader's byte source.  A decoder error (corrupt or truncated data) is described
- * here, once, because the reader only passes errno on; plain read errors need nothing
- * more than the reader's own "read error: ..." line.
- */
+/* The reader's byte source.  Why a read failed is asked afterwards (input_error). */
 static ssize_t input_read(void *ctx, char *buf, size_t cap)
 {
     struct input *in = ctx;
-    bool had_error = source_error(in->src) != NULL;
-    ssize_t got = source_read(in->src, buf, cap);
-    if (got < 0 && !had_error && source_format(in->src) != SOURCE_FORMAT_PLAIN) {
-        int e = errno;
-        fprintf(stderr, "pgnkit: %s: %s\n", in->name, source_error(in->src));
-        errno = e;
-    }
-    return got;
+    return source_read(in->src, buf, cap);
 }
 
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits)

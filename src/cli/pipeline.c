@@ -251,7 +251,12 @@ static int read_all(struct pipeline *p, struct input *in, struct output *out,
         progress_update(prog, pgn_reader_bytes(in->reader), games);
     }
     if (rc < 0) {
-        fprintf(stderr, "pgnkit: %s\n", err.message);
+        /* A decoder's own words (truncated gzip, ...) say more than the read error. */
+        const char *why = input_error(in);
+        if (why)
+            fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
+        else
+            fprintf(stderr, "pgnkit: %s\n", err.message);
         status = 2;
     }
     if (!status && filling->game_count)

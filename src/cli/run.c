@@ -154,7 +154,12 @@ static int run_serial(const struct config *cfg, struct input *in, struct output 
         }
     }
     if (rc < 0) {
-        fprintf(stderr, "pgnkit: %s\n", err.message);
+        /* A decoder's own words (truncated gzip, ...) say more than the read error. */
+        const char *why = input_error(in);
+        if (why)
+            fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
+        else
+            fprintf(stderr, "pgnkit: %s\n", err.message);
         status = 2;
     }
     if (work_output_flush(&o, out, summary) != 0)
