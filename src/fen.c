@@ -337,6 +337,7 @@ int fen_parse(struct position *pos, const char *s, size_t len, bool chess960, st
     struct fen_cursor cur = {s, len, 0};
     if (parse_fields(&p, &cur, chess960, err) < 0)
         return -1;
+    position_update_checkers(&p);
     *pos = p;
     return 0;
 }

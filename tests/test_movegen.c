@@ -375,7 +375,8 @@ Test(movegen, every_generated_move_is_legal_by_every_other_test)
     cr_assert_eq(non_castle, 46);
 }
 
-/* position_has_legal_move stops early; it must agree with the full generator on every
+/* position_ok (cached checkers included) holds after every move, and
+ * position_has_legal_move stops early; it must agree with the full generator on every
  * position of random.perft (9 of which have no legal move), and after every legal move
  * from those positions (checks and evasions are where the early exits differ). */
 Test(movegen, has_legal_move_agrees_with_the_generator_on_the_random_suite, .timeout = 60)
@@ -397,6 +398,7 @@ Test(movegen, has_legal_move_agrees_with_the_generator_on_the_random_suite, .tim
         for (int i = 0; i < n; i++) {
             struct position next = pos;
             position_do_move(&next, moves[i]);
+            cr_assert(position_ok(&next), "%s after move %d", line + 4, i);
             struct move replies[MAX_MOVES];
             cr_assert_eq(position_has_legal_move(&next), movegen_legal(&next, replies) > 0);
         }
