@@ -219,14 +219,18 @@ static void explain_illegal(const struct position *pos, const struct san *san,
     }
     bitboard origins = pseudo_origins(pos, piece, san->to, us) & hint_mask(san);
     if (!origins) {
-        add_problem(out, DIAG_ILLEGAL, "no %s %s can move %s", who, name, target);
+        /* A transposed or skipped move often shows as the other side's move. */
+        bool theirs = pseudo_origins(pos, piece, san->to, (enum color)!us) & hint_mask(san);
+        add_problem(out, DIAG_ILLEGAL, "no %s %s can move %s%s%s%s", who, name, target,
+                    theirs ? " (a " : "", theirs ? color_names[!us] : "",
+                    theirs ? " one could: it is not its move)" : "");
         return;
     }
     int from = __builtin_ctzll(origins);
     char from_name[3];
     square_name(from, from_name);
     if (position_in_check(pos))
-        add_problem(out, DIAG_ILLEGAL, "%s is in check and the %s on %s to %s does not get out of it",
+        add_problem(out, DIAG_ILLEGAL, "%s is in check, and the %s from %s to %s does not end it",
                     who, name, from_name, to);
     else if (piece == KING)
         add_problem(out, DIAG_ILLEGAL, "the king would be in check on %s", to);
