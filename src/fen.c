@@ -353,52 +353,79 @@ static char castle_letter(const struct position *pos, int c, int side, unsigned 
     return c == WHITE ? ch : (char)(ch | 0x20);
 }
 
-size_t fen_write(const struct position *pos, char *dst, size_t cap, unsigned flags)
+size_t fen_write_rank(const struct position *pos, int rank, char *dst)
 {
     static const char letters[] = "PNBRQK";
-    char buf[128];
     size_t n = 0;
-
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            uint8_t p = pos->board[square_make(file, rank)];
-            if (p == PIECE_NONE) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                buf[n++] = (char)('0' + empty);
-            empty = 0;
-            char ch = letters[piece_type_of(p)];
-            buf[n++] = piece_color_of(p) == BLACK ? (char)(ch | 0x20) : ch;
+    int empty = 0;
+    for (int file = 0; file < 8; file++) {
+        uint8_t p = pos->board[square_make(file, rank)];
+        if (p == PIECE_NONE) {
+            empty++;
+            continue;
         }
         if (empty)
-            buf[n++] = (char)('0' + empty);
-        if (rank)
-            buf[n++] = '/';
+            dst[n++] = (char)('0' + empty);
+        empty = 0;
+        char ch = letters[piece_type_of(p)];
+        dst[n++] = piece_color_of(p) == BLACK ? (char)(ch | 0x20) : ch;
     }
-    buf[n++] = ' ';
-    buf[n++] = pos->side_to_move == WHITE ? 'w' : 'b';
-    buf[n++] = ' ';
+    if (empty)
+        dst[n++] = (char)('0' + empty);
+    return n;
+}
+
+static size_t put_number(char *dst, unsigned long v)
+{
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = tmp[n - 1 - i];
+    return n;
+}
+
+size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags)
+{
+    size_t n = 0;
+    dst[n++] = ' ';
+    dst[n++] = pos->side_to_move == WHITE ? 'w' : 'b';
+    dst[n++] = ' ';
     size_t before = n;
     for (int c = 0; c < COLOR_COUNT; c++)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[c][side] != SQ_NONE)
-                buf[n++] = castle_letter(pos, c, side, flags);
+                dst[n++] = castle_letter(pos, c, side, flags);
     if (n == before)
-        buf[n++] = '-';
-    buf[n++] = ' ';
+        dst[n++] = '-';
+    dst[n++] = ' ';
     int ep = pos->ep_square;
     if (ep != SQ_NONE && (!(flags & FEN_EP_LEGAL) || position_ep_legal(pos))) {
-        buf[n++] = (char)('a' + square_file(ep));
-        buf[n++] = (char)('1' + square_rank(ep));
+        dst[n++] = (char)('a' + square_file(ep));
+        dst[n++] = (char)('1' + square_rank(ep));
     } else {
-        buf[n++] = '-';
+        dst[n++] = '-';
     }
-    int w = snprintf(buf + n, sizeof buf - n, " %u %lu", (unsigned)pos->halfmove_clock,
-                     (unsigned long)pos->fullmove_number);
-    n += (size_t)w;
+    dst[n++] = ' ';
+    n += put_number(dst + n, pos->halfmove_clock);
+    dst[n++] = ' ';
+    n += put_number(dst + n, pos->fullmove_number);
+    return n;
+}
+
+size_t fen_write(const struct position *pos, char *dst, size_t cap, unsigned flags)
+{
+    char buf[FEN_MAX];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        n += fen_write_rank(pos, rank, buf + n);
+        if (rank)
+            buf[n++] = '/';
+    }
+    n += fen_write_fields(pos, buf + n, flags);
     if (cap) {
         size_t k = n < cap ? n : cap - 1;
         memcpy(dst, buf, k);

@@ -4,6 +4,7 @@
  * job (writer_pgn.c) since it re-emits the whole game.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "pgnkit/fen.h"
 #include "pgnkit/writer.h"
@@ -31,17 +32,53 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     return true;
 }
 
+/* The board field by ranks, rebuilt only where a move changed something: a move touches
+ * at most two ranks (its origin and destination; en passant and castling stay on them). */
+struct board_text {
+    char rank[8][8];
+    uint8_t len[8];
+};
+
+static void board_text_rank(struct board_text *t, const struct position *pos, int rank)
+{
+    t->len[rank] = (uint8_t)fen_write_rank(pos, rank, t->rank[rank]);
+}
+
+static void put_board_text(struct buf *out, const struct board_text *t,
+                           const struct position *pos, unsigned flags)
+{
+    char *p = buf_reserve(out, FEN_MAX);
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        memcpy(p + n, t->rank[rank], 8);
+        n += t->len[rank];
+        p[n++] = rank ? '/' : ' ';
+    }
+    n--; /* fen_write_fields brings its own leading space */
+    n += fen_write_fields(pos, p + n, flags);
+    out->len += n;
+    out->data[out->len] = '\0';
+}
+
 static void write_every(struct buf *out, const struct game_record *rec,
                         const struct writer_options *o)
 {
     struct position pos = rec->start;
+    struct board_text text;
+    for (int rank = 0; rank < 8; rank++)
+        board_text_rank(&text, &pos, rank);
     for (size_t i = 0; i < rec->mainline_count; i++) {
-        position_do_move(&pos, rec->mainline[i]);
+        struct move m = rec->mainline[i];
+        position_do_move(&pos, m);
+        if (!(m.flags & MOVE_NULL)) {
+            board_text_rank(&text, &pos, square_rank(m.from));
+            board_text_rank(&text, &pos, square_rank(m.to));
+        }
         buf_put_u64(out, rec->game->index);
         buf_putc(out, '\t');
         buf_put_u64(out, i + 1);
         buf_putc(out, '\t');
-        put_fen(out, &pos, o->fen_flags);
+        put_board_text(out, &text, &pos, o->fen_flags);
         buf_putc(out, '\n');
     }
 }

@@ -35,7 +35,17 @@ enum fen_flags {
     FEN_SHREDDER = 1 << 1, /* castling rights as rook files (HAha) even for standard games */
 };
 
+enum { FEN_MAX = 128 }; /* enough for any FEN fen_write produces, with its NUL */
+
 /** Write the FEN of pos into dst (cap bytes, NUL-terminated); return its length (< 100). */
 size_t fen_write(const struct position *pos, char *dst, size_t cap, unsigned flags);
+
+/** One rank (0 = rank 1) of the board field, without '/': 1 to 8 bytes, no NUL.  Lets a
+ * writer that prints every ply rebuild only the ranks a move touched. */
+size_t fen_write_rank(const struct position *pos, int rank, char *dst);
+
+/** The fields after the board, with a leading space (" w KQkq - 0 1"): at most 48 bytes,
+ * no NUL. */
+size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags);
 
 #endif
