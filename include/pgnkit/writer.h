@@ -45,6 +45,15 @@ void writer_fen(struct buf *out, const struct game_record *rec, const struct wri
 /** `pgn`: the game normalized in export format. */
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
+/**
+ * writer_pgn(), and when fixes is not NULL, one line per change the normalization made
+ * appended to it, in the compiler form of the diagnostics:
+ * FILE:LINE:COL: fix[KIND]: game N[, ply P]: what changed.  KIND is one of TAG_ADDED,
+ * TAG_REPEATED, TAG_ORDER, SAN, MOVE_NUMBER, RESULT, NOT_REPLAYED, VARIATION_CLOSED.
+ */
+void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_record *rec,
+                      const struct writer_options *o);
+
 /** One diagnostic, compiler form: FILE:LINE:COL: error[CODE]: game N, ply P (12... Nbd7): msg */
 void writer_diag_text(struct buf *out, const char *file, uint64_t game, const struct diag *d);
 /** One diagnostic as a JSON object (no newline). */

@@ -75,7 +75,7 @@ void worker_process_game(struct worker *w, const struct config *cfg, const struc
         writer_fen(&w->out, rec, &cfg->writer);
         break;
     case CMD_PGN:
-        writer_pgn(&w->out, rec, &cfg->writer);
+        writer_pgn_fixes(&w->out, cfg->fixes ? &w->err : NULL, rec, &cfg->writer);
         break;
     default:
         break;
