@@ -39,6 +39,11 @@ struct writer_options {
 /** `uci`: one line (or object, or PGN game) per game. */
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
+/** The header row `uci --format tsv` writes once, before the first game (nothing for the
+ * other formats): the --tags names, game, ply, uci, san, then clk, eval, emt as --with
+ * asks. */
+void writer_uci_header(struct buf *out, const struct writer_options *o);
+
 /** `fen`: final / ply N / every ply / PGN with FEN comments. */
 void writer_fen(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 

@@ -162,6 +162,13 @@ int run(const struct config *cfg)
     progress_init(&prog, cfg);
     double start = now_seconds();
     int status = 0;
+    if (cfg->command == CMD_UCI) { /* the TSV header row, once for all inputs */
+        struct buf header;
+        buf_init(&header);
+        writer_uci_header(&header, &cfg->writer);
+        status = output_flush(&out, &header) != 0 ? 2 : 0;
+        buf_release(&header);
+    }
     for (size_t i = 0; i < input_count && status != 2; i++) {
         struct input in;
         if (input_open(&in, inputs[i], &cfg->limits) != 0) {
