@@ -128,16 +128,23 @@ static void put_comment(struct pgn_out *w, const char *s, size_t len)
     w->force_number = true;
 }
 
-static void put_move_number(struct pgn_out *w, const struct position *pos)
+/* The move after its number when it needs one ("12. e4", "12... e5", "e5"): one word,
+ * so a line never ends between a number and its move -- except inside a comment, where
+ * a re-read splits at every space, so must this write. */
+static void put_numbered(struct pgn_out *w, const struct position *pos, const char *move,
+                         size_t len, bool in_comment)
 {
-    char num[24];
+    char num[24] = "";
     if (pos->side_to_move == WHITE)
-        snprintf(num, sizeof num, "%u.", pos->fullmove_number);
+        snprintf(num, sizeof num, "%u. ", pos->fullmove_number);
     else if (w->force_number)
-        snprintf(num, sizeof num, "%u...", pos->fullmove_number);
-    else
-        return;
-    put_word(w, "", num, strlen(num));
+        snprintf(num, sizeof num, "%u... ", pos->fullmove_number);
+    if (in_comment && num[0]) {
+        put_word(w, "", num, strlen(num) - 1);
+        num[0] = '\0';
+    }
+    put_word_ex(w, num, move, len, in_comment);
+    w->force_number = false;
 }
 
 /* ---- the --fixes report ---- */
@@ -347,10 +354,8 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
 {
     struct pgn_level *lv = top(w);
     char san[16], nag[8];
-    put_move_number(w, &lv->current);
     size_t n = san_write(&lv->current, tm->move, san);
-    put_word(w, "", san, n);
-    w->force_number = false;
+    put_numbered(w, &lv->current, san, n, false);
     size_t suffix;
     int glyph = suffix_nag(tok->text, tok->len, &suffix);
     size_t written = tok->len - suffix;
@@ -386,9 +391,8 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
     const struct diag *d = error_at(w->rec, tok);
     if (!d && w->depth > 0) {
         /* Not replayed at all (--no-variations): copy the variation as written. */
-        put_move_number(w, &lv->current);
+        put_numbered(w, &lv->current, tok->text, tok->len, false);
         lv->raw = true;
-        put_word(w, "", tok->text, tok->len);
         return;
     }
     char head[64];
@@ -399,8 +403,7 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
     put_word(w, "", head, strlen(head));
     /* The move number goes inside too, so the comment alone reads as movetext. */
     w->force_number = true;
-    put_move_number(w, &lv->current);
-    put_word_ex(w, "", tok->text, tok->len, true);
+    put_numbered(w, &lv->current, tok->text, tok->len, true);
     w->remainder = true;
     w->remainder_nest = 0;
     fix(w, "NOT_REPLAYED", tok->line, tok->col, lv->ply + 1,
