@@ -235,7 +235,7 @@ static const struct option_entry option_table[] = {
     {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  prefix tab-separated tag columns"},
     {"skip-invalid", 0, false, CMD_BIT(CMD_UCI), opt_skip_invalid, "drop games with errors"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
-    {"with", 0, true, CMD_BIT(CMD_UCI), opt_with, "clk,eval,emt  per-move columns (--format tsv)"},
+    {"with", 0, true, CMD_BIT(CMD_UCI), opt_with, "clk,eval,emt  per-move columns of --format tsv (in this order)"},
     {"fixes", 0, false, CMD_BIT(CMD_PGN), opt_fixes, "report on stderr what normalization changed, per game"},
     {"ply", 0, true, CMD_BIT(CMD_FEN), opt_ply, "N  the position after ply N"},
     {"every", 0, false, CMD_BIT(CMD_FEN), opt_every, "one line per ply: game, ply, FEN"},
