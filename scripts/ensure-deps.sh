@@ -5,7 +5,7 @@ set -eu
 
 need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib"
 case "${1:-build}" in
-    test) extra="mandoc:mandoc" ;;
+    test) extra="mandoc:mandoc jq:jq" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish" ;;
     fuzz) extra="clang:clang" ;;
     *) extra="" ;;
