@@ -5,8 +5,8 @@ set -eu
 
 need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib"
 case "${1:-build}" in
-    test) extra="mandoc:mandoc jq:jq" ;;
-    bench) extra="pgn-extract:pgn-extract stockfish:stockfish" ;;
+    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3" ;;
+    bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
     *) extra="" ;;
 esac

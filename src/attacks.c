@@ -1,13 +1,15 @@
 /*
  * attacks.c - attack tables: pawn, knight, king lookups, fancy magic bitboards for
  * sliders, and the between/line tables.  Built once by attacks_init() through
- * pthread_once (magics found by a fixed-seed search, so the tables are the same on
- * every run) and read-only afterwards.  Knows nothing about positions.
+ * pthread_once from stored magic numbers (a fixed-seed search stands behind them) and
+ * read-only afterwards.  Knows nothing about positions.
  */
 #include "pgnkit/attacks.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "attacks_internal.h"
 #include "pgnkit/bitboard.h"
@@ -55,6 +57,80 @@ static bitboard step_set(int sq, const int (*deltas)[2], int n)
     return out;
 }
 
+/*
+ * Magic multipliers found once by the search below (seeded as Stockfish seeds it) and
+ * kept here so that start-up only fills the tables; the search still runs for any
+ * square whose stored number would not work.
+ */
+static const uint64_t rook_magic_numbers[64] = {
+    UINT64_C(0x0a80004000801220), UINT64_C(0x8040004010002008),
+    UINT64_C(0x2080200010008008), UINT64_C(0x1100100008210004),
+    UINT64_C(0xc200209084020008), UINT64_C(0x2100010004000208),
+    UINT64_C(0x0400081000822421), UINT64_C(0x0200010422048844),
+    UINT64_C(0x0800800080400024), UINT64_C(0x0001402000401000),
+    UINT64_C(0x3000801000802001), UINT64_C(0x4400800800100083),
+    UINT64_C(0x0904802402480080), UINT64_C(0x4040800400020080),
+    UINT64_C(0x0018808042000100), UINT64_C(0x4040800080004100),
+    UINT64_C(0x0040048001458024), UINT64_C(0x00a0004000205000),
+    UINT64_C(0x3100808010002000), UINT64_C(0x4825010010000820),
+    UINT64_C(0x5004808008000401), UINT64_C(0x2024818004000a00),
+    UINT64_C(0x0005808002000100), UINT64_C(0x2100060004806104),
+    UINT64_C(0x0080400880008421), UINT64_C(0x4062220600410280),
+    UINT64_C(0x010a004a00108022), UINT64_C(0x0000100080080080),
+    UINT64_C(0x0021000500080010), UINT64_C(0x0044000202001008),
+    UINT64_C(0x0000100400080102), UINT64_C(0xc020128200040545),
+    UINT64_C(0x0080002000400040), UINT64_C(0x0000804000802004),
+    UINT64_C(0x0000120022004080), UINT64_C(0x010a386103001001),
+    UINT64_C(0x9010080080800400), UINT64_C(0x8440020080800400),
+    UINT64_C(0x0004228824001001), UINT64_C(0x000000490a000084),
+    UINT64_C(0x0080002000504000), UINT64_C(0x200020005000c000),
+    UINT64_C(0x0012088020420010), UINT64_C(0x0010010080080800),
+    UINT64_C(0x0085001008010004), UINT64_C(0x0002000204008080),
+    UINT64_C(0x0040413002040008), UINT64_C(0x0000304081020004),
+    UINT64_C(0x0080204000800080), UINT64_C(0x3008804000290100),
+    UINT64_C(0x1010100080200080), UINT64_C(0x2008100208028080),
+    UINT64_C(0x5000850800910100), UINT64_C(0x8402019004680200),
+    UINT64_C(0x0120911028020400), UINT64_C(0x0000008044010200),
+    UINT64_C(0x0020850200244012), UINT64_C(0x0020850200244012),
+    UINT64_C(0x0000102001040841), UINT64_C(0x140900040a100021),
+    UINT64_C(0x000200282410a102), UINT64_C(0x000200282410a102),
+    UINT64_C(0x000200282410a102), UINT64_C(0x4048240043802106),
+};
+static const uint64_t bishop_magic_numbers[64] = {
+    UINT64_C(0x40106000a1160020), UINT64_C(0x0020010250810120),
+    UINT64_C(0x2010010220280081), UINT64_C(0x002806004050c040),
+    UINT64_C(0x0002021018000000), UINT64_C(0x2001112010000400),
+    UINT64_C(0x0881010120218080), UINT64_C(0x1030820110010500),
+    UINT64_C(0x0000120222042400), UINT64_C(0x2000020404040044),
+    UINT64_C(0x8000480094208000), UINT64_C(0x0003422a02000001),
+    UINT64_C(0x000a220210100040), UINT64_C(0x8004820202226000),
+    UINT64_C(0x0018234854100800), UINT64_C(0x0100004042101040),
+    UINT64_C(0x0004001004082820), UINT64_C(0x0010000810010048),
+    UINT64_C(0x1014004208081300), UINT64_C(0x2080818802044202),
+    UINT64_C(0x0040880c00a00100), UINT64_C(0x0080400200522010),
+    UINT64_C(0x0001000188180b04), UINT64_C(0x0080249202020204),
+    UINT64_C(0x1004400004100410), UINT64_C(0x00013100a0022206),
+    UINT64_C(0x2148500001040080), UINT64_C(0x4241080011004300),
+    UINT64_C(0x4020848004002000), UINT64_C(0x10101380d1004100),
+    UINT64_C(0x0008004422020284), UINT64_C(0x01010a1041008080),
+    UINT64_C(0x0808080400082121), UINT64_C(0x0808080400082121),
+    UINT64_C(0x0091128200100c00), UINT64_C(0x0202200802010104),
+    UINT64_C(0x8c0a020200440085), UINT64_C(0x01a0008080b10040),
+    UINT64_C(0x0889520080122800), UINT64_C(0x100902022202010a),
+    UINT64_C(0x04081a0816002000), UINT64_C(0x0000681208005000),
+    UINT64_C(0x8170840041008802), UINT64_C(0x0a00004200810805),
+    UINT64_C(0x0830404408210100), UINT64_C(0x2602208106006102),
+    UINT64_C(0x1048300680802628), UINT64_C(0x2602208106006102),
+    UINT64_C(0x0602010120110040), UINT64_C(0x0941010801043000),
+    UINT64_C(0x000040440a210428), UINT64_C(0x0008240020880021),
+    UINT64_C(0x0400002012048200), UINT64_C(0x00ac102001210220),
+    UINT64_C(0x0220021002009900), UINT64_C(0x84440c080a013080),
+    UINT64_C(0x0001008044200440), UINT64_C(0x0004c04410841000),
+    UINT64_C(0x2000500104011130), UINT64_C(0x1a0c010011c20229),
+    UINT64_C(0x0044800112202200), UINT64_C(0x0434804908100424),
+    UINT64_C(0x0300404822c08200), UINT64_C(0x48081010008a2a80),
+};
+
 /* xorshift64* as in Stockfish's PRNG; sparse numbers make good magic candidates. */
 static uint64_t prng_next(uint64_t *s)
 {
@@ -69,22 +145,43 @@ static unsigned magic_index(const struct attacks_magic *m, bitboard occ)
     return (unsigned)(((occ & m->mask) * m->magic) >> m->shift);
 }
 
-/* Find a magic for every square by trial (the seeds per rank make it quick). */
-static void init_magics(struct attacks_magic *table, bitboard *storage, const int dirs[4][2])
+/* Try one magic on every subset of the mask; epoch[] marks the slots this attempt
+ * wrote, so no clearing between attempts is needed. */
+static bool magic_fits(const struct attacks_magic *m, bitboard *slots, const bitboard *occupancy,
+                       const bitboard *reference, int size, int *epoch, int attempt)
+{
+    for (int i = 0; i < size; i++) {
+        unsigned idx = magic_index(m, occupancy[i]);
+        if (epoch[idx] < attempt) {
+            epoch[idx] = attempt;
+            slots[idx] = reference[i];
+        } else if (slots[idx] != reference[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Fill every square's table, with the stored magic or else one found by trial. */
+static void init_magics(struct attacks_magic *table, bitboard *storage, const int dirs[4][2],
+                        const uint64_t *known)
 {
     static const uint64_t seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
-    bitboard occupancy[4096], reference[4096];
-    int epoch[4096] = {0}, cnt = 0;
+    /* Scratch, static to keep 80 KiB off the stack; only touched under pthread_once. */
+    static bitboard occupancy[4096], reference[4096];
+    static int epoch[4096];
+    int attempt = 0;
     bitboard *next = storage;
 
+    memset(epoch, 0, sizeof epoch);
     for (int sq = 0; sq < SQUARE_COUNT; sq++) {
         bitboard edges = ((bb_rank(0) | bb_rank(7)) & ~bb_rank(square_rank(sq))) |
                          ((bb_file(0) | bb_file(7)) & ~bb_file(square_file(sq)));
         struct attacks_magic *m = &table[sq];
+        bitboard *slots = next;
         m->mask = slide(dirs, sq, 0) & ~edges;
         m->shift = (unsigned)(64 - bb_count(m->mask));
-        bitboard *slots = next;
-        m->attacks = next;
+        m->attacks = slots;
 
         /* Carry-Rippler: enumerate every subset of the mask. */
         int size = 0;
@@ -97,23 +194,15 @@ static void init_magics(struct attacks_magic *table, bitboard *storage, const in
         } while (b);
         next += size;
 
+        m->magic = known[sq];
+        if (magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt))
+            continue;
         uint64_t seed = seeds[square_rank(sq)];
-        for (int i = 0; i < size;) {
+        do {
             do {
                 m->magic = prng_next(&seed) & prng_next(&seed) & prng_next(&seed);
             } while (bb_count((m->magic * m->mask) >> 56) < 6);
-            /* epoch[] marks which slots this attempt wrote, so no clearing is needed. */
-            cnt++;
-            for (i = 0; i < size; i++) {
-                unsigned idx = magic_index(m, occupancy[i]);
-                if (epoch[idx] < cnt) {
-                    epoch[idx] = cnt;
-                    slots[idx] = reference[i];
-                } else if (slots[idx] != reference[i]) {
-                    break;
-                }
-            }
-        }
+        } while (!magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt));
     }
 }
 
@@ -132,8 +221,8 @@ static void init_tables(void)
         attacks_pawn_table[WHITE][sq] = step_set(sq, wpawn_d, 2);
         attacks_pawn_table[BLACK][sq] = step_set(sq, bpawn_d, 2);
     }
-    init_magics(attacks_rook_magics, rook_storage, rook_dirs);
-    init_magics(attacks_bishop_magics, bishop_storage, bishop_dirs);
+    init_magics(attacks_rook_magics, rook_storage, rook_dirs, rook_magic_numbers);
+    init_magics(attacks_bishop_magics, bishop_storage, bishop_dirs, bishop_magic_numbers);
 
     for (int a = 0; a < SQUARE_COUNT; a++) {
         for (int b = 0; b < SQUARE_COUNT; b++) {

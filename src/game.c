@@ -20,11 +20,12 @@
 #include "pgnkit/xalloc.h"
 
 /* One variation level: where its line stands and the position its next sibling
- * variation starts from (the position before the level's last move). */
+ * variation starts from (the position before the level's last move).  The two live in
+ * a pair that swaps roles on each move, so a move costs one position copy, not three. */
 struct level {
-    struct position current;
-    struct position before_last;
-    uint32_t ply;   /* plies played from the game's start to `current` */
+    struct position pair[2];
+    uint8_t cur;    /* pair[cur] is the current position, pair[!cur] the one before */
+    uint32_t ply;   /* plies played from the game's start to the current position */
     bool has_last;
     bool dead;      /* an error ended this line: skip its remaining moves */
 };
@@ -172,6 +173,9 @@ static struct diag *move_diag(struct game_record *rec, enum diag_code code,
 
 /* ---- the walk ---- */
 
+static inline struct position *current(struct level *lv) { return &lv->pair[lv->cur]; }
+static inline struct position *before_last(struct level *lv) { return &lv->pair[!lv->cur]; }
+
 static struct level *push_level(struct game_replayer *r, size_t depth)
 {
     xgrow((void **)&r->levels, &r->level_cap, depth + 1, sizeof *r->levels);
@@ -196,7 +200,7 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
         char msg[DIAG_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
                  tok->text);
-        move_diag(rec, DIAG_SYNTAX, tok, ply, &lv->current, msg);
+        move_diag(rec, DIAG_SYNTAX, tok, ply, current(lv), msg);
         lv->dead = true;
         return used;
     }
@@ -207,20 +211,20 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
         used = 2;
     }
     struct san_outcome o;
-    san_resolve(&lv->current, &san, &r->opts.san, &o);
+    o.after = before_last(lv); /* no longer needed once this move is played */
+    san_resolve(current(lv), &san, &r->opts.san, &o);
     for (int k = 0; k < o.problem_count; k++) {
         struct diag *d = diag_list_add(&rec->diags, o.problems[k].code, tok->line, tok->col,
                                        "%s", o.problems[k].message);
         d->severity = o.problems[k].severity;
-        fill_move_context(d, &lv->current, tok, ply, &o, rec->chess960);
+        fill_move_context(d, current(lv), tok, ply, &o, rec->chess960);
     }
     if (!o.ok) {
         lv->dead = true;
         return used;
     }
     r->token_moves[i] = (struct game_token_move){o.move, ply, true};
-    lv->before_last = lv->current;
-    lv->current = o.after;
+    lv->cur ^= 1;
     lv->has_last = true;
     lv->ply = ply;
     if (mainline) {
@@ -236,7 +240,8 @@ static void open_variation(struct game_replayer *r, size_t *depth)
     struct level *parent = &r->levels[*depth];
     struct level *child = push_level(r, *depth + 1);
     parent = &r->levels[*depth]; /* push_level may have moved the array */
-    child->current = parent->has_last ? parent->before_last : parent->current;
+    child->cur = 0;
+    child->pair[0] = parent->has_last ? *before_last(parent) : *current(parent);
     child->ply = parent->has_last ? parent->ply - 1 : parent->ply;
     child->has_last = false;
     child->dead = parent->dead || r->opts.skip_variations;
@@ -248,7 +253,8 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
     struct game_record *rec = &r->record;
     size_t depth = 0;
     struct level *root = push_level(r, 0);
-    root->current = rec->start;
+    root->cur = 0;
+    root->pair[0] = rec->start;
     root->ply = 0;
     root->has_last = false;
     root->dead = false;
@@ -280,7 +286,7 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
         }
         i++;
     }
-    rec->final = r->levels[0].current;
+    rec->final = *current(&r->levels[0]);
 }
 
 /* ---- the end of the game (SPEC §3.7) ---- */

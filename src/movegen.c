@@ -39,6 +39,46 @@ static bitboard pinned_of(const struct position *pos, int us, int ksq, bitboard 
     return pinned & pos->by_color[us];
 }
 
+/* Is `from` (ours) pinned to our king?  For the SAN path, which asks about one or two
+ * pieces and should not pay for the whole pinned set. */
+static bool pinned_piece(const struct position *pos, const struct gen_state *st, int from)
+{
+    bitboard line = att_line(st->ksq, from);
+    if (!line || (att_between(st->ksq, from) & st->occ))
+        return false;
+    bitboard occ = st->occ ^ bb_square(from);
+    bool straight = square_file(from) == square_file(st->ksq) ||
+                    square_rank(from) == square_rank(st->ksq);
+    bitboard sliders = straight ? att_rook(st->ksq, occ) &
+                                      (pos->by_type[ROOK] | pos->by_type[QUEEN])
+                                : att_bishop(st->ksq, occ) &
+                                      (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
+    sliders &= st->enemy & line;
+    while (sliders)
+        if (bb_has(att_between(st->ksq, bb_pop(&sliders)), from))
+            return true;
+    return false;
+}
+
+/* The state without the pinned set (see pinned_piece). */
+MG_INLINE void state_init_light(struct gen_state *st, const struct position *pos)
+{
+    st->us = pos->side_to_move;
+    st->them = st->us ^ 1;
+    st->ksq = pos->king_square[st->us];
+    st->own = pos->by_color[st->us];
+    st->enemy = pos->by_color[st->them];
+    st->occ = st->own | st->enemy;
+    st->checkers = pos->checkers;
+    st->pinned = 0;
+    if (!st->checkers)
+        st->target = ~st->own;
+    else if (!bb_many(st->checkers))
+        st->target = st->checkers | att_between(st->ksq, bb_lsb(st->checkers));
+    else
+        st->target = 0;
+}
+
 MG_INLINE void state_init(struct gen_state *st, const struct position *pos)
 {
     st->us = pos->side_to_move;
@@ -47,7 +87,7 @@ MG_INLINE void state_init(struct gen_state *st, const struct position *pos)
     st->own = pos->by_color[st->us];
     st->enemy = pos->by_color[st->them];
     st->occ = st->own | st->enemy;
-    st->checkers = pos_attackers(pos, st->ksq, st->them, st->occ);
+    st->checkers = pos->checkers;
     st->pinned = pinned_of(pos, st->us, st->ksq, st->occ);
     if (!st->checkers)
         st->target = ~st->own;
@@ -287,7 +327,49 @@ int movegen_legal(const struct position *pos, struct move *out) { return gen_all
 /** Number of legal moves of the side to move (no list written). */
 static int movegen_count(const struct position *pos) { return gen_all(pos, NULL, true); }
 
-bool position_has_legal_move(const struct position *pos) { return movegen_count(pos) > 0; }
+/* Any piece (not king) of the side to move with a legal landing square?  Pawns are
+ * asked of the full generator only when no other piece can move (rare). */
+static bool piece_can_move(const struct position *pos, const struct gen_state *st)
+{
+    bitboard knights = position_pieces(pos, (enum color)st->us, KNIGHT) & ~st->pinned;
+    while (knights)
+        if (att_knight(bb_pop(&knights)) & st->target)
+            return true;
+    bitboard queens = pos->by_type[QUEEN];
+    bitboard sliders = st->own & (pos->by_type[BISHOP] | pos->by_type[ROOK] | queens);
+    while (sliders) {
+        int from = bb_pop(&sliders);
+        enum piece_type t = piece_type_of(pos->board[from]);
+        bitboard to = 0;
+        if (t != ROOK)
+            to |= att_bishop(from, st->occ);
+        if (t != BISHOP)
+            to |= att_rook(from, st->occ);
+        to &= st->target;
+        if (bb_has(st->pinned, from))
+            to &= att_line(st->ksq, from);
+        if (to)
+            return true;
+    }
+    return false;
+}
+
+/* Mate and stalemate tests ask this after many moves: stop at the first legal move. */
+bool position_has_legal_move(const struct position *pos)
+{
+    struct gen_state st;
+    state_init(&st, pos);
+    bitboard steps = att_king(st.ksq) & ~st.own;
+    while (steps)
+        if (!king_square_attacked(pos, &st, bb_pop(&steps)))
+            return true;
+    if (bb_many(st.checkers))
+        return false;
+    if (piece_can_move(pos, &st))
+        return true;
+    struct move scratch[MAX_MOVES];
+    return gen_pawns(pos, &st, scratch, 0, true) > 0;
+}
 
 bool position_ep_legal(const struct position *pos)
 {
@@ -342,7 +424,7 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
     }
     while (froms) {
         int from = bb_pop(&froms);
-        if (bb_has(st->pinned, from) && !bb_has(att_line(st->ksq, from), to))
+        if (!bb_has(att_line(st->ksq, from), to) && pinned_piece(pos, st, from))
             continue;
         n = emit_pawn(out, n, from, to, flags, promo, false);
     }
@@ -355,7 +437,7 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
     if (to < 0 || to >= SQUARE_COUNT || (unsigned)t >= PIECE_TYPE_COUNT)
         return 0;
     struct gen_state st;
-    state_init(&st, pos);
+    state_init_light(&st, pos);
     if (bb_has(st.own, to))
         return 0;
     uint8_t flags = bb_has(st.enemy, to) ? MOVE_CAPTURE : 0;
@@ -379,7 +461,7 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
     int n = 0;
     while (froms) {
         int from = bb_pop(&froms);
-        if (bb_has(st.pinned, from) && !bb_has(att_line(st.ksq, from), to))
+        if (!bb_has(att_line(st.ksq, from), to) && pinned_piece(pos, &st, from))
             continue;
         out[n++] = (struct move){(uint8_t)from, (uint8_t)to, 0, flags};
     }

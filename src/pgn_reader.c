@@ -68,8 +68,18 @@ static const uint8_t char_class[256] = {
     [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD,
 };
 
+/* 1 for the bytes that end a move, number or NAG token: the classes in DELIM_MASK. */
+static const uint8_t delim_table[256] = {
+    [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,
+    [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
+    [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,
+    [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1, ['"'] = 1, ['$'] = 1, ['('] = 1,
+    [')'] = 1, [';'] = 1, ['<'] = 1, ['>'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1,
+    [127] = 1,
+};
+
 static inline unsigned cls(char c) { return char_class[(unsigned char)c]; }
-static inline bool is_delim(char c) { return (DELIM_MASK >> cls(c)) & 1u; }
+static inline bool is_delim(char c) { return delim_table[(unsigned char)c]; }
 static inline bool is_hspace(char c) { return cls(c) == CC_SPACE; }
 static inline bool is_eol(char c) { return c == '\n' || c == '\r'; }
 
@@ -136,6 +146,9 @@ struct pgn_reader {
     size_t ntrec, trec_cap;
     struct pgn_tag *tags;
     size_t tags_cap;
+    uint32_t eols;    /* line ends since the last byte that was not whitespace */
+    uint64_t *hashes; /* of the tag names seen in this game */
+    size_t nhash, hash_cap;
     char *scratch;
     size_t scratch_len, scratch_cap;
     struct diag_list diags;
@@ -171,8 +184,6 @@ static void start_skipping(struct pgn_reader *r)
     r->ntok = 0;
     r->ntrec = 0;
     r->scratch_len = 0;
-    add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
-             "the game is over the limit of %zu bytes; skipped", r->lim.max_game_bytes);
 }
 
 /* Make room by moving [keep, len) to the front or into a larger buffer. */
@@ -209,15 +220,16 @@ static void make_room(struct pgn_reader *r, size_t keep)
 
 /*
  * Read more bytes.  Keeps the current game (or, when skipping, everything from r->pos);
- * the data may move: callers subtract r->shift from their indices.  Returns 1 when bytes
- * were added, 0 at the end of input, -1 on an I/O error.
+ * the data may move: callers subtract r->shift from their indices.  mark: the bytes
+ * before it surely belong to the current game (the size limit is checked on them).
+ * Returns 1 when bytes were added, 0 at the end of input, -1 on an I/O error.
  */
-static int fill(struct pgn_reader *r)
+static int fill(struct pgn_reader *r, size_t mark)
 {
     r->shift = 0;
     if (r->eof)
         return 0;
-    if (r->started && !r->skipping && r->len - r->game_start > r->lim.max_game_bytes)
+    if (r->started && !r->skipping && mark - r->game_start > r->lim.max_game_bytes)
         start_skipping(r);
     size_t keep = (r->started && !r->skipping) ? r->game_start : r->pos;
     if (r->cap - r->len < READ_CHUNK)
@@ -373,30 +385,21 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
     return tag_recover(r, d, j, n);
 }
 
-/* Is the line holding d[i] (blank before i) preceded by a blank line?  Looks back to lo. */
-static bool blank_line_before(const char *d, size_t i, size_t lo)
+/* Tag names are remembered as 64-bit FNV-1a hashes, which survive skipping a large game. */
+static uint64_t name_hash(const char *p, size_t len)
 {
-    size_t k = i;
-    while (k > lo && is_hspace(d[k - 1]))
-        k--;
-    if (k == lo || !is_eol(d[k - 1]))
-        return false;
-    k--;
-    if (d[k] == '\n' && k > lo && d[k - 1] == '\r')
-        k--;
-    while (k > lo && is_hspace(d[k - 1]))
-        k--;
-    return k > lo && is_eol(d[k - 1]);
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t k = 0; k < len; k++)
+        h = (h ^ (unsigned char)p[k]) * 0x100000001b3u;
+    return h;
 }
 
 static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct tag_parse *tp)
 {
-    const char *g = d + r->game_start;
-    for (size_t k = 0; k < r->ntrec; k++) {
-        const struct tag_rec *t = &r->trecs[k];
-        if (t->name_len == tp->name_len && memcmp(g + t->name_off, d + tp->name, t->name_len) == 0)
+    uint64_t h = name_hash(d + tp->name, tp->name_len);
+    for (size_t k = 0; k < r->nhash; k++)
+        if (r->hashes[k] == h)
             return true;
-    }
     return false;
 }
 
@@ -406,7 +409,15 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
         add_diag(r, tp->err, r->line, col_at(r, tp->err_pos), "%s", tp->err_msg);
     if (tp->err == DIAG_UNTERMINATED_STRING)
         r->bad_string = true;
-    if (!tp->has_tag || r->skipping)
+    if (!tp->has_tag)
+        return;
+    if (r->nhash == r->hash_cap) {
+        void *p = r->hashes;
+        xgrow(&p, &r->hash_cap, r->nhash + 1, sizeof *r->hashes);
+        r->hashes = p;
+    }
+    r->hashes[r->nhash++] = name_hash(d + tp->name, tp->name_len);
+    if (r->skipping)
         return;
     if (r->ntrec == r->trec_cap) {
         void *p = r->trecs;
@@ -579,7 +590,7 @@ static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
         }
         searched = n;
         r->pos = r->skipping ? w.scanned : open;
-        if (fill(r) < 0)
+        if (fill(r, w.scanned) < 0)
             return SIZE_MAX;
         /* When skipping, open and start may wrap; they are not used then. */
         open -= r->shift;
@@ -597,7 +608,7 @@ static size_t skip_line(struct pgn_reader *r, size_t i)
         if (e < r->len || r->eof)
             return e;
         r->pos = e;
-        if (fill(r) < 0)
+        if (fill(r, r->pos) < 0)
             return SIZE_MAX;
         i = r->pos;
     }
@@ -614,7 +625,7 @@ static size_t skip_run(struct pgn_reader *r, size_t i)
         if (i < n || r->eof)
             return i;
         r->pos = i;
-        if (fill(r) < 0)
+        if (fill(r, r->pos) < 0)
             return SIZE_MAX;
         i = r->pos;
     }
@@ -643,6 +654,7 @@ static void reset_game(struct pgn_reader *r)
     r->depth = 0;
     r->ntok = 0;
     r->ntrec = 0;
+    r->nhash = 0;
     r->scratch_len = 0;
     diag_list_clear(&r->diags);
 }
@@ -652,7 +664,7 @@ static void skip_bom(struct pgn_reader *r)
     r->bom_done = true;
     while (r->len < 3 && !r->eof) {
         r->pos = 0;
-        if (fill(r) < 0)
+        if (fill(r, r->pos) < 0)
             return;
     }
     if (r->len >= 3 && memcmp(r->data, "\xef\xbb\xbf", 3) == 0) {
@@ -666,7 +678,8 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
 {
     add_diag(r, DIAG_TOKEN_TOO_LONG, r->line, col_at(r, i),
              "a token longer than %zu bytes; skipped", r->lim.max_token_bytes);
-    return skip_run(r, i);
+    /* From i + 1: a NAG's '$' is a delimiter itself, and progress must be made. */
+    return skip_run(r, i + 1);
 }
 
 /*
@@ -678,15 +691,20 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
     const char *d = r->data;
     size_t i = r->pos, n = r->len;
     const size_t max_tok = r->lim.max_token_bytes;
+    uint32_t eols = 0; /* r->eols as it was before the token at i */
     for (;;) {
         if (i >= n) {
             if (r->eof) {
                 *end = END_EOF;
                 break;
             }
+            eols = 0;
         refill:
+            /* The token at i is scanned again: give back its line-end count. */
+            r->eols += eols;
+            eols = 0;
             r->pos = i;
-            int st = fill(r);
+            int st = fill(r, i);
             d = r->data;
             n = r->len;
             i = r->pos;
@@ -695,20 +713,29 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             continue;
         }
         unsigned cl = cls(d[i]);
+        if (cl == CC_OTHER && r->started) {
+            eols = r->eols;
+            r->eols = 0;
+            goto move_token; /* the common case first */
+        }
         if (cl == CC_SPACE) {
             i++;
             continue;
         }
         if (cl == CC_LF) {
             i++;
+            r->eols++;
             r->line++;
             r->ls = (ptrdiff_t)i;
             continue;
         }
         if (cl == CC_CR) {
-            if (i + 1 >= n && !r->eof)
+            if (i + 1 >= n && !r->eof) {
+                eols = 0; /* no token is pending */
                 goto refill;
+            }
             i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
+            r->eols++;
             r->line++;
             r->ls = (ptrdiff_t)i;
             continue;
@@ -722,6 +749,9 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             i++;
             continue;
         }
+        /* Line ends since the last thing that was not whitespace: 2 = a blank line. */
+        eols = r->eols;
+        r->eols = 0;
         if (cl == CC_PERCENT && (ptrdiff_t)i == r->ls) {
             /* An escape line (PGN standard 6): ignored whole. */
             r->pos = i;
@@ -734,6 +764,32 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         }
         if (!r->started)
             begin_game(r, i);
+        if (cl == CC_OTHER) {
+        move_token:;
+            size_t j = i + 1;
+            while (j < n && !is_delim(d[j]))
+                j++;
+            if (j - i > max_tok)
+                goto too_long;
+            if (j == n && !r->eof)
+                goto refill;
+            r->phase = PHASE_MOVETEXT;
+            if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
+                emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_RESULT);
+                if (r->depth == 0) {
+                    r->has_result = true;
+                    i = j;
+                    *end = END_RESULT;
+                    goto done;
+                }
+            } else {
+                emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_MOVE);
+            }
+            i = j;
+            if (i < n && d[i] == ' ')
+                i++;
+            continue;
+        }
         uint32_t line = r->line, col = col_at(r, i);
         switch (cl) {
         case CC_DIGIT: {
@@ -750,6 +806,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 emit(r, d + i, k - i, line, col, PGN_TOK_MOVE_NUMBER);
                 r->phase = PHASE_MOVETEXT;
                 i = k;
+                if (i < n && d[i] == ' ')
+                    i++;
                 continue;
             }
             size_t j = k;
@@ -776,30 +834,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             i = j;
             continue;
         }
-        case CC_OTHER:
-        case CC_PERCENT: {
-            size_t j = i + 1;
-            while (j < n && !is_delim(d[j]))
-                j++;
-            if (j - i > max_tok)
-                goto too_long;
-            if (j == n && !r->eof)
-                goto refill;
-            r->phase = PHASE_MOVETEXT;
-            if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
-                emit(r, d + i, j - i, line, col, PGN_TOK_RESULT);
-                if (r->depth == 0) {
-                    r->has_result = true;
-                    i = j;
-                    *end = END_RESULT;
-                    goto done;
-                }
-            } else {
-                emit(r, d + i, j - i, line, col, PGN_TOK_MOVE);
-            }
-            i = j;
-            continue;
-        }
+        case CC_PERCENT:
+            goto move_token;
         case CC_DOT:
             i++; /* dots between tokens are move-number decoration */
             continue;
@@ -900,9 +936,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             size_t j = parse_tag(r, d, i, n, &tp);
             if (j == NEED_MORE)
                 goto refill;
-            if (r->phase == PHASE_TAGS && !r->skipping && tp.has_tag &&
-                (r->bad_string || tag_is_dup(r, d, &tp)) &&
-                blank_line_before(d, i, r->game_start)) {
+            if (r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
+                (r->bad_string || tag_is_dup(r, d, &tp))) {
                 /* A new tag section after a blank line: a game with no movetext ended. */
                 *end = END_BOUNDARY;
                 goto done;
@@ -937,9 +972,13 @@ done:
 static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game *game)
 {
     size_t i = r->pos;
-    bool errors = diag_list_errors(&r->diags) > 0;
-    /* Only comments or whitespace since the last game: not a game of its own. */
-    if (r->phase == PHASE_BEFORE && !r->has_result && !errors)
+    uint64_t bytes = r->base_off + i - r->game_off;
+    if (!r->skipping && bytes > r->lim.max_game_bytes)
+        start_skipping(r);
+    /* Only comments or whitespace since the last game: not a game of its own (unless too
+     * large to look at, or broken). */
+    if (r->phase == PHASE_BEFORE && !r->has_result && !r->skipping &&
+        diag_list_errors(&r->diags) == 0)
         return false;
     uint32_t line = r->line, col = col_at(r, i);
     if (r->ntok > 0) {
@@ -957,9 +996,14 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
         add_diag(r, DIAG_NO_RESULT, line, col,
                  end == END_EOF ? "the game has no result before the end of the input"
                                 : "the game has no result before the next tag section");
-    uint64_t bytes = r->base_off + i - r->game_off;
-    if (!r->skipping && bytes > r->lim.max_game_bytes)
-        start_skipping(r);
+    if (r->skipping) {
+        /* Its contents were not all looked at: the one diagnostic says so, whatever the
+         * buffer size at which the skipping began. */
+        diag_list_clear(&r->diags);
+        add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
+                 "the game is over the limit of %zu bytes (%llu); skipped",
+                 r->lim.max_game_bytes, (unsigned long long)bytes);
+    }
 
     if (r->ntrec > r->tags_cap) {
         void *p = r->tags;
@@ -980,6 +1024,7 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     game->line = r->game_line;
     game->offset = r->game_off;
     game->bytes = bytes;
+    game->text = r->data + r->game_start;
     game->tags = r->ntrec ? r->tags : NULL;
     game->tag_count = r->ntrec;
     game->tokens = r->ntok ? r->toks : NULL;
@@ -1080,6 +1125,7 @@ void pgn_reader_free(struct pgn_reader *r)
     free(r->toks);
     free(r->trecs);
     free(r->tags);
+    free(r->hashes);
     free(r->scratch);
     diag_list_release(&r->diags);
     free(r);

@@ -40,10 +40,10 @@ bitboard position_attackers(const struct position *pos, int sq, enum color by, b
     return pos_attackers(pos, sq, by, occ);
 }
 
-bitboard position_checkers(const struct position *pos)
+void position_update_checkers(struct position *pos)
 {
     int us = pos->side_to_move;
-    return pos_attackers(pos, pos->king_square[us], us ^ 1, position_occupied(pos));
+    pos->checkers = pos_attackers(pos, pos->king_square[us], us ^ 1, position_occupied(pos));
 }
 
 bitboard position_pinned(const struct position *pos)
@@ -120,5 +120,8 @@ bool position_ok(const struct position *pos)
             pos->board[victim] != piece_make((enum color)(us ^ 1), PAWN))
             return false;
     }
+    int us = pos->side_to_move;
+    if (pos->checkers != pos_attackers(pos, pos->king_square[us], us ^ 1, position_occupied(pos)))
+        return false;
     return true;
 }

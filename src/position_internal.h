@@ -50,7 +50,7 @@ static inline void pos_castle(struct position *pos, int us, int k, int r)
     pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
 }
 
-static inline void pos_do_move(struct position *pos, struct move m)
+static inline void pos_move_pieces(struct position *pos, struct move m)
 {
     int us = pos->side_to_move, them = us ^ 1;
     int old_ep = pos->ep_square;
@@ -104,6 +104,16 @@ static inline void pos_do_move(struct position *pos, struct move m)
         if (pos->castle_rook[them][side] == to)
             pos->castle_rook[them][side] = SQ_NONE;
     }
+}
+
+/* The move, then the checks it gives: every caller (SAN claims, the next move's
+ * generator) needs them, so they are found once here. */
+static inline void pos_do_move(struct position *pos, struct move m)
+{
+    pos_move_pieces(pos, m);
+    int us = pos->side_to_move;
+    pos->checkers = pos_attackers(pos, pos->king_square[us], us ^ 1,
+                                  pos->by_color[WHITE] | pos->by_color[BLACK]);
 }
 
 #endif

@@ -45,18 +45,20 @@ static void square_name(int sq, char name[3])
 /* ---- outcome of playing a move: what the claims are checked against ---- */
 
 struct played {
-    struct position after;
     int checkers;
     bool mate;
 };
 
-static void play(const struct position *pos, struct move m, struct played *p)
+/* Copy-make m into *after and see what it does to the other side. */
+static struct played play(const struct position *pos, struct move m, struct position *after)
 {
-    p->after = *pos;
-    position_do_move(&p->after, m);
-    p->checkers = __builtin_popcountll(position_checkers(&p->after));
+    *after = *pos;
+    position_do_move(after, m);
+    struct played p;
+    p.checkers = __builtin_popcountll(position_checkers(after));
     /* Mate needs a legal-move search, but only when the move gives check. */
-    p->mate = p->checkers && !position_has_legal_move(&p->after);
+    p.mate = p.checkers && !position_has_legal_move(after);
+    return p;
 }
 
 /* The seed's filter: a written claim must hold; an absent mark claims nothing. */
@@ -217,14 +219,18 @@ static void explain_illegal(const struct position *pos, const struct san *san,
     }
     bitboard origins = pseudo_origins(pos, piece, san->to, us) & hint_mask(san);
     if (!origins) {
-        add_problem(out, DIAG_ILLEGAL, "no %s %s can move %s", who, name, target);
+        /* A transposed or skipped move often shows as the other side's move. */
+        bool theirs = pseudo_origins(pos, piece, san->to, (enum color)!us) & hint_mask(san);
+        add_problem(out, DIAG_ILLEGAL, "no %s %s can move %s%s%s%s", who, name, target,
+                    theirs ? " (a " : "", theirs ? color_names[!us] : "",
+                    theirs ? " one could: it is not its move)" : "");
         return;
     }
     int from = __builtin_ctzll(origins);
     char from_name[3];
     square_name(from, from_name);
     if (position_in_check(pos))
-        add_problem(out, DIAG_ILLEGAL, "%s is in check and the %s on %s to %s does not get out of it",
+        add_problem(out, DIAG_ILLEGAL, "%s is in check, and the %s from %s to %s does not end it",
                     who, name, from_name, to);
     else if (piece == KING)
         add_problem(out, DIAG_ILLEGAL, "the king would be in check on %s", to);
@@ -329,8 +335,8 @@ static int filter_by_claims(const struct position *pos, const struct san *san,
 {
     int kept = 0, first = -1;
     for (int i = 0; i < n; i++) {
-        struct played p;
-        play(pos, cands[i], &p);
+        struct position after;
+        struct played p = play(pos, cands[i], &after);
         if (claims_hold(san, cands[i], &p)) {
             kept++;
             if (first < 0)
@@ -363,11 +369,9 @@ static void choose(const struct position *pos, const struct san *san, const stru
     int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
     if (pick < 0)
         return;
-    struct played p;
-    play(pos, cands[pick], &p);
+    struct played p = play(pos, cands[pick], out->after);
     out->move = cands[pick];
     out->ok = true;
-    out->after = p.after;
     out->gives_check = p.checkers != 0;
     out->gives_mate = p.mate;
     check_claims(san, out->move, &p, out);
@@ -404,10 +408,10 @@ static void resolve_null(const struct position *pos, struct san_outcome *out)
     }
     struct move m = {0, 0, 0, MOVE_NULL};
     out->move = m;
-    out->after = *pos;
-    position_do_move(&out->after, m);
+    *out->after = *pos;
+    position_do_move(out->after, m);
     out->ok = true;
-    out->gives_check = position_in_check(&out->after);
+    out->gives_check = position_in_check(out->after);
     out->gives_mate = false;
 }
 

@@ -36,6 +36,8 @@ static void resolve(const char *fen, const char *token, bool lenient, struct san
     struct san san;
     cr_assert_eq(san_decode(matcher, token, strlen(token), &san), 0, "cannot decode %s", token);
     struct san_options opts = {.lenient = lenient};
+    static struct position after;
+    out->after = &after;
     san_resolve(pos, &san, &opts, out);
 }
 

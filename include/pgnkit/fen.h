@@ -21,6 +21,8 @@
  * stand anywhere).  When false, a castling field that only makes sense in Chess960
  * (Shredder letters, king off the e-file, a castling rook off the a/h corner) switches
  * the position to Chess960 rules (pos->chess960 = true) rather than being rejected.
+ * (Shredder letters that name the a/h corner rooks of a king on e1/e8, such as HAha on
+ * the standard array, keep standard rules: they mean the same castling there.)
  * Castling rights without a king and rook on the squares they name are rejected.
  * Fields 5 and 6 (clocks) may be missing (then 0 and 1).
  * Returns 0, or -1 with *err filled (code DIAG_BAD_FEN, col = 1-based column in s).

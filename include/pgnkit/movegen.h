@@ -35,7 +35,11 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
 bool movegen_castle(const struct position *pos, enum castle_side side, struct move *m,
                     const char **why);
 
-/** True when m (any well-formed move) is legal in pos. */
+/**
+ * True when m (any well-formed move) is legal in pos.  Only from, to, promo and the
+ * MOVE_NULL / MOVE_CASTLE bits are consulted, so a move built from long algebraic
+ * text (e2e4, flags 0) is enough; a king moving onto its own castling rook is castling.
+ */
 bool movegen_is_legal(const struct position *pos, struct move m);
 
 /** Leaf-counting perft. */

@@ -55,6 +55,9 @@ struct pgn_game {
     uint32_t line;               /* first line of the game */
     uint64_t offset;             /* byte offset of its first byte in the file */
     uint64_t bytes;              /* bytes the game spans */
+    const char *text;            /* its first byte in the reader's buffer (bytes long, unless
+                                  * skipped); token texts and unescaped tag values point
+                                  * into it, escaped tag values elsewhere */
     const struct pgn_tag *tags;
     size_t tag_count;
     const struct pgn_token *tokens;

@@ -28,6 +28,9 @@ struct position {
     uint8_t king_square[COLOR_COUNT];
     bool chess960;
     uint16_t halfmove_clock;
+    /* Enemy pieces giving check to the side to move: kept by position_do_move (and set
+     * by fen_parse / position_set_start), since every move asks for it. */
+    bitboard checkers;
     uint32_t fullmove_number;
 };
 
@@ -46,8 +49,10 @@ static inline bitboard position_pieces(const struct position *pos, enum color c,
 
 /** Pieces of colour `by` attacking sq, given occupancy occ. */
 bitboard position_attackers(const struct position *pos, int sq, enum color by, bitboard occ);
-/** Enemy pieces giving check to the side to move. */
-bitboard position_checkers(const struct position *pos);
+/** Enemy pieces giving check to the side to move (cached: O(1)). */
+static inline bitboard position_checkers(const struct position *pos) { return pos->checkers; }
+/** Recompute pos->checkers from the board (after building a position by hand). */
+void position_update_checkers(struct position *pos);
 static inline bool position_in_check(const struct position *pos)
 {
     return position_checkers(pos) != 0;

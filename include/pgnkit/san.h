@@ -94,7 +94,29 @@ int san_letters_from_name(const char *name);
 
 /**
  * Decode tok[0..len) into *out.  Returns 0, or -1 when the token is no move in any
- * accepted notation (the caller reports DIAG_SYNTAX naming the token).
+ * accepted notation (the caller reports DIAG_SYNTAX naming the token).  The token is
+ * borrowed; *out is fully written on success (castling: piece KING, to SQ_NONE; null
+ * move: piece NO_PIECE_TYPE, to SQ_NONE).  The exact grammar is the comment above
+ * build_pattern() in src/san.c; the decisions that matter to callers:
+ *
+ *  - Lower-case b is a pawn first: a token starting with 'b' that reads as a pawn move
+ *    is one (b4, bxc3, bc3, b2b4, bxa8=Q), with maybe_bishop = 1 when it also reads as
+ *    a bishop move and is not long algebraic (bxc3, bc3).  Only when no pawn reading
+ *    exists is it a bishop move with SAN_LENIENT_LOWER_PIECE: bb5, bd3, bxe5, bc1-g5
+ *    (a pawn's file hint must name a neighbouring file, so bb5 is no pawn move).
+ *  - Other lower-case piece letters (n q r k) are accepted with SAN_LENIENT_LOWER_PIECE,
+ *    as are lower-case promotion letters (e7e8q).
+ *  - An explicit pawn letter (Pe4, Pexd5, ♙e4) is accepted with SAN_LENIENT_PAWN_LETTER,
+ *    as python-chess and pgn-extract accept it.
+ *  - Foreign letters: the selected language wins for its letters (German B = pawn,
+ *    French/Spanish R = king, Dutch P = knight); all other English letters stay valid.
+ *    SAN_LENIENT_FOREIGN is set when a letter took a meaning English does not give it.
+ *  - SAN_LENIENT_LONG is set for a '-' between squares (Ng1-f3, e2-e4) and for a full
+ *    origin square without a piece letter (e2e4, g1f3, e4xd5: piece_implicit = 1,
+ *    piece = PAWN, the board names the piece).  Ng1xf3 and Qh4e1 are SAN with both
+ *    hints, so they get no LONG bit: whether the hints were needed is the board's
+ *    question (DIAG_OVER_DISAMBIGUATED).
+ *  - Promotion is only written on a pawn move to rank 1 or 8 (e4=Q, Nf8=Q: -1).
  */
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out);
 

@@ -42,11 +42,13 @@ struct san_outcome {
     uint8_t candidate_count;   /* the legal candidates when AMBIGUOUS */
     struct move candidates[SAN_MAX_CANDIDATES];
     struct san_problem problems[SAN_MAX_PROBLEMS];
-    struct position after;     /* the position after `move` when ok */
+    /* Set by the caller: where the position after `move` is written (when ok; it may be
+     * scribbled on otherwise).  Saves a copy per move on the hot path. */
+    struct position *after;
 };
 
 /**
- * Resolve san in pos.  Fills *out (always).  out->ok is false when the token names
+ * Resolve san in pos.  Fills *out (always; out->after must point to storage).  out->ok is false when the token names
  * no move (ILLEGAL, AMBIGUOUS without --lenient, MOVE_AFTER_END): then problems[0]
  * is that error.  Warnings (claims, lenient notation, under-/over-disambiguation) are
  * appended to out->problems in both cases.

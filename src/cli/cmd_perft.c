@@ -22,7 +22,7 @@ struct divide_line {
 
 static int usage_error(const char *reason)
 {
-    fprintf(stderr, "pgnkit: perft: %s\ntry 'pgnkit perft --help'\n", reason);
+    fprintf(stderr, "pgnkit: perft: %s (try 'pgnkit perft --help')\n", reason);
     return 2;
 }
 
@@ -88,7 +88,7 @@ int cmd_perft(int argc, char **argv)
         } else if (strcmp(argv[i], "--divide") == 0) {
             divide = 1;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, "pgnkit: perft: unknown option '%s'\ntry 'pgnkit perft --help'\n",
+            fprintf(stderr, "pgnkit: perft: unknown option '%s' (try 'pgnkit perft --help')\n",
                     argv[i]);
             return 2;
         } else if (nargs < 8) {
@@ -105,7 +105,7 @@ int cmd_perft(int argc, char **argv)
     long depth = strtol(depth_text, &end, 10);
     if (!*depth_text || *end || depth < 0 || depth > PERFT_MAX_DEPTH) {
         fprintf(stderr, "pgnkit: perft: depth '%s' is not a number from 0 to %d\n"
-                        "try 'pgnkit perft --help'\n",
+                        " (try 'pgnkit perft --help')\n",
                 depth_text, PERFT_MAX_DEPTH);
         return 2;
     }

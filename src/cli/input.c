@@ -1,4 +1,8 @@
-/* input.c - inputs by name: files, "-" for standard input; refuses directories clearly. */
+/*
+ * input.c - inputs by name: files, "-" for standard input; refuses directories clearly.
+ * Compressed input (gzip, zstd) is recognised by its first bytes, whatever the name, and
+ * decompressed on the fly by the library's source.h.
+ */
 #include "input.h"
 
 #include <errno.h>
@@ -7,6 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The reader's byte source.  Why a read failed is asked afterwards (input_error). */
+static ssize_t input_read(void *ctx, char *buf, size_t cap)
+{
+    struct input *in = ctx;
+    return source_read(in->src, buf, cap);
+}
 
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits)
 {
@@ -29,7 +40,12 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
         if (S_ISREG(st.st_mode))
             in->size = (uint64_t)st.st_size;
     }
-    in->reader = pgn_reader_new(pgn_source_fd(&in->fd), in->name, limits);
+    in->src = source_new(pgn_source_fd(&in->fd));
+    /* Progress counts decompressed bytes: a compressed file's size would be no guide. */
+    enum source_format format = source_sniff(in->src);
+    if (format == SOURCE_FORMAT_GZIP || format == SOURCE_FORMAT_ZSTD)
+        in->size = 0;
+    in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, limits);
     return 0;
 }
 
@@ -37,7 +53,14 @@ void input_close(struct input *in)
 {
     pgn_reader_free(in->reader);
     in->reader = NULL;
+    source_free(in->src);
+    in->src = NULL;
     if (in->fd > STDIN_FILENO)
         close(in->fd);
     in->fd = -1;
+}
+
+const char *input_error(const struct input *in)
+{
+    return in->src ? source_error(in->src) : NULL;
 }

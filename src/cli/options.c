@@ -219,7 +219,7 @@ FLAG_OPTION(opt_no_progress, cfg->progress = 0)
 
 static const struct option_entry option_table[] = {
     {"output", 'o', true, ALL_CMDS, opt_output, "FILE  write to FILE (atomically: renamed at the end)"},
-    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  text|json (check, fen); text|json|pgn|tsv (uci)"},
+    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  text|json; uci also pgn|tsv; pgn only pgn"},
     {"strict", 0, false, ALL_CMDS, opt_strict, "warn about over-disambiguated SAN; warnings fail"},
     {"lenient", 0, false, ALL_CMDS, opt_lenient, "take the first candidate of an ambiguous SAN"},
     {"variations", 0, false, ALL_CMDS, opt_variations, "replay and validate variations (default)"},
@@ -340,6 +340,22 @@ static int unknown_option(const struct config *cfg, const char *name)
     return usage_error(cfg, "unknown option '--%s'", name);
 }
 
+static int unknown_command(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (int c = 0; c < CMD_COUNT; c++) {
+        size_t d = edit_distance(name, command_names[c]);
+        if (d < best_d) {
+            best_d = d;
+            best = command_names[c];
+        }
+    }
+    if (best)
+        return usage_error(NULL, "unknown command '%s'; did you mean '%s'?", name, best);
+    return usage_error(NULL, "unknown command '%s'", name);
+}
+
 static const struct option_entry *find_long(const char *name, size_t len)
 {
     for (int i = 0; i < OPTION_COUNT; i++)
@@ -382,8 +398,9 @@ static int parse_one(struct config *cfg, int argc, char **argv, int *i)
         inline_arg = eq ? eq + 1 : NULL;
     } else {
         o = find_short(a[1]);
-        if (!o || a[2])
+        if (!o || (a[2] && !o->takes_arg))
             return usage_error(cfg, "unknown option '%s'", a);
+        inline_arg = a[2] ? a + 2 : NULL; /* -j2, -oFILE */
     }
     if (!(o->commands & CMD_BIT(cfg->command)))
         return usage_error(cfg, "'%s %s' has no option --%s", "pgnkit",
@@ -423,8 +440,11 @@ int options_parse(int argc, char **argv, struct config *cfg)
     for (int c = 0; c < CMD_COUNT; c++)
         if (strcmp(cmd, command_names[c]) == 0)
             cfg->command = (enum command)c;
+    if (cfg->command == CMD_COUNT && cmd[0] == '-')
+        return usage_error(NULL, "the command comes first: pgnkit COMMAND [OPTIONS] [FILE...], "
+                                 "not '%s'", cmd);
     if (cfg->command == CMD_COUNT)
-        return usage_error(NULL, "unknown command '%s'", cmd);
+        return unknown_command(cmd);
     /* Inputs are collected in place over argv: no allocation, argv outlives the run. */
     cfg->inputs = (const char **)argv + 2;
     bool only_files = false;

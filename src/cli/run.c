@@ -59,81 +59,114 @@ static void write_diagnostics(struct buf *dst, const struct config *cfg,
     (void)cfg;
 }
 
-void worker_process_game(struct worker *w, const struct config *cfg, const struct pgn_game *g)
+void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
+                  struct work_output *o)
 {
-    const struct game_record *rec = game_replay(w->replayer, g);
-    count_game(&w->stats, rec);
-    summary_note_examples(&w->examples, rec);
+    const struct game_record *rec = game_replay(r, g);
+    count_game(&o->stats, rec);
+    summary_note_examples(&o->examples, rec);
     switch (cfg->command) {
     case CMD_CHECK:
-        write_diagnostics(&w->out, cfg, rec, cfg->writer.format == FORMAT_JSON);
+        write_diagnostics(&o->out, cfg, rec, cfg->writer.format == FORMAT_JSON);
         return;
     case CMD_UCI:
-        writer_uci(&w->out, rec, &cfg->writer);
+        writer_uci(&o->out, rec, &cfg->writer);
         break;
     case CMD_FEN:
-        writer_fen(&w->out, rec, &cfg->writer);
+        writer_fen(&o->out, rec, &cfg->writer);
         break;
     case CMD_PGN:
-        writer_pgn_fixes(&w->out, cfg->fixes ? &w->err : NULL, rec, &cfg->writer);
+        writer_pgn_fixes(&o->out, cfg->fixes ? &o->err : NULL, rec, &cfg->writer);
         break;
     default:
         break;
     }
-    write_diagnostics(&w->err, cfg, rec, false);
+    write_diagnostics(&o->err, cfg, rec, false);
 }
 
-int worker_init(struct worker *w, const struct config *cfg)
+void work_output_init(struct work_output *o)
 {
-    memset(w, 0, sizeof *w);
-    buf_init(&w->out);
-    buf_init(&w->err);
+    memset(o, 0, sizeof *o);
+    buf_init(&o->out);
+    buf_init(&o->err);
+}
+
+void work_output_release(struct work_output *o)
+{
+    buf_release(&o->out);
+    buf_release(&o->err);
+    summary_examples_release(&o->examples);
+}
+
+int work_output_flush(struct work_output *o, struct output *out, struct summary *summary)
+{
+    int rc = output_flush(out, &o->out);
+    output_flush_stderr(&o->err);
+    summary_merge(summary, &o->stats, &o->examples);
+    summary_examples_release(&o->examples);
+    memset(&o->stats, 0, sizeof o->stats);
+    return rc;
+}
+
+struct game_replayer *replayer_for(const struct config *cfg)
+{
     struct diag err;
-    w->replayer = game_replayer_new(&cfg->game, &err);
-    if (!w->replayer) {
+    struct game_replayer *r = game_replayer_new(&cfg->game, &err);
+    if (!r)
         fprintf(stderr, "pgnkit: internal error: %s\n", err.message);
-        return -1;
-    }
-    return 0;
-}
-
-void worker_release(struct worker *w)
-{
-    game_replayer_free(w->replayer);
-    buf_release(&w->out);
-    buf_release(&w->err);
-    summary_examples_release(&w->examples);
+    return r;
 }
 
 /* ---- the run ---- */
 
-static bool should_stop(const struct config *cfg, const struct run_stats *s)
+static bool should_stop(const struct config *cfg, const struct summary *s,
+                        const struct work_output *o)
 {
-    return cfg->max_errors && s->error_diags >= cfg->max_errors;
+    return cfg->max_errors && s->total.error_diags + o->stats.error_diags >= cfg->max_errors;
 }
 
 /* Single-threaded: read, replay, write, flush as the buffers fill. */
-static int run_input_serial(struct worker *w, const struct config *cfg, struct input *in,
-                            struct output *out, struct progress *prog)
+static int run_serial(const struct config *cfg, struct input *in, struct output *out,
+                      struct progress *prog, struct summary *summary)
 {
+    struct game_replayer *r = replayer_for(cfg);
+    if (!r)
+        return 2;
+    struct work_output o;
+    work_output_init(&o);
     struct pgn_game game;
     struct diag err;
-    int rc;
+    int rc, status = 0;
+    uint64_t games = 0;
     while ((rc = pgn_reader_next(in->reader, &game, &err)) == 1) {
-        worker_process_game(w, cfg, &game);
-        if (w->out.len >= OUTPUT_FLUSH_BYTES && output_flush(out, &w->out) != 0)
-            return 2;
-        if (w->err.len)
-            output_flush_stderr(&w->err);
-        progress_update(prog, pgn_reader_bytes(in->reader), w->stats.games);
-        if (should_stop(cfg, &w->stats))
-            return 1;
+        process_game(r, cfg, &game, &o);
+        games++;
+        if (o.err.len)
+            output_flush_stderr(&o.err);
+        if (o.out.len >= OUTPUT_FLUSH_BYTES && output_flush(out, &o.out) != 0) {
+            status = 2;
+            break;
+        }
+        progress_update(prog, pgn_reader_bytes(in->reader), games);
+        if (should_stop(cfg, summary, &o)) {
+            status = 1;
+            break;
+        }
     }
     if (rc < 0) {
-        fprintf(stderr, "pgnkit: %s: %s\n", in->name, err.message);
-        return 2;
+        /* A decoder's own words (truncated gzip, ...) say more than the read error. */
+        const char *why = input_error(in);
+        if (why)
+            fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
+        else
+            fprintf(stderr, "pgnkit: %s\n", err.message);
+        status = 2;
     }
-    return 0;
+    if (work_output_flush(&o, out, summary) != 0)
+        status = 2;
+    work_output_release(&o);
+    game_replayer_free(r);
+    return status;
 }
 
 static int exit_status(const struct config *cfg, const struct run_stats *s, int io_status)
@@ -196,17 +229,22 @@ int run(const struct config *cfg)
     return code;
 }
 
+static int jobs_for(const struct config *cfg)
+{
+    /* --max-errors stops at an exact game: only the serial run knows where that is. */
+    if (cfg->max_errors)
+        return 1;
+    if (cfg->jobs > 0)
+        return cfg->jobs;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (int)cores : 1;
+}
+
 int run_input(const struct config *cfg, struct input *in, struct output *out,
               struct progress *prog, struct summary *summary)
 {
-    struct worker w;
-    if (worker_init(&w, cfg) != 0)
-        return 2;
-    int rc = run_input_serial(&w, cfg, in, out, prog);
-    if (rc != 2 && output_flush(out, &w.out) != 0)
-        rc = 2;
-    output_flush_stderr(&w.err);
-    summary_merge(summary, &w.stats, &w.examples);
-    worker_release(&w);
-    return rc;
+    int jobs = jobs_for(cfg);
+    if (jobs > 1)
+        return pipeline_run(cfg, in, out, prog, summary, jobs);
+    return run_serial(cfg, in, out, prog, summary);
 }

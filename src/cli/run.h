@@ -67,17 +67,29 @@ void progress_start_file(struct progress *p, const char *name, uint64_t size);
 void progress_update(struct progress *p, uint64_t bytes, uint64_t games);
 void progress_finish(struct progress *p);
 
-/* A worker: one replayer and its output buffers.  One per thread. */
-struct worker {
-    struct game_replayer *replayer;
+/* What processing games produces: stdout bytes, stderr bytes, counts, examples.  The
+ * serial run has one; the pipeline has one per batch, flushed in input order. */
+struct work_output {
     struct buf out;
     struct buf err;
     struct run_stats stats;
     struct summary_examples examples;
 };
-int worker_init(struct worker *w, const struct config *cfg);
-void worker_release(struct worker *w);
-void worker_process_game(struct worker *w, const struct config *cfg, const struct pgn_game *g);
+void work_output_init(struct work_output *o);
+void work_output_release(struct work_output *o);
+/* Flush o: out to the output, err to stderr, counts and examples into the summary. */
+int work_output_flush(struct work_output *o, struct output *out, struct summary *summary);
+
+/* Replay g and write what the command wants into o.  r is the calling thread's own. */
+void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
+                  struct work_output *o);
+
+/* A replayer for this configuration, or NULL after printing why. */
+struct game_replayer *replayer_for(const struct config *cfg);
+
+/* The parallel run of one input (--jobs N > 1): same bytes out as the serial run. */
+int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
+                 struct progress *prog, struct summary *summary, int jobs);
 
 /* Run the whole job; returns the exit status. */
 int run(const struct config *cfg);

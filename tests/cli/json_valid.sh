@@ -3,7 +3,7 @@
 # line, valid UTF-8 (Latin-1 input bytes are escaped as \u00XX), control bytes escaped.
 # Inputs: the Latin-1 file odds.pgn, a file with control bytes and a NUL, errors,
 # variants, the mutants.  Uses python3 when present (strict UTF-8 and JSON), else jq
-# (scripts/ensure-deps.sh test installs it) plus iconv for the UTF-8 check;
+# (install it yourself; scripts/ensure-deps.sh test installs python3) plus iconv;
 # JSON_VALIDATOR=jq forces the latter.
 set -u
 P=${PGNKIT:-build/release/pgnkit}

@@ -1,0 +1,146 @@
+#!/bin/sh
+# bench.sh BIN - throughput side by side with pgn-extract, on the same files, in one run.
+#
+# Builds the ~100 MB corpora from testdata/bench/*.pgn.zst (real games: lichess, TWIC,
+# TCEC), then for each corpus and task runs pgnkit and pgn-extract alternately and
+# prints MB/s, games/s, plies/s, peak RSS and the ratio pgnkit/pgn-extract.  Then
+# --jobs scaling, memory at 1x and 10x the input, compressed input, and perft nodes/s
+# against Stockfish.  Timings are wall-clock, best of $RUNS (default 2).
+#
+# Environment: BENCH_DIR (default build/bench), RUNS, CORPORA (default: all four),
+# SKIP_PEER=1 to leave pgn-extract out.
+set -eu
+bin=${1:?usage: bench.sh PGNKIT_BINARY}
+dir=${BENCH_DIR:-build/bench}
+runs=${RUNS:-2}
+corpora=${CORPORA:-"twic tcec-moves lichess tcec-comments"}
+peer=/usr/games/pgn-extract
+[ -x "$peer" ] || peer=$(command -v pgn-extract || true)
+mkdir -p "$dir"
+
+# ---- corpora (the same repetition as shared/bench/make-corpus.sh) ----
+sample() { # corpus name -> sample file, copies
+    case $1 in
+    lichess) echo "lichess-2021-10-999 44" ;;
+    twic) echo "twic1599 100" ;;
+    tcec-moves) echo "tcec-moves 4" ;;
+    tcec-comments) echo "tcec-comments-10MB 10" ;;
+    esac
+}
+make_corpus() {
+    set -- $(sample "$1") "$1"
+    [ -s "$dir/$3.pgn" ] && return 0
+    zstd -dcq "testdata/bench/$1.pgn.zst" >"$dir/$1.pgn"
+    : >"$dir/$3.pgn"
+    i=0
+    while [ $i -lt "$2" ]; do
+        cat "$dir/$1.pgn" >>"$dir/$3.pgn"
+        printf '\n\n' >>"$dir/$3.pgn"
+        i=$((i + 1))
+    done
+}
+
+# ---- measuring ----
+# run_best CMD... : sets secs (best wall time) and rss (its peak RSS, KB)
+run_best() {
+    secs=""
+    rss=0
+    r=0
+    while [ $r -lt "$runs" ]; do
+        /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || true
+        # GNU time puts "Command exited with non-zero status N" first on a failure.
+        read -r s m <<EOF2
+$(tail -n 1 "$dir/time.txt")
+EOF2
+        if [ -z "$secs" ] || awk "BEGIN { exit !($s < $secs) }"; then
+            secs=$s
+            rss=$m
+        fi
+        r=$((r + 1))
+    done
+    awk "BEGIN { exit !($secs < 0.01) }" && secs=0.01
+    return 0
+}
+
+facts() { # corpus -> sets bytes games plies (from pgnkit's own count)
+    bytes=$(stat -c %s "$dir/$1.pgn")
+    line=$("$bin" check -j1 "$dir/$1.pgn" 2>&1 >/dev/null | tail -n 1)
+    games=$(echo "$line" | sed -n 's/^pgnkit: \([0-9]*\) games.*/\1/p')
+    plies=$(echo "$line" | sed -n 's/.*; \([0-9]*\) plies.*/\1/p')
+}
+
+row() { # tool task secs rss
+    awk -v t="$1" -v k="$2" -v s="$3" -v m="$4" -v b="$bytes" -v g="$games" -v p="$plies" \
+        'BEGIN { printf "%-12s %-22s %8.2f s %8.1f MB/s %10.0f games/s %6.2f M plies/s %7.1f MB RSS\n",
+                 t, k, s, b / 1e6 / s, g / s, p / 1e6 / s, m / 1024 }'
+}
+
+compare() { # corpus label "pgnkit args" "pgn-extract args"
+    corpus=$1 label=$2
+    run_best $3 "$dir/$corpus.pgn"
+    ours=$secs
+    row pgnkit "$label" "$secs" "$rss"
+    if [ -n "$peer" ] && [ "${SKIP_PEER:-0}" != 1 ] && [ -n "$4" ]; then
+        run_best "$peer" $4 -o /dev/null "$dir/$corpus.pgn"
+        row pgn-extract "$label" "$secs" "$rss"
+        awk -v k="$label" -v a="$secs" -v b="$ours" \
+            'BEGIN { printf "%-12s %-22s %8.1fx faster than pgn-extract\n", "ratio", k, a / b }'
+    fi
+}
+
+echo "pgnkit bench: $(uname -m), $(nproc) cores, best of $runs runs, output to /dev/null"
+[ -n "$peer" ] && echo "peer: $("$peer" --version 2>&1 | head -n 1 || echo pgn-extract)"
+for c in $corpora; do
+    make_corpus "$c"
+    facts "$c"
+    echo
+    echo "== $c.pgn: $bytes bytes, $games games, $plies plies"
+    compare "$c" "uci (SAN->UCI)" "$bin uci -j1 --format pgn" "-s -Wuci"
+    compare "$c" "check (all claims)" "$bin check -j1 -q" ""
+    compare "$c" "fen --comments" "$bin fen -j1 --comments" "-s --fencomments"
+    compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
+done
+
+echo
+echo "== memory: the same games at 1x and 44x (lichess)"
+make_corpus lichess
+run_best "$bin" uci -j1 "$dir/lichess-2021-10-999.pgn"
+echo "1x  ($(stat -c %s "$dir/lichess-2021-10-999.pgn") bytes): peak RSS $rss KB"
+run_best "$bin" uci -j1 "$dir/lichess.pgn"
+echo "44x ($(stat -c %s "$dir/lichess.pgn") bytes): peak RSS $rss KB"
+run_best "$bin" uci "$dir/lichess.pgn"
+echo "44x with --jobs $(nproc): peak RSS $rss KB"
+
+echo
+echo "== how time grows: twic at 1x, 10x, 100x"
+make_corpus twic
+for n in 1 10; do
+    f="$dir/twic-$n.pgn"
+    i=0
+    : >"$f"
+    while [ $i -lt $n ]; do
+        cat "$dir/twic1599.pgn" >>"$f"
+        printf '\n\n' >>"$f"
+        i=$((i + 1))
+    done
+    run_best "$bin" uci -j1 "$f"
+    echo "${n}x: $secs s, peak RSS $rss KB"
+done
+run_best "$bin" uci -j1 "$dir/twic.pgn"
+echo "100x: $secs s, peak RSS $rss KB"
+
+echo
+echo "== compressed input (lichess, 102 MB)"
+[ -s "$dir/lichess.pgn.zst" ] || zstd -q -3 -T0 "$dir/lichess.pgn" -o "$dir/lichess.pgn.zst"
+[ -s "$dir/lichess.pgn.gz" ] || gzip -c -1 "$dir/lichess.pgn" >"$dir/lichess.pgn.gz"
+facts lichess
+run_best "$bin" uci -j1 "$dir/lichess.pgn"
+row pgnkit "plain" "$secs" "$rss"
+run_best "$bin" uci -j1 "$dir/lichess.pgn.zst"
+row pgnkit "zstd" "$secs" "$rss"
+run_best "$bin" uci -j1 "$dir/lichess.pgn.gz"
+row pgnkit "gzip" "$secs" "$rss"
+
+echo
+echo "== perft (move generator) against Stockfish"
+sh scripts/bench-perft.sh "$bin"

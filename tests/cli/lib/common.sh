@@ -1,0 +1,40 @@
+# common.sh - sourced by tests/cli/*.sh: counters, a scratch directory, small asserts.
+# Each script runs from the repository root with PGNKIT set to the binary; it prints
+# "ok - ..." / "not ok - ..." per check and ends with "N passed, N failed".
+set -u
+: "${PGNKIT:?set PGNKIT to the pgnkit binary}"
+case $PGNKIT in /*) ;; *) PGNKIT=$(pwd)/$PGNKIT ;; esac
+TESTDATA=$(pwd)/testdata/pgn
+passed=0
+failed=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pgnkit-cli.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+skip() { echo "skip - $1"; }
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+check() {
+    _desc=$1
+    shift
+    if "$@"; then ok "$_desc"; else not_ok "$_desc"; fi
+}
+
+# run COMMAND...: stdout to $TMP/out, stderr to $TMP/err, status in $rc.
+run() {
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+}
+
+# grep_err PATTERN: the last run's stderr matches (fixed string).
+grep_err() { grep -qF -- "$1" "$TMP/err"; }
+
+# lines FILE: the number of lines in FILE.
+lines() { wc -l <"$1" | tr -d ' '; }
+
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit $?
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# progress.sh - progress goes to stderr only and never changes standard output; it is on
+# by default only when stderr is a terminal (tried under script(1)), --progress forces
+# it on and --no-progress off.  The input pauses for 0.6 s mid-way, so that a redraw
+# (at most 4 a second) is due.
+. "$(dirname "$0")/lib/common.sh"
+
+a=$TESTDATA/pgn-extract/fischer.pgn
+"$PGNKIT" uci -q --no-progress "$a" "$a" >"$TMP/want" 2>/dev/null
+
+# slow_input: the games of $a twice, with a pause between.
+slow_input() { cat "$a"; sleep 0.6; cat "$a"; }
+
+slow_input | "$PGNKIT" uci -q --progress >"$TMP/out" 2>"$TMP/err"
+check "--progress: standard output unchanged" cmp -s "$TMP/out" "$TMP/want"
+check "--progress: a progress line on stderr" grep_err "<stdin>: "
+check "--progress: it counts games" grep_err " games, "
+check "--progress: it is redrawn with a carriage return" grep -q "$(printf '\r')" "$TMP/err"
+
+slow_input | "$PGNKIT" uci -q >"$TMP/out" 2>"$TMP/err"
+check "stderr not a terminal: standard output unchanged" cmp -s "$TMP/out" "$TMP/want"
+check "stderr not a terminal: no progress by default" [ ! -s "$TMP/err" ]
+
+if command -v script >/dev/null 2>&1; then
+    # script(1) gives the command a terminal; its stdout goes to a file, stderr to the tty.
+    export PGNKIT a TMP
+    script -qec 'sh -c '\''{ cat "$a"; sleep 0.6; cat "$a"; } | "$PGNKIT" uci -q >"$TMP/tty-out"'\''' \
+        /dev/null </dev/null >"$TMP/tty-err" 2>&1
+    check "stderr a terminal: standard output unchanged" cmp -s "$TMP/tty-out" "$TMP/want"
+    check "stderr a terminal: progress by default" grep -q " games, " "$TMP/tty-err"
+    script -qec 'sh -c '\''{ cat "$a"; sleep 0.6; cat "$a"; } | "$PGNKIT" uci -q --no-progress >"$TMP/tty-out"'\''' \
+        /dev/null </dev/null >"$TMP/tty-err" 2>&1
+    check "stderr a terminal, --no-progress: standard output unchanged" \
+        cmp -s "$TMP/tty-out" "$TMP/want"
+    check "stderr a terminal, --no-progress: nothing on the terminal" [ ! -s "$TMP/tty-err" ]
+else
+    skip "terminal tests: no script(1)"
+fi
+
+# With -o FILE, progress still goes to stderr and FILE gets exactly the output.
+slow_input | "$PGNKIT" uci -q --progress -o "$TMP/file.uci" >"$TMP/out" 2>"$TMP/err"
+check "--progress -o FILE: FILE unchanged" cmp -s "$TMP/file.uci" "$TMP/want"
+check "--progress -o FILE: nothing on standard output" [ ! -s "$TMP/out" ]
+
+finish

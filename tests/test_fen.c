@@ -1,0 +1,256 @@
+/* test_fen.c - FEN validation (accept and reject tables), writing, and round trips. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pgnkit/attacks.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/movegen.h"
+
+static void suite_init(void) { attacks_init(); }
+
+TestSuite(fen, .init = suite_init);
+
+struct reject_case {
+    const char *fen;
+    const char *field; /* the message must start with this field name */
+    const char *at;    /* the column must point at the first occurrence of this text */
+};
+
+static const struct reject_case rejects[] = {
+    {"", "board", NULL},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board", " w KQkq"},
+    {"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "board", "9"},
+    {"rnbqkbnrp/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "board", "p/"},
+    {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "board", "/8/8/8/8/P"},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1", "board", "/8 w"},
+    {"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "board", "4/8/8/8/P"},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "board", "X"},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w kq - 0 1", "board", "rnbq"},
+    {"rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQKBNR w kq - 0 1", "board", "rnbq"},
+    {"rnbqkbnP/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1", "board", "P/"},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w KQkq - 0 1", "board", "p w"},
+    {"4k3/8/8/8/8/8/8/4K2\x01 w - - 0 1", "board", "\x01"},
+    {"4k3/8/8/8/8/8/8/4K3", "side to move", NULL},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move", "x "},
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1", "side to move", "white"},
+    {"4k3/8/8/8/8/8/8/4K3 w", "castling", NULL},
+    {"4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling", "K -"},
+    {"4k3/8/8/8/8/8/4K3/7R w K - 0 1", "castling", "K -"},
+    {"4k3/8/8/8/8/8/8/4K2R w X - 0 1", "castling", "X"},
+    {"4k3/8/8/8/8/8/8/4K2R w G - 0 1", "castling", "G"},
+    {"4k3/8/8/8/8/8/8/4K2R w KH - 0 1", "castling", "H"},
+    {"4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "castling", "K -"},
+    {"4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling", "kq -"},
+    {"4k3/8/8/8/8/8/8/4K2R w KQkqK - 0 1", "castling", "KQkqK"},
+    {"4k3/8/8/8/8/8/8/4K3 w -", "en passant", NULL},
+    {"4k3/8/8/8/4P3/8/8/4K3 b - e9 0 1", "en passant", "e9"},
+    {"4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1", "en passant", "e4 "},
+    {"4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1", "en passant", "e3"},
+    {"4k3/8/8/8/8/8/8/4K3 b - e3 0 1", "en passant", "e3"},
+    {"4k3/8/8/8/4P3/8/4N3/4K3 b - e3 0 1", "en passant", "e3"},
+    {"4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1", "en passant", "e3"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove clock", "x 1"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock", "-1"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - 99999 1", "halfmove clock", "99999"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1.", "fullmove number", "."},
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 abc", "fullmove number", "abc"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "fullmove number", "extra"},
+    {"4k3/8/8/8/8/8/8/4RK2 w - - 0 1", "side to move", "w "},
+    {"4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", "side to move", "b "},
+};
+
+/*
+ * Parameters are indices into the tables: Criterion may run each case in a freshly
+ * started process, where pointers stored in parameter data need not be valid.
+ */
+static int case_index[64];
+
+static int *indices(size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        case_index[i] = (int)i;
+    return case_index;
+}
+
+ParameterizedTestParameters(fen, rejects_name_the_field_and_column)
+{
+    size_t n = sizeof rejects / sizeof rejects[0];
+    return cr_make_param_array(int, indices(n), n);
+}
+
+ParameterizedTest(int *index, fen, rejects_name_the_field_and_column)
+{
+    const struct reject_case *c = &rejects[*index];
+    struct position pos;
+    struct diag err;
+    memset(&err, 0, sizeof err);
+    int rc = fen_parse(&pos, c->fen, strlen(c->fen), false, &err);
+    cr_assert_eq(rc, -1, "accepted: %s", c->fen);
+    cr_assert_eq(err.code, DIAG_BAD_FEN, "%s", c->fen);
+    cr_assert_eq(strncmp(err.message, c->field, strlen(c->field)), 0,
+                 "message '%s' does not name the field '%s' (%s)", err.message, c->field, c->fen);
+    size_t want_col = c->at ? (size_t)(strstr(c->fen, c->at) - c->fen) + 1 : strlen(c->fen) + 1;
+    cr_assert_eq(err.col, want_col, "column %u, want %zu: '%s' for %s", (unsigned)err.col,
+                 want_col, err.message, c->fen);
+}
+
+struct accept_case {
+    const char *fen;
+    const char *written; /* fen_write(…, 0) of the result */
+    bool chess960;       /* what pos->chess960 must be (parsed with chess960 = false) */
+};
+
+static const struct accept_case accepts[] = {
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
+    {"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", false},
+    /* clocks missing: 0 and 1; blanks around fields tolerated */
+    {"  8/8/8/8/8/8/8/K1k5 w - -  ", "8/8/8/8/8/8/8/K1k5 w - - 0 1", false},
+    /* a line end from fgets is a separator */
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1\r\n", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
+    /* fullmove 0 is read as 1 */
+    {"4k3/8/8/8/8/8/8/4K3 b - - 12 0", "4k3/8/8/8/8/8/8/4K3 b - - 12 1", false},
+    /* Shredder-FEN of a standard set-up stays standard chess */
+    {"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false},
+    /* X-FEN: king off the e-file makes it Chess960 */
+    {"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq -",
+     "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", true},
+    /* X-FEN: a rook file letter when the castling rook is not the outermost one */
+    {"4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", true},
+    /* Shredder-FEN of a Chess960 array */
+    {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", true},
+    /* a castling rook off the corner with the king on e1 */
+    {"8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -", "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1", true},
+    /* an e.p. square with no capture possible is kept (PGN-standard) */
+    {"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", false},
+};
+
+ParameterizedTestParameters(fen, accepts_and_writes_back)
+{
+    size_t n = sizeof accepts / sizeof accepts[0];
+    return cr_make_param_array(int, indices(n), n);
+}
+
+ParameterizedTest(int *index, fen, accepts_and_writes_back)
+{
+    const struct accept_case *c = &accepts[*index];
+    struct position pos;
+    struct diag err;
+    char out[128];
+    int rc = fen_parse(&pos, c->fen, strlen(c->fen), false, &err);
+    cr_assert_eq(rc, 0, "rejected %s: %s (column %u)", c->fen, err.message, (unsigned)err.col);
+    cr_assert(position_ok(&pos));
+    cr_assert_eq(pos.chess960, c->chess960, "%s", c->fen);
+    size_t n = fen_write(&pos, out, sizeof out, 0);
+    cr_assert_eq(n, strlen(out));
+    cr_assert_str_eq(out, c->written);
+}
+
+Test(fen, the_chess960_argument_keeps_a_standard_looking_position_chess960)
+{
+    struct position pos;
+    struct diag err;
+    const char *s = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    cr_assert_eq(fen_parse(&pos, s, strlen(s), true, &err), 0);
+    cr_assert(pos.chess960);
+}
+
+Test(fen, shredder_flag_writes_rook_files)
+{
+    struct position pos;
+    char out[128];
+    position_set_start(&pos);
+    fen_write(&pos, out, sizeof out, FEN_SHREDDER);
+    cr_assert_str_eq(out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+}
+
+Test(fen, ep_legal_flag_drops_an_uncapturable_ep_square)
+{
+    struct position pos;
+    struct diag err;
+    char out[128];
+    const char *s = "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1";
+    cr_assert_eq(fen_parse(&pos, s, strlen(s), false, &err), 0);
+    fen_write(&pos, out, sizeof out, FEN_EP_LEGAL);
+    cr_assert_str_eq(out, "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+    s = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1";
+    cr_assert_eq(fen_parse(&pos, s, strlen(s), false, &err), 0);
+    fen_write(&pos, out, sizeof out, FEN_EP_LEGAL);
+    cr_assert_str_eq(out, s);
+}
+
+Test(fen, write_truncates_to_the_capacity_and_returns_the_full_length)
+{
+    struct position pos;
+    char out[10];
+    position_set_start(&pos);
+    size_t n = fen_write(&pos, out, sizeof out, 0);
+    cr_assert_eq(n, strlen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    cr_assert_str_eq(out, "rnbqkbnr/");
+}
+
+/* Round trip every suite FEN: Ethereal's files exactly (Shredder for fischer.epd). */
+static void round_trip_epd(const char *path, unsigned flags, int want)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    char line[1024], out[128];
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *semi = strchr(line, ';');
+        if (!semi)
+            continue;
+        while (semi > line && semi[-1] == ' ')
+            semi--;
+        *semi = '\0';
+        struct position pos;
+        struct diag err;
+        cr_assert_eq(fen_parse(&pos, line, strlen(line), false, &err), 0, "%s: %s", line,
+                     err.message);
+        fen_write(&pos, out, sizeof out, flags);
+        cr_assert_str_eq(out, line);
+        count++;
+    }
+    fclose(f);
+    cr_assert_eq(count, want);
+}
+
+Test(fen, standard_suite_round_trips_exactly)
+{
+    round_trip_epd("testdata/perft/standard.epd", 0, 128);
+}
+
+Test(fen, fischer_suite_round_trips_exactly_in_shredder_fen)
+{
+    round_trip_epd("testdata/perft/fischer.epd", FEN_SHREDDER, 960);
+}
+
+Test(fen, python_chess_suites_round_trip_their_four_fields)
+{
+    static const char *const files[] = {"testdata/perft/tricky.perft",
+                                        "testdata/perft/random.perft"};
+    for (size_t i = 0; i < 2; i++) {
+        FILE *f = fopen(files[i], "r");
+        cr_assert_not_null(f);
+        char line[1024], out[128];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "epd ", 4) != 0)
+                continue;
+            line[strcspn(line, "\r\n")] = '\0';
+            const char *fen = line + 4;
+            struct position pos;
+            struct diag err;
+            cr_assert_eq(fen_parse(&pos, fen, strlen(fen), false, &err), 0, "%s: %s", fen,
+                         err.message);
+            size_t n = fen_write(&pos, out, sizeof out, 0);
+            cr_assert_gt(n, strlen(fen));
+            out[strlen(fen)] = '\0'; /* drop the clocks fen_write adds */
+            cr_assert_str_eq(out, fen);
+        }
+        fclose(f);
+    }
+}

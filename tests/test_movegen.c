@@ -1,0 +1,410 @@
+/*
+ * test_movegen.c - hand-worked move generation cases: pins, en passant with a pin
+ * along the rank, castling refusals and their reasons, Chess960 castling where the
+ * king or the rook stays put, movegen_legal_to, movegen_is_legal, making moves and
+ * writing them as UCI.  Expected counts are worked out by hand in the comments.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pgnkit/attacks.h"
+#include "pgnkit/bitboard.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/movegen.h"
+#include "pgnkit/uci.h"
+
+static void suite_init(void) { attacks_init(); }
+
+TestSuite(movegen, .init = suite_init);
+
+static int sq(const char *name) { return square_make(name[0] - 'a', name[1] - '1'); }
+
+static struct position parse(const char *fen)
+{
+    struct position pos;
+    struct diag err;
+    cr_assert_eq(fen_parse(&pos, fen, strlen(fen), false, &err), 0, "%s: %s", fen, err.message);
+    return pos;
+}
+
+static struct move mv(const char *from, const char *to, int promo, int flags)
+{
+    return (struct move){(uint8_t)sq(from), (uint8_t)sq(to), (uint8_t)promo, (uint8_t)flags};
+}
+
+/* Is there a generated move from -> to (any promotion)? */
+static bool has_move(const struct move *list, int n, const char *from, const char *to)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i].from == sq(from) && list[i].to == sq(to))
+            return true;
+    return false;
+}
+
+static int count_legal(const char *fen)
+{
+    struct position pos = parse(fen);
+    struct move list[MAX_MOVES];
+    return movegen_legal(&pos, list);
+}
+
+Test(movegen, knight_pinned_on_a_file_cannot_move)
+{
+    /* Ne2 is pinned by Re7 against Ke1: only Kd1 Kf1 Kd2 Kf2. */
+    struct position pos = parse("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+    struct move list[MAX_MOVES];
+    int n = movegen_legal(&pos, list);
+    cr_assert_eq(n, 4);
+    for (int i = 0; i < n; i++)
+        cr_assert_neq(list[i].from, sq("e2"));
+    cr_assert_eq(position_pinned(&pos), bb_square(sq("e2")));
+}
+
+Test(movegen, rook_pinned_on_a_file_moves_along_it)
+{
+    /* Re2 pinned on the e-file: e3 e4 e5 e6 xe7 (5) plus four king moves. */
+    cr_assert_eq(count_legal("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1"), 9);
+}
+
+Test(movegen, bishop_pinned_on_a_diagonal_may_only_take_the_pinner)
+{
+    /* Bd2 pinned by bc3: only Bxc3; king: d1 e2 f1 f2. */
+    struct position pos = parse("4k3/8/8/8/8/2b5/3B4/4K3 w - - 0 1");
+    struct move list[MAX_MOVES];
+    int n = movegen_legal(&pos, list);
+    cr_assert_eq(n, 5);
+    cr_assert(has_move(list, n, "d2", "c3"));
+}
+
+Test(movegen, en_passant_that_uncovers_a_rook_along_the_rank_is_illegal)
+{
+    /* bxc6 e.p. would empty b5 and c5 and open h5-a5.  Left: b6, Ka4 Ka6 Kb6 (Kb4 is
+     * attacked by c5). */
+    const char *fen = "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1";
+    struct position pos = parse(fen);
+    struct move list[MAX_MOVES];
+    int n = movegen_legal(&pos, list);
+    cr_assert_eq(n, 4);
+    cr_assert_not(has_move(list, n, "b5", "c6"));
+    cr_assert_eq(pos.ep_square, sq("c6"), "the PGN-standard e.p. square is kept");
+    cr_assert_not(position_ep_legal(&pos));
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("c6"), ~(bitboard)0, list), 0);
+    char out[128];
+    fen_write(&pos, out, sizeof out, FEN_EP_LEGAL);
+    cr_assert_str_eq(out, "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1");
+}
+
+Test(movegen, en_passant_without_the_rook_is_legal)
+{
+    /* Same without the rook: the four moves above plus bxc6. */
+    struct position pos = parse("8/8/8/KPp5/8/8/8/4k3 w - c6 0 1");
+    struct move list[MAX_MOVES];
+    int n = movegen_legal(&pos, list);
+    cr_assert_eq(n, 5);
+    cr_assert(position_ep_legal(&pos));
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("c6"), ~(bitboard)0, list), 1);
+    cr_assert_eq(list[0].from, sq("b5"));
+    cr_assert_eq(list[0].flags, MOVE_CAPTURE | MOVE_EN_PASSANT);
+    position_do_move(&pos, list[0]);
+    cr_assert_eq(pos.board[sq("c5")], PIECE_NONE, "the captured pawn is gone");
+    cr_assert_eq(pos.board[sq("c6")], piece_make(WHITE, PAWN));
+    cr_assert(position_ok(&pos));
+}
+
+Test(movegen, en_passant_may_block_a_diagonal_check)
+{
+    /* Qf1 checks Kb5 through e2 d3 c4; exd3 e.p. lands on d3 and blocks. */
+    struct position pos = parse("8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1");
+    cr_assert(position_in_check(&pos));
+    cr_assert(position_ep_legal(&pos));
+}
+
+Test(movegen, castling_through_an_attacked_square_is_refused)
+{
+    /* rf2 covers f1: no O-O; O-O-O passes d1 c1, both safe. */
+    struct position pos = parse("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
+    struct move m;
+    const char *why = NULL;
+    cr_assert_not(movegen_castle(&pos, CASTLE_KING_SIDE, &m, &why));
+    cr_assert_str_eq(why, "king passes through an attacked square");
+    cr_assert(movegen_castle(&pos, CASTLE_QUEEN_SIDE, &m, &why));
+    cr_assert_eq(m.from, sq("e1"));
+    cr_assert_eq(m.to, sq("a1"));
+    cr_assert_eq(m.flags, MOVE_CASTLE);
+    cr_assert(movegen_is_legal(&pos, mv("e1", "a1", 0, MOVE_CASTLE)));
+    cr_assert_not(movegen_is_legal(&pos, mv("e1", "h1", 0, MOVE_CASTLE)));
+}
+
+Test(movegen, castling_reasons_name_what_is_wrong)
+{
+    struct move m;
+    const char *why = NULL;
+    struct position pos = parse("4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1");
+    cr_assert_not(movegen_castle(&pos, CASTLE_KING_SIDE, &m, &why));
+    cr_assert_str_eq(why, "king would be in check");
+
+    pos = parse("4k3/8/8/8/8/8/8/R3K2r w Q - 0 1");
+    cr_assert_not(movegen_castle(&pos, CASTLE_QUEEN_SIDE, &m, &why));
+    cr_assert_str_eq(why, "king is in check");
+    cr_assert_not(movegen_castle(&pos, CASTLE_KING_SIDE, &m, &why));
+    cr_assert_str_eq(why, "no castling right");
+
+    position_set_start(&pos);
+    cr_assert_not(movegen_castle(&pos, CASTLE_KING_SIDE, &m, &why));
+    cr_assert_str_eq(why, "path is blocked");
+    cr_assert_not(movegen_castle(&pos, CASTLE_QUEEN_SIDE, &m, NULL));
+}
+
+Test(movegen, queen_side_castling_ignores_an_attack_on_b1)
+{
+    /* rb8 covers b1, which only the rook crosses. */
+    struct position pos = parse("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    struct move m;
+    cr_assert(movegen_castle(&pos, CASTLE_QUEEN_SIDE, &m, NULL));
+}
+
+Test(movegen, chess960_castling_with_the_king_staying_on_g1)
+{
+    /* Kg1 Rh1: O-O leaves the king on g1 and brings the rook to f1 across it. */
+    struct position pos = parse("4k3/8/8/8/8/8/8/6KR w K - 0 1");
+    cr_assert(pos.chess960);
+    struct move m;
+    const char *why = NULL;
+    cr_assert(movegen_castle(&pos, CASTLE_KING_SIDE, &m, &why), "%s", why);
+    cr_assert_eq(m.from, sq("g1"));
+    cr_assert_eq(m.to, sq("h1"));
+    char uci[8];
+    uci_write_move(&pos, m, false, uci);
+    cr_assert_str_eq(uci, "g1h1");
+    position_do_move(&pos, m);
+    cr_assert_eq(pos.board[sq("g1")], piece_make(WHITE, KING));
+    cr_assert_eq(pos.board[sq("f1")], piece_make(WHITE, ROOK));
+    cr_assert_eq(pos.board[sq("h1")], PIECE_NONE);
+    cr_assert_eq(pos.castle_rook[WHITE][CASTLE_KING_SIDE], SQ_NONE);
+    cr_assert(position_ok(&pos));
+}
+
+Test(movegen, chess960_castling_with_the_rook_staying_on_d1)
+{
+    /* Kf1 Rd1: O-O-O takes the king across d1 to c1; the rook stays. */
+    struct position pos = parse("4k3/8/8/8/8/8/8/3R1K2 w Q - 0 1");
+    struct move m;
+    cr_assert(movegen_castle(&pos, CASTLE_QUEEN_SIDE, &m, NULL));
+    position_do_move(&pos, m);
+    cr_assert_eq(pos.board[sq("c1")], piece_make(WHITE, KING));
+    cr_assert_eq(pos.board[sq("d1")], piece_make(WHITE, ROOK));
+    cr_assert_eq(pos.king_square[WHITE], sq("c1"));
+}
+
+Test(movegen, chess960_castling_rook_that_shields_the_king_is_refused)
+{
+    /* ra1 Rb1 Kc1: after O-O-O (king stays c1, rook to d1) ra1 would give check. */
+    struct position pos = parse("4k3/8/8/8/8/8/8/rRK5 w Q - 0 1");
+    struct move m;
+    const char *why = NULL;
+    cr_assert_not(movegen_castle(&pos, CASTLE_QUEEN_SIDE, &m, &why));
+    cr_assert_str_eq(why, "king would be in check");
+}
+
+Test(movegen, legal_to_finds_the_piece_that_can_land)
+{
+    struct position pos;
+    struct move list[MAX_MOVES];
+    position_set_start(&pos);
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("f3"), ~(bitboard)0, list), 1);
+    cr_assert_eq(list[0].from, sq("g1"));
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("e4"), ~(bitboard)0, list), 1);
+    cr_assert_eq(list[0].from, sq("e2"));
+    cr_assert_eq(list[0].flags, MOVE_DOUBLE_PUSH);
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("e3"), ~(bitboard)0, list), 1);
+    cr_assert_eq(list[0].flags, 0);
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("e5"), ~(bitboard)0, list), 0);
+    cr_assert_eq(movegen_legal_to(&pos, BISHOP, sq("e2"), ~(bitboard)0, list), 0);
+    cr_assert_eq(movegen_legal_to(&pos, KING, sq("e2"), ~(bitboard)0, list), 0);
+}
+
+Test(movegen, legal_to_returns_both_knights_and_honours_the_origin_mask)
+{
+    struct position pos = parse("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+    struct move list[MAX_MOVES];
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("d2"), ~(bitboard)0, list), 2);
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("d2"), bb_file(1), list), 1);
+    cr_assert_eq(list[0].from, sq("b1"));
+}
+
+Test(movegen, legal_to_leaves_out_a_pinned_knight)
+{
+    /* Nb3 and Ne2 both reach d4, but Ne2 is pinned by re7. */
+    struct position pos = parse("4k3/4r3/8/8/8/1N6/4N3/4K3 w - - 0 1");
+    struct move list[MAX_MOVES];
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("d4"), ~(bitboard)0, list), 1);
+    cr_assert_eq(list[0].from, sq("b3"));
+}
+
+Test(movegen, legal_to_gives_one_move_per_promotion_piece)
+{
+    struct position pos = parse("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    struct move list[MAX_MOVES];
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("b8"), ~(bitboard)0, list), 4);
+    int seen = 0;
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(list[i].flags, 0);
+        seen |= 1 << list[i].promo;
+    }
+    cr_assert_eq(seen, (1 << KNIGHT) | (1 << BISHOP) | (1 << ROOK) | (1 << QUEEN));
+    cr_assert_eq(movegen_legal_to(&pos, PAWN, sq("a8"), ~(bitboard)0, list), 4);
+    cr_assert_eq(list[0].flags, MOVE_CAPTURE);
+}
+
+Test(movegen, legal_to_in_check_allows_only_blocks_and_captures)
+{
+    /* ra1 checks Ke1 along the first rank; Nb3 can block on c1 or take on a1. */
+    struct position pos = parse("4k3/8/8/8/8/1N6/8/r3K3 w - - 0 1");
+    struct move list[MAX_MOVES];
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("c1"), ~(bitboard)0, list), 1);
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("d2"), ~(bitboard)0, list), 0);
+    cr_assert_eq(movegen_legal_to(&pos, KNIGHT, sq("a1"), ~(bitboard)0, list), 1);
+    cr_assert_eq(list[0].flags, MOVE_CAPTURE);
+    /* The king may not stay on the rank, not even on f1 behind itself. */
+    cr_assert_eq(movegen_legal_to(&pos, KING, sq("d1"), ~(bitboard)0, list), 0);
+    cr_assert_eq(movegen_legal_to(&pos, KING, sq("f1"), ~(bitboard)0, list), 0);
+    cr_assert_eq(movegen_legal_to(&pos, KING, sq("e2"), ~(bitboard)0, list), 1);
+}
+
+Test(movegen, is_legal_accepts_long_algebraic_moves_without_flags)
+{
+    struct position pos;
+    position_set_start(&pos);
+    cr_assert(movegen_is_legal(&pos, mv("e2", "e4", 0, 0)));
+    cr_assert(movegen_is_legal(&pos, mv("g1", "f3", 0, 0)));
+    cr_assert_not(movegen_is_legal(&pos, mv("e2", "e5", 0, 0)));
+    cr_assert_not(movegen_is_legal(&pos, mv("e7", "e5", 0, 0)));
+    cr_assert_not(movegen_is_legal(&pos, mv("e1", "h1", 0, MOVE_CASTLE)));
+    cr_assert_not(movegen_is_legal(&pos, mv("e2", "e4", QUEEN, 0)));
+    cr_assert(movegen_is_legal(&pos, mv("a1", "a1", 0, MOVE_NULL)));
+
+    pos = parse("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    cr_assert_not(movegen_is_legal(&pos, mv("b7", "b8", 0, 0)), "a promotion needs a piece");
+    cr_assert(movegen_is_legal(&pos, mv("b7", "b8", KNIGHT, 0)));
+
+    pos = parse("4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+    cr_assert_not(movegen_is_legal(&pos, mv("e1", "e1", 0, MOVE_NULL)), "no null move in check");
+}
+
+Test(movegen, stalemate_and_mate_have_no_legal_move)
+{
+    struct position pos = parse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    cr_assert_not(position_has_legal_move(&pos));
+    cr_assert_not(position_in_check(&pos));
+    pos = parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    cr_assert_not(position_has_legal_move(&pos));
+    cr_assert(position_in_check(&pos));
+    position_set_start(&pos);
+    cr_assert(position_has_legal_move(&pos));
+}
+
+Test(movegen, capturing_a_castling_rook_removes_that_right)
+{
+    /* Rxa8: White loses Q (its rook moved), Black loses q (its rook was taken). */
+    struct position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 3 10");
+    position_do_move(&pos, mv("a1", "a8", 0, MOVE_CAPTURE));
+    char out[128];
+    fen_write(&pos, out, sizeof out, 0);
+    cr_assert_str_eq(out, "R3k2r/8/8/8/8/8/8/4K2R b Kk - 0 10");
+    position_do_move(&pos, mv("e8", "d7", 0, 0));
+    fen_write(&pos, out, sizeof out, 0);
+    cr_assert_str_eq(out, "R6r/3k4/8/8/8/8/8/4K2R w K - 1 11");
+}
+
+Test(movegen, null_move_flips_the_side_and_clears_en_passant)
+{
+    struct position pos = parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    position_do_move(&pos, mv("a1", "a1", 0, MOVE_NULL));
+    char out[128];
+    fen_write(&pos, out, sizeof out, 0);
+    cr_assert_str_eq(out, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+}
+
+Test(movegen, double_push_sets_the_ep_square_even_without_a_capturer)
+{
+    struct position pos;
+    position_set_start(&pos);
+    position_do_move(&pos, mv("e2", "e4", 0, MOVE_DOUBLE_PUSH));
+    cr_assert_eq(pos.ep_square, sq("e3"));
+    cr_assert_not(position_ep_legal(&pos));
+}
+
+Test(movegen, uci_writes_castling_both_ways_and_promotions)
+{
+    struct position pos = parse("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    char out[8];
+    cr_assert_eq(uci_write_move(&pos, mv("e1", "h1", 0, MOVE_CASTLE), false, out), 4);
+    cr_assert_str_eq(out, "e1g1");
+    uci_write_move(&pos, mv("e1", "a1", 0, MOVE_CASTLE), false, out);
+    cr_assert_str_eq(out, "e1c1");
+    uci_write_move(&pos, mv("e1", "h1", 0, MOVE_CASTLE), true, out);
+    cr_assert_str_eq(out, "e1h1");
+    cr_assert_eq(uci_write_move(&pos, mv("b7", "a8", QUEEN, MOVE_CAPTURE), false, out), 5);
+    cr_assert_str_eq(out, "b7a8q");
+    uci_write_move(&pos, mv("a1", "a1", 0, MOVE_NULL), false, out);
+    cr_assert_str_eq(out, "0000");
+}
+
+Test(movegen, every_generated_move_is_legal_by_every_other_test)
+{
+    /* Kiwipete: movegen_legal, movegen_legal_to and movegen_is_legal must agree. */
+    struct position pos =
+        parse("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    struct move list[MAX_MOVES], to_list[MAX_MOVES];
+    int n = movegen_legal(&pos, list);
+    cr_assert_eq(n, 48);
+    int non_castle = 0;
+    for (int i = 0; i < n; i++) {
+        cr_assert(movegen_is_legal(&pos, list[i]));
+        if (list[i].flags & MOVE_CASTLE)
+            continue;
+        non_castle++;
+        enum piece_type t = piece_type_of(pos.board[list[i].from]);
+        int k = movegen_legal_to(&pos, t, list[i].to, bb_square(list[i].from), to_list);
+        bool found = false;
+        for (int j = 0; j < k; j++)
+            found |= to_list[j].promo == list[i].promo && to_list[j].flags == list[i].flags;
+        cr_assert(found, "move %d not found by movegen_legal_to", i);
+    }
+    cr_assert_eq(non_castle, 46);
+}
+
+/* position_ok (cached checkers included) holds after every move, and
+ * position_has_legal_move stops early; it must agree with the full generator on every
+ * position of random.perft (9 of which have no legal move), and after every legal move
+ * from those positions (checks and evasions are where the early exits differ). */
+Test(movegen, has_legal_move_agrees_with_the_generator_on_the_random_suite, .timeout = 60)
+{
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char line[256];
+    int positions = 0, without_moves = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "epd ", 4) != 0)
+            continue;
+        struct position pos;
+        struct diag err;
+        cr_assert_eq(fen_parse(&pos, line + 4, strcspn(line + 4, "\n"), false, &err), 0);
+        struct move moves[MAX_MOVES];
+        int n = movegen_legal(&pos, moves);
+        cr_assert_eq(position_has_legal_move(&pos), n > 0, "%s", line + 4);
+        without_moves += n == 0;
+        for (int i = 0; i < n; i++) {
+            struct position next = pos;
+            position_do_move(&next, moves[i]);
+            cr_assert(position_ok(&next), "%s after move %d", line + 4, i);
+            struct move replies[MAX_MOVES];
+            cr_assert_eq(position_has_legal_move(&next), movegen_legal(&next, replies) > 0);
+        }
+        positions++;
+    }
+    fclose(f);
+    cr_assert_gt(positions, 6000);
+    cr_assert_geq(without_moves, 9);
+}

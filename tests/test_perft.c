@@ -1,0 +1,196 @@
+/*
+ * test_perft.c - the move generator against the perft suites in testdata/perft/.
+ *
+ * Every position of every suite must parse, and every depth whose expected count is
+ * at most 100,000 must match (bulk counting keeps that to seconds, even under ASan).
+ * With PGNKIT_SLOW=1 every depth of every position is checked (hours: random.perft alone
+ * holds 4.3e12 nodes); PGNKIT_PERFT_MAX_NODES=N sets another cap.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgnkit/attacks.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/movegen.h"
+
+enum { NODE_LIMIT = 100000, MAX_DEPTHS = 8, MAX_REPORTS = 10 };
+
+struct perft_case {
+    char name[64];
+    char fen[128];
+    int line;
+    int depths;
+    int depth[MAX_DEPTHS];
+    uint64_t nodes[MAX_DEPTHS];
+};
+
+struct suite_totals {
+    int positions;
+    int checked;  /* (position, depth) pairs compared */
+    int failures;
+};
+
+static void suite_init(void) { attacks_init(); }
+
+TestSuite(perft, .init = suite_init, .timeout = 600);
+
+/* PGNKIT_PERFT_MAX_NODES=N picks another cap (handy for a partial deep run). */
+static uint64_t node_limit(void)
+{
+    const char *slow = getenv("PGNKIT_SLOW");
+    const char *cap = getenv("PGNKIT_PERFT_MAX_NODES");
+    if (cap && *cap)
+        return strtoull(cap, NULL, 10);
+    return slow && strcmp(slow, "1") == 0 ? UINT64_MAX : NODE_LIMIT;
+}
+
+static void check_case(const struct perft_case *pc, int every_nth, int offset,
+                       struct suite_totals *t)
+{
+    if (every_nth > 1 && pc->line % every_nth != offset)
+        return;
+    struct position pos;
+    struct diag err;
+    t->positions++;
+    if (fen_parse(&pos, pc->fen, strlen(pc->fen), false, &err) != 0) {
+        if (t->failures++ < MAX_REPORTS)
+            cr_expect(false, "%s (line %d): FEN rejected: %s (column %u): %s", pc->name, pc->line,
+                      err.message, (unsigned)err.col, pc->fen);
+        return;
+    }
+    uint64_t limit = node_limit();
+    for (int i = 0; i < pc->depths; i++) {
+        if (pc->nodes[i] > limit)
+            continue;
+        uint64_t got = movegen_perft(&pos, pc->depth[i]);
+        t->checked++;
+        if (got != pc->nodes[i] && t->failures++ < MAX_REPORTS)
+            cr_expect(false, "%s (line %d) depth %d: got %llu, want %llu: %s", pc->name,
+                      pc->line, pc->depth[i], (unsigned long long)got,
+                      (unsigned long long)pc->nodes[i], pc->fen);
+    }
+}
+
+static FILE *open_suite(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s (run the tests from the repository root)", path);
+    return f;
+}
+
+/* Ethereal's EPD: "<fen> ;D1 n ;D2 n ...". */
+static struct suite_totals run_epd(const char *path, int every_nth, int offset)
+{
+    struct suite_totals t = {0, 0, 0};
+    char line[1024];
+    FILE *f = open_suite(path);
+    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+        struct perft_case pc = {.line = lineno};
+        char *semi = strchr(line, ';');
+        if (!semi)
+            continue;
+        size_t len = (size_t)(semi - line);
+        while (len && line[len - 1] == ' ')
+            len--;
+        cr_assert_lt(len, sizeof pc.fen);
+        memcpy(pc.fen, line, len);
+        pc.fen[len] = '\0';
+        snprintf(pc.name, sizeof pc.name, "%.40s:%d", path, lineno);
+        for (char *p = semi; p && pc.depths < MAX_DEPTHS; p = strchr(p + 1, ';')) {
+            int d;
+            unsigned long long n;
+            if (sscanf(p, ";D%d %llu", &d, &n) == 2) {
+                pc.depth[pc.depths] = d;
+                pc.nodes[pc.depths++] = n;
+            }
+        }
+        check_case(&pc, every_nth, offset, &t);
+    }
+    fclose(f);
+    return t;
+}
+
+/* python-chess records: "id", "epd" (4 fields), then "perft <depth> <nodes>" lines. */
+static struct suite_totals run_perft_file(const char *path, int every_nth, int offset)
+{
+    struct suite_totals t = {0, 0, 0};
+    struct perft_case pc;
+    bool have = false;
+    char line[1024];
+    FILE *f = open_suite(path);
+    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        int d;
+        unsigned long long n;
+        if (strncmp(line, "id ", 3) == 0) {
+            if (have)
+                check_case(&pc, every_nth, offset, &t);
+            memset(&pc, 0, sizeof pc);
+            snprintf(pc.name, sizeof pc.name, "%.60s", line + 3);
+            pc.line = lineno;
+            have = true;
+        } else if (strncmp(line, "epd ", 4) == 0) {
+            cr_assert_lt(strlen(line + 4), sizeof pc.fen);
+            strcpy(pc.fen, line + 4);
+        } else if (sscanf(line, "perft %d %llu", &d, &n) == 2 && pc.depths < MAX_DEPTHS) {
+            pc.depth[pc.depths] = d;
+            pc.nodes[pc.depths++] = n;
+        }
+    }
+    if (have)
+        check_case(&pc, every_nth, offset, &t);
+    fclose(f);
+    return t;
+}
+
+static void report(const char *what, struct suite_totals t, int want_positions)
+{
+    cr_log_info("%s: %d positions, %d (position, depth) counts verified", what, t.positions,
+                t.checked);
+    cr_assert_eq(t.failures, 0, "%s: %d failures", what, t.failures);
+    if (want_positions)
+        cr_assert_eq(t.positions, want_positions, "%s: read %d positions, want %d", what,
+                     t.positions, want_positions);
+}
+
+Test(perft, standard_suite_matches_every_small_count)
+{
+    report("standard.epd", run_epd("testdata/perft/standard.epd", 1, 0), 128);
+}
+
+Test(perft, fischer_suite_in_shredder_fen_matches_every_small_count)
+{
+    report("fischer.epd", run_epd("testdata/perft/fischer.epd", 1, 0), 960);
+}
+
+Test(perft, tricky_positions_match_including_xfen_and_impossible_checks)
+{
+    report("tricky.perft", run_perft_file("testdata/perft/tricky.perft", 1, 0), 19);
+}
+
+/* The random suite is split in four parts by record line so the parts run in parallel. */
+Test(perft, random_suite_part_one_matches)
+{
+    report("random.perft 1/4", run_perft_file("testdata/perft/random.perft", 4, 0), 0);
+}
+Test(perft, random_suite_part_two_matches)
+{
+    report("random.perft 2/4", run_perft_file("testdata/perft/random.perft", 4, 1), 0);
+}
+Test(perft, random_suite_part_three_matches)
+{
+    report("random.perft 3/4", run_perft_file("testdata/perft/random.perft", 4, 2), 0);
+}
+Test(perft, random_suite_part_four_matches)
+{
+    report("random.perft 4/4", run_perft_file("testdata/perft/random.perft", 4, 3), 0);
+}
+
+Test(perft, depth_zero_is_one_node)
+{
+    struct position pos;
+    position_set_start(&pos);
+    cr_assert_eq(movegen_perft(&pos, 0), 1);
+}

@@ -1,0 +1,968 @@
+/* test_pgn_reader.c - tokens with positions, game splitting, recovery, limits, streaming. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgnkit/pgn_reader.h"
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+static void putf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(struct text *t, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    put(t, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void put_escaped(struct text *t, const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == '\n')
+            put(t, "\\n", 2);
+        else if (s[k] == '\r')
+            put(t, "\\r", 2);
+        else if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
+            putf(t, "\\x%02x", (unsigned char)s[k]);
+        else
+            put(t, s + k, 1);
+    }
+}
+
+static const char kind_char[] = {'M', 'N', '$', 'C', 'L', '(', ')', 'R'};
+
+/* One game as text: "#index line:offset+bytes [skipped]", tags, tokens, diagnostics. */
+static void dump_game(struct text *t, const struct pgn_game *g)
+{
+    putf(t, "#%llu %u:%llu+%llu%s\n", (unsigned long long)g->index, g->line,
+         (unsigned long long)g->offset, (unsigned long long)g->bytes,
+         g->skipped ? " skipped" : "");
+    for (size_t k = 0; k < g->tag_count; k++) {
+        const struct pgn_tag *tag = &g->tags[k];
+        put(t, "T ", 2);
+        put(t, tag->name.ptr, tag->name.len);
+        put(t, "=", 1);
+        put_escaped(t, tag->value.ptr, tag->value.len);
+        putf(t, " @%u:%u\n", tag->line, tag->col);
+    }
+    for (size_t k = 0; k < g->token_count; k++) {
+        const struct pgn_token *tok = &g->tokens[k];
+        putf(t, "%c ", kind_char[tok->kind]);
+        put_escaped(t, tok->text, tok->len);
+        putf(t, " @%u:%u\n", tok->line, tok->col);
+    }
+    for (size_t k = 0; k < g->diags.count; k++) {
+        const struct diag *d = &g->diags.items[k];
+        putf(t, "D %s @%u:%u\n", diag_code_name(d->code), d->line, d->col);
+    }
+}
+
+static char *dump_reader(struct pgn_reader *r)
+{
+    struct text t = {0};
+    put(&t, "", 0);
+    struct pgn_game g;
+    struct diag err;
+    int st;
+    while ((st = pgn_reader_next(r, &g, &err)) == 1)
+        dump_game(&t, &g);
+    if (st < 0)
+        putf(&t, "IO %s\n", diag_code_name(err.code));
+    cr_assert_eq(pgn_reader_next(r, &g, &err), 0, "a finished reader stays finished");
+    pgn_reader_free(r);
+    return t.s;
+}
+
+static char *dump_mem(const char *s, size_t len, const struct pgn_limits *lim)
+{
+    return dump_reader(pgn_reader_from_memory(s, len, "mem.pgn", lim));
+}
+
+static char *dump_str(const char *s) { return dump_mem(s, strlen(s), NULL); }
+
+/* A source giving at most `step` bytes per read. */
+struct trickle {
+    const char *s;
+    size_t len, pos, step;
+};
+
+static ssize_t trickle_read(void *ctx, char *buf, size_t cap)
+{
+    struct trickle *tr = ctx;
+    size_t n = tr->len - tr->pos;
+    if (n > tr->step)
+        n = tr->step;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, tr->s + tr->pos, n);
+    tr->pos += n;
+    return (ssize_t)n;
+}
+
+static char *dump_trickle(const char *s, size_t len, size_t step, const struct pgn_limits *lim)
+{
+    struct trickle tr = {s, len, 0, step};
+    return dump_reader(pgn_reader_new((struct pgn_source){trickle_read, &tr}, "mem.pgn", lim));
+}
+
+static void assert_dump(const char *input, const char *want)
+{
+    char *got = dump_str(input);
+    cr_assert_str_eq(got, want, "input:\n%s\n--- got:\n%s--- want:\n%s", input, got, want);
+    free(got);
+}
+
+static void assert_streaming_same(const char *s, size_t len, const struct pgn_limits *lim)
+{
+    char *want = dump_mem(s, len, lim);
+    static const size_t steps[] = {1, 2, 3, 7, 64, 4096};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        char *got = dump_trickle(s, len, steps[k], lim);
+        cr_assert_str_eq(got, want, "reading %zu bytes at a time differs", steps[k]);
+        free(got);
+    }
+    free(want);
+}
+
+static size_t count_games(const char *s, size_t len, const struct pgn_limits *lim)
+{
+    struct pgn_reader *r = pgn_reader_from_memory(s, len, "mem.pgn", lim);
+    struct pgn_game g;
+    size_t n = 0;
+    while (pgn_reader_next(r, &g, NULL) == 1)
+        n++;
+    pgn_reader_free(r);
+    return n;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    s[n] = '\0';
+    *len = (size_t)n;
+    return s;
+}
+
+/* ---- tokens ----------------------------------------------------------------------------- */
+
+Test(pgn_reader, tags_undo_escapes_and_tolerate_whitespace)
+{
+    assert_dump("[Event \"A \\\"quoted\\\" \\\\ name\"]\n"
+                "[ Site   \"x\" ]\n"
+                "[Path \"C:\\dir\"]\n"
+                "\n"
+                "1. e4 *\n",
+                "#1 1:0+70\n"
+                "T Event=A \"quoted\" \\ name @1:1\n"
+                "T Site=x @2:1\n"
+                "T Path=C:\\dir @3:1\n"
+                "N 1. @5:1\n"
+                "M e4 @5:4\n"
+                "R * @5:7\n");
+}
+
+Test(pgn_reader, malformed_tags_are_reported_and_reading_goes_on)
+{
+    assert_dump("[Event Foo]\n"
+                "[]\n"
+                "[Site \"x\" junk]\n"
+                "[Date \"y\"\n"
+                "e4 *",
+                "#1 1:0+45\n"
+                "T Site=x @3:1\n"
+                "T Date=y @4:1\n"
+                "M e4 @5:1\n"
+                "R * @5:4\n"
+                "D BAD_TAG @1:8\n"
+                "D BAD_TAG @2:2\n"
+                "D BAD_TAG @3:11\n"
+                "D BAD_TAG @4:10\n");
+}
+
+Test(pgn_reader, brace_comments_span_lines_and_end_at_the_first_close)
+{
+    assert_dump("{multi\nline { not nested} e4 {x}\n{}*",
+                "#1 1:0+36\n"
+                "C multi\\nline { not nested @1:1\n"
+                "M e4 @2:20\n"
+                "C x @2:23\n"
+                "C  @3:1\n"
+                "R * @3:3\n");
+}
+
+Test(pgn_reader, semicolon_comments_run_to_the_end_of_the_line)
+{
+    assert_dump("e4 ;rest {of} line\r\ne5; x\n*",
+                "#1 1:0+27\n"
+                "M e4 @1:1\n"
+                "L rest {of} line @1:4\n"
+                "M e5 @2:1\n"
+                "L  x @2:3\n"
+                "R * @3:1\n");
+}
+
+Test(pgn_reader, percent_lines_in_column_one_are_skipped)
+{
+    assert_dump("%escape [Event \"no\"] {\ne4 %e5\n % not\n*",
+                "#1 2:23+15\n"
+                "M e4 @2:1\n"
+                "M %e5 @2:4\n"
+                "M % @3:2\n"
+                "M not @3:4\n"
+                "R * @4:1\n");
+}
+
+Test(pgn_reader, nags_are_tokens_even_when_glued)
+{
+    assert_dump("e4 $1 e5$23 Nf3!? $ *",
+                "#1 1:0+21\n"
+                "M e4 @1:1\n"
+                "$ $1 @1:4\n"
+                "M e5 @1:7\n"
+                "$ $23 @1:9\n"
+                "M Nf3!? @1:13\n"
+                "R * @1:21\n"
+                "D UNEXPECTED_CHAR @1:19\n");
+}
+
+Test(pgn_reader, every_move_number_form_is_one_token)
+{
+    assert_dump("1. e4 1... e5 2.Nf3 2 ... Nc6 3 Bb5 3...a6 4 . O-O . *",
+                "#1 1:0+54\n"
+                "N 1. @1:1\n"
+                "M e4 @1:4\n"
+                "N 1... @1:7\n"
+                "M e5 @1:12\n"
+                "N 2. @1:15\n"
+                "M Nf3 @1:17\n"
+                "N 2 @1:21\n"
+                "M Nc6 @1:27\n"
+                "N 3 @1:31\n"
+                "M Bb5 @1:33\n"
+                "N 3... @1:37\n"
+                "M a6 @1:41\n"
+                "N 4 @1:44\n"
+                "M O-O @1:48\n"
+                "R * @1:54\n");
+}
+
+Test(pgn_reader, odd_moves_come_through_as_move_tokens)
+{
+    assert_dump("1.e4 e5 2.e2-e4 exd6e.p. exd6 e.p. e8=Q+ O-O-O -- Z0 0-0 \xe2\x99\x98" "f3 1-0",
+                "#1 1:0+66\n"
+                "N 1. @1:1\n"
+                "M e4 @1:3\n"
+                "M e5 @1:6\n"
+                "N 2. @1:9\n"
+                "M e2-e4 @1:11\n"
+                "M exd6e.p. @1:17\n"
+                "M exd6 @1:26\n"
+                "M e.p. @1:31\n"
+                "M e8=Q+ @1:36\n"
+                "M O-O-O @1:42\n"
+                "M -- @1:48\n"
+                "M Z0 @1:51\n"
+                "M 0-0 @1:54\n"
+                "M \xe2\x99\x98" "f3 @1:58\n"
+                "R 1-0 @1:64\n");
+}
+
+Test(pgn_reader, every_result_ends_a_game)
+{
+    assert_dump("e4 1-0 e4 0-1 e4 1/2-1/2 e4 * e4 \xc2\xbd-\xc2\xbd",
+                "#1 1:0+6\nM e4 @1:1\nR 1-0 @1:4\n"
+                "#2 1:7+6\nM e4 @1:8\nR 0-1 @1:11\n"
+                "#3 1:14+10\nM e4 @1:15\nR 1/2-1/2 @1:18\n"
+                "#4 1:25+4\nM e4 @1:26\nR * @1:29\n"
+                "#5 1:30+8\nM e4 @1:31\nR \xc2\xbd-\xc2\xbd @1:34\n");
+}
+
+Test(pgn_reader, nested_variations_keep_their_order_and_a_result_inside_does_not_end)
+{
+    assert_dump("1. e4 (1. d4 (1. c4 *) d5) e5 *",
+                "#1 1:0+31\n"
+                "N 1. @1:1\n"
+                "M e4 @1:4\n"
+                "( ( @1:7\n"
+                "N 1. @1:8\n"
+                "M d4 @1:11\n"
+                "( ( @1:14\n"
+                "N 1. @1:15\n"
+                "M c4 @1:18\n"
+                "R * @1:21\n"
+                ") ) @1:22\n"
+                "M d5 @1:24\n"
+                ") ) @1:26\n"
+                "M e5 @1:28\n"
+                "R * @1:31\n");
+}
+
+Test(pgn_reader, a_stray_close_paren_and_reserved_chars_are_reported)
+{
+    assert_dump("e4 ) <e5> ] \"x *",
+                "#1 1:0+16\n"
+                "M e4 @1:1\n"
+                "M e5 @1:7\n"
+                "M x @1:14\n"
+                "R * @1:16\n"
+                "D UNBALANCED_VARIATION @1:4\n"
+                "D UNEXPECTED_CHAR @1:6\n"
+                "D UNEXPECTED_CHAR @1:9\n"
+                "D UNEXPECTED_CHAR @1:11\n"
+                "D UNEXPECTED_CHAR @1:13\n");
+}
+
+/* ---- bytes and lines -------------------------------------------------------------------- */
+
+Test(pgn_reader, crlf_line_ends_count_once)
+{
+    assert_dump("[A \"1\"]\r\n\r\n{c\r\nd} 1. e4\r\ne5 *\r\n",
+                "#1 1:0+29\n"
+                "T A=1 @1:1\n"
+                "C c\\r\\nd @3:1\n"
+                "N 1. @4:4\n"
+                "M e4 @4:7\n"
+                "M e5 @5:1\n"
+                "R * @5:4\n");
+}
+
+Test(pgn_reader, lone_cr_line_ends_count)
+{
+    assert_dump("[A \"1\"]\r\r{c\rd} 1. e4\re5 ;x\r*\r",
+                "#1 1:0+28\n"
+                "T A=1 @1:1\n"
+                "C c\\rd @3:1\n"
+                "N 1. @4:4\n"
+                "M e4 @4:7\n"
+                "M e5 @5:1\n"
+                "L x @5:4\n"
+                "R * @6:1\n");
+}
+
+Test(pgn_reader, a_utf8_bom_is_skipped)
+{
+    assert_dump("\xef\xbb\xbf[Event \"\xc3\xa9t\xc3\xa9\"]\n*",
+                "#1 1:3+17\n"
+                "T Event=\xc3\xa9t\xc3\xa9 @1:1\n"
+                "R * @2:1\n");
+}
+
+Test(pgn_reader, nul_bytes_give_one_warning_and_read_as_spaces)
+{
+    static const char in[] = "e4\0e5\x01 {a\0b} \0 *";
+    char *got = dump_mem(in, sizeof in - 1, NULL);
+    cr_assert_str_eq(got, "#1 1:0+16\n"
+                          "M e4 @1:1\n"
+                          "M e5 @1:4\n"
+                          "C a\\x00b @1:8\n" /* comment text is passed through */
+                          "R * @1:16\n"
+                          "D CONTROL_BYTE @1:3\n",
+                     "got:\n%s", got);
+    free(got);
+}
+
+Test(pgn_reader, latin1_bytes_pass_through_untouched)
+{
+    assert_dump("[White \"M\xfcller\"] {\xe9} e4 *",
+                "#1 1:0+25\n"
+                "T White=M\xfcller @1:1\n"
+                "C \xe9 @1:18\n"
+                "M e4 @1:22\n"
+                "R * @1:25\n");
+}
+
+Test(pgn_reader, empty_and_blank_inputs_have_no_games)
+{
+    assert_dump("", "");
+    assert_dump(" \n\r\n\t \n", "");
+    assert_dump("{only a comment}\n; and a line comment\n%escape\n", "");
+    assert_dump("e4 *\n{trailing comment}\n\n", "#1 1:0+4\nM e4 @1:1\nR * @1:4\n");
+}
+
+/* ---- game boundaries -------------------------------------------------------------------- */
+
+Test(pgn_reader, several_games_on_one_line)
+{
+    assert_dump("[Result \"1-0\"] e4 0-1 [Result \"0-1\"] d4 1-0\n",
+                "#1 1:0+21\n"
+                "T Result=1-0 @1:1\n"
+                "M e4 @1:16\n"
+                "R 0-1 @1:19\n"
+                "#2 1:22+21\n"
+                "T Result=0-1 @1:23\n"
+                "M d4 @1:38\n"
+                "R 1-0 @1:41\n");
+}
+
+Test(pgn_reader, tags_right_after_a_result_start_the_next_game)
+{
+    assert_dump("[A \"1\"]\n\ne4 e5 0-1\n[A \"2\"]\n\nd4 *",
+                "#1 1:0+18\n"
+                "T A=1 @1:1\n"
+                "M e4 @3:1\n"
+                "M e5 @3:4\n"
+                "R 0-1 @3:7\n"
+                "#2 4:19+13\n"
+                "T A=2 @4:1\n"
+                "M d4 @6:1\n"
+                "R * @6:4\n");
+}
+
+Test(pgn_reader, a_missing_result_ends_the_game_at_the_next_tag_section)
+{
+    assert_dump("[A \"1\"]\n\ne4 e5\n\n[A \"2\"]\n\nd4",
+                "#1 1:0+16\n"
+                "T A=1 @1:1\n"
+                "M e4 @3:1\n"
+                "M e5 @3:4\n"
+                "D NO_RESULT @3:4\n"
+                "#2 5:16+11\n"
+                "T A=2 @5:1\n"
+                "M d4 @7:1\n"
+                "D NO_RESULT @7:1\n");
+}
+
+Test(pgn_reader, a_comment_paragraph_between_tags_and_moves_belongs_to_the_game)
+{
+    assert_dump("[A \"1\"]\n\n{ game comment }\n\n1. e4 *\n",
+                "#1 1:0+34\n"
+                "T A=1 @1:1\n"
+                "C  game comment  @3:1\n"
+                "N 1. @5:1\n"
+                "M e4 @5:4\n"
+                "R * @5:7\n");
+}
+
+Test(pgn_reader, a_comment_before_the_first_tag_belongs_to_that_game)
+{
+    assert_dump("{ file header }\n\n[A \"1\"]\n\ne4 *\n",
+                "#1 1:0+30\n"
+                "T A=1 @3:1\n"
+                "C  file header  @1:1\n"
+                "M e4 @5:1\n"
+                "R * @5:4\n");
+}
+
+Test(pgn_reader, blank_lines_inside_movetext_do_not_end_a_game)
+{
+    assert_dump("e4\n\ne5\n\n\n(Nf3\n\n) *", "#1 1:0+18\n"
+                                            "M e4 @1:1\n"
+                                            "M e5 @3:1\n"
+                                            "( ( @6:1\n"
+                                            "M Nf3 @6:2\n"
+                                            ") ) @8:1\n"
+                                            "R * @8:3\n");
+}
+
+Test(pgn_reader, games_without_tags_or_blank_lines)
+{
+    assert_dump("e4 e5 *\nd4 d5 *\n", "#1 1:0+7\nM e4 @1:1\nM e5 @1:4\nR * @1:7\n"
+                                      "#2 2:8+7\nM d4 @2:1\nM d5 @2:4\nR * @2:7\n");
+}
+
+Test(pgn_reader, tag_sections_without_movetext_are_games_with_an_error)
+{
+    assert_dump("[Round \"1\"]\n[White \"a\"]\n\n[Round \"2\"]\n[White \"b\"]\n",
+                "#1 1:0+25\n"
+                "T Round=1 @1:1\n"
+                "T White=a @2:1\n"
+                "D NO_MOVETEXT @1:1\n"
+                "#2 4:25+24\n"
+                "T Round=2 @4:1\n"
+                "T White=b @5:1\n"
+                "D NO_MOVETEXT @4:1\n");
+    /* A blank line inside one tag section (ChessBase) does not split it. */
+    assert_dump("[Event \"e\"]\n\n[Date \"d\"]\n\n1. e4 *",
+                "#1 1:0+32\n"
+                "T Event=e @1:1\n"
+                "T Date=d @3:1\n"
+                "N 1. @5:1\n"
+                "M e4 @5:4\n"
+                "R * @5:7\n");
+}
+
+/* ---- recovery --------------------------------------------------------------------------- */
+
+static const char next_game[] = "[Event \"next\"]\n\n1. d4 d5 1-0\n";
+static const char next_game_dump[] = "T Event=next @5:1\n"
+                                      "N 1. @7:1\n"
+                                      "M d4 @7:4\n"
+                                      "M d5 @7:7\n"
+                                      "R 1-0 @7:10\n";
+
+static void assert_recovers(const char *broken, const char *want_first)
+{
+    char in[512], want[1024];
+    snprintf(in, sizeof in, "%s%s", broken, next_game);
+    snprintf(want, sizeof want, "%s#2 5:%zu+28\n%s", want_first, strlen(broken),
+             next_game_dump);
+    assert_dump(in, want);
+    assert_streaming_same(in, strlen(in), NULL);
+}
+
+Test(pgn_reader, an_unterminated_comment_ends_at_a_blank_line_and_a_tag_pair)
+{
+    assert_recovers("[Event \"broken\"]\n\n1. e4 {truncated\n\n",
+                    "#1 1:0+36\n"
+                    "T Event=broken @1:1\n"
+                    "N 1. @3:1\n"
+                    "M e4 @3:4\n"
+                    "C truncated @3:7\n"
+                    "D UNTERMINATED_COMMENT @3:7\n"
+                    "D NO_RESULT @3:7\n");
+}
+
+Test(pgn_reader, an_unterminated_string_ends_at_a_blank_line_and_a_tag_pair)
+{
+    assert_recovers("[Event \"x\"]\n[Site \"broken\n\n\n",
+                    "#1 1:0+28\n"
+                    "T Event=x @1:1\n"
+                    "T Site=broken @2:1\n"
+                    "D UNTERMINATED_STRING @2:7\n"
+                    "D NO_MOVETEXT @1:1\n");
+}
+
+Test(pgn_reader, an_unterminated_variation_ends_at_the_next_tag_pair)
+{
+    assert_recovers("[Event \"broken\"]\n\n1. e4 (1. d4\n\n",
+                    "#1 1:0+32\n"
+                    "T Event=broken @1:1\n"
+                    "N 1. @3:1\n"
+                    "M e4 @3:4\n"
+                    "( ( @3:7\n"
+                    "N 1. @3:8\n"
+                    "M d4 @3:11\n"
+                    "D UNTERMINATED_VARIATION @3:7\n"
+                    "D NO_RESULT @3:11\n");
+}
+
+Test(pgn_reader, unterminated_constructs_at_the_end_of_input_are_reported)
+{
+    assert_dump("e4 {never", "#1 1:0+9\nM e4 @1:1\nC never @1:4\n"
+                             "D UNTERMINATED_COMMENT @1:4\nD NO_RESULT @1:4\n");
+    assert_dump("[A \"x", "#1 1:0+5\nT A=x @1:1\nD UNTERMINATED_STRING @1:4\n"
+                          "D NO_MOVETEXT @1:1\n");
+    assert_dump("e4 (e5", "#1 1:0+6\nM e4 @1:1\n( ( @1:4\nM e5 @1:5\n"
+                           "D UNTERMINATED_VARIATION @1:4\nD NO_RESULT @1:5\n");
+    assert_dump("e4 *\n{never", "#1 1:0+4\nM e4 @1:1\nR * @1:4\n"
+                                "#2 2:5+6\nC never @2:1\nD UNTERMINATED_COMMENT @2:1\n");
+}
+
+Test(pgn_reader, a_closed_comment_with_a_tag_line_after_a_blank_line_is_cut_there)
+{
+    /* The first '}' belongs to the next game's comment: it must not swallow the game. */
+    assert_dump("e4 {open\n\n[Event \"n\"]\n{c} d4 *",
+                "#1 1:0+10\nM e4 @1:1\nC open @1:4\nD UNTERMINATED_COMMENT @1:4\n"
+                "D NO_RESULT @1:4\n"
+                "#2 3:10+20\nT Event=n @3:1\nC c @4:1\nM d4 @4:5\nR * @4:8\n");
+}
+
+/* ---- limits ----------------------------------------------------------------------------- */
+
+Test(pgn_reader, a_game_over_the_size_limit_is_skipped_and_the_next_is_read)
+{
+    struct text big = {0};
+    put(&big, "[Event \"big\"]\n\n", 15);
+    for (int k = 1; k <= 300; k++)
+        putf(&big, "%d. e4 {comment %d} e5 ", k, k);
+    put(&big, "1-0\n\n[Event \"small\"]\n\n1. d4 0-1\n", 33);
+    struct pgn_limits lim = {.max_game_bytes = 1000};
+    char *got = dump_mem(big.s, big.len, &lim);
+    cr_assert_str_eq(got,
+                     "#1 1:0+7302 skipped\n"
+                     "D GAME_TOO_LARGE @1:1\n"
+                     "#2 5:7304+26\n"
+                     "T Event=small @5:1\n"
+                     "N 1. @7:1\n"
+                     "M d4 @7:4\n"
+                     "R 0-1 @7:7\n",
+                     "got:\n%s", got);
+    free(got);
+    /* Streamed, the big game is dropped as soon as it is over the limit: same result. */
+    assert_streaming_same(big.s, big.len, &lim);
+    free(big.s);
+}
+
+Test(pgn_reader, deep_nesting_is_counted_without_recursion, .timeout = 20)
+{
+    size_t n = 100000;
+    char *s = malloc(2 * n + 16);
+    memcpy(s, "e4 ", 3);
+    memset(s + 3, '(', n);
+    memcpy(s + 3 + n, "e5 *", 4);
+    struct pgn_limits lim = {.max_depth = 50};
+    struct pgn_reader *r = pgn_reader_from_memory(s, n + 7, "deep", &lim);
+    struct pgn_game g;
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 1);
+    cr_assert_eq(g.token_count, 1 + 50, "e4 and the first 50 '(' are kept");
+    cr_assert_eq(g.diags.count, 3);
+    cr_assert_eq(g.diags.items[0].code, DIAG_NESTING_TOO_DEEP);
+    cr_assert_eq(g.diags.items[0].col, 3 + 51);
+    cr_assert_eq(g.diags.items[1].code, DIAG_UNTERMINATED_VARIATION);
+    cr_assert_eq(g.diags.items[2].code, DIAG_NO_RESULT);
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 0);
+    pgn_reader_free(r);
+
+    /* Balanced: closes again, the game ends at its result, and the default limit works. */
+    memset(s + 3 + n, ')', n);
+    memcpy(s + 3 + 2 * n, " *", 2);
+    r = pgn_reader_from_memory(s, 2 * n + 5, "deep", NULL);
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 1);
+    cr_assert_eq(g.token_count, 1 + 2 * 1024 + 1);
+    cr_assert_eq(g.diags.count, 1);
+    cr_assert_eq(g.diags.items[0].code, DIAG_NESTING_TOO_DEEP);
+    cr_assert_eq(g.tokens[g.token_count - 1].kind, PGN_TOK_RESULT);
+    pgn_reader_free(r);
+    free(s);
+}
+
+Test(pgn_reader, long_tokens_and_comments_are_reported_not_kept)
+{
+    struct pgn_limits lim = {.max_token_bytes = 8, .max_comment_bytes = 10};
+    static const char in[] = "e4 abcdefghijklmnop 123456789. {0123456789A} {short} ;0123456789AB\n*";
+    const char *want = "#1 1:0+68\n"
+                 "M e4 @1:1\n"
+                 "C short @1:46\n"
+                 "R * @2:1\n"
+                 "D TOKEN_TOO_LONG @1:4\n"
+                 "D TOKEN_TOO_LONG @1:21\n"
+                 "D COMMENT_TOO_LONG @1:32\n"
+                 "D COMMENT_TOO_LONG @1:54\n";
+    char *got = dump_mem(in, sizeof in - 1, &lim);
+    cr_assert_str_eq(got, want, "got:\n%s", got);
+    free(got);
+    assert_streaming_same(in, sizeof in - 1, &lim);
+}
+
+/* ---- sources ---------------------------------------------------------------------------- */
+
+/* Random soup of PGN fragments: never crash or hang, and streaming never changes the result.
+ * PGNKIT_SEED=n picks another soup. */
+Test(pgn_reader, random_fragment_soup_reads_the_same_streamed, .timeout = 60)
+{
+    static const char *const frags[] = {
+        "[Event \"x\"]", "[", "]", "\"", "\\", "{", "}", "(", ")", ";", "%", "\n", "\r",
+        "\r\n", " ", "\n\n", "e4", "1.", "1...", "0-1", "1-0", "1/2-1/2", "*", "$1", "$",
+        "\xef\xbb\xbf", "\xc2\xbd-\xc2\xbd", "Nf3", ".", "\t", "[Site \"a\\\"b\"]\n",
+        "\x01", "12", "abcdefghijkl", "\n[", "\n\n[Event \"y\"]", "<", "O-O",
+    };
+    static const struct pgn_limits small = {.max_game_bytes = 40, .max_token_bytes = 6, .max_comment_bytes = 12,
+                                            .max_depth = 2};
+    unsigned seed = getenv("PGNKIT_SEED") ? (unsigned)atoi(getenv("PGNKIT_SEED")) : 12345u;
+    char buf[2048];
+    for (int iter = 0; iter < 3000; iter++) {
+        size_t len = 0;
+        seed = seed * 1103515245u + 12345u;
+        int parts = 1 + (int)((seed >> 16) % 80);
+        for (int k = 0; k < parts; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *f = frags[(seed >> 16) % (sizeof frags / sizeof frags[0])];
+            size_t fl = strlen(f);
+            if (len + fl > sizeof buf)
+                break;
+            memcpy(buf + len, f, fl);
+            len += fl;
+        }
+        if ((seed >> 8) % 7 == 0 && len > 0)
+            buf[(seed >> 12) % len] = '\0';
+        const struct pgn_limits *lim = iter % 2 ? &small : NULL;
+        char *want = dump_mem(buf, len, lim);
+        char *got1 = dump_trickle(buf, len, 1, lim);
+        char *got2 = dump_trickle(buf, len, 5, lim);
+        cr_assert_str_eq(got1, want, "iteration %d differs streamed byte by byte", iter);
+        cr_assert_str_eq(got2, want, "iteration %d differs streamed by 5 bytes", iter);
+        free(want);
+        free(got1);
+        free(got2);
+    }
+}
+
+static const char *const streaming_inputs[] = {
+    "",
+    "\xef\xbb\xbf",
+    "\xef\xbb",
+    "[Event \"A \\\"q\\\"\"]\r\n\r\n{c\r\nd}\r1.e4 e5 2...Nf3 $1 (2. d4 (2. c4)) ; x\r\n%esc\n 1-0",
+    "[Result \"1-0\"] e4 0-1 [Result \"0-1\"] d4 1-0\n[A \"x\"]\n\n e4 {open\n\n[B \"y\"] *",
+    "e4\0e5 {a\0b} ) ] < \"x\" $ *\r",
+    "[A \"1\"]\n\n{p}\n\ne4 e5\n\n\n[A \"2\"]\n[A \"3\"]\n\n[A \"4\"]\n",
+};
+
+Test(pgn_reader, reading_byte_by_byte_gives_what_memory_gives)
+{
+    for (size_t k = 0; k < sizeof streaming_inputs / sizeof streaming_inputs[0]; k++) {
+        const char *s = streaming_inputs[k];
+        size_t len = strlen(s);
+        if (k == 5)
+            len = 27; /* has NULs */
+        assert_streaming_same(s, len, NULL);
+    }
+}
+
+static ssize_t failing_read(void *ctx, char *buf, size_t cap)
+{
+    int *calls = ctx;
+    if ((*calls)++ == 0) {
+        size_t n = cap < 8 ? cap : 8;
+        memcpy(buf, "e4 * d4 ", n);
+        return (ssize_t)n;
+    }
+    errno = EIO;
+    return -1;
+}
+
+Test(pgn_reader, a_read_error_is_reported_once_and_ends_the_reader)
+{
+    int calls = 0;
+    struct pgn_reader *r =
+        pgn_reader_new((struct pgn_source){failing_read, &calls}, "bad", NULL);
+    struct pgn_game g;
+    struct diag err;
+    cr_assert_eq(pgn_reader_next(r, &g, &err), 1);
+    cr_assert_eq(g.token_count, 2);
+    cr_assert_eq(pgn_reader_next(r, &g, &err), -1);
+    cr_assert_eq(err.code, DIAG_IO);
+    cr_assert_eq(pgn_reader_next(r, &g, &err), 0);
+    pgn_reader_free(r);
+}
+
+Test(pgn_reader, the_fd_source_reads_a_file)
+{
+    int fd = open("testdata/pgn/pgn-extract/fischer.pgn", O_RDONLY);
+    cr_assert(fd >= 0);
+    struct pgn_reader *r = pgn_reader_new(pgn_source_fd(&fd), "fischer.pgn", NULL);
+    struct pgn_game g;
+    size_t games = 0;
+    uint64_t last_end = 0;
+    while (pgn_reader_next(r, &g, NULL) == 1) {
+        games++;
+        cr_assert_str_eq(g.file, "fischer.pgn");
+        cr_assert_eq(g.index, games);
+        cr_assert_geq(g.offset, last_end);
+        last_end = g.offset + g.bytes;
+    }
+    cr_assert_eq(games, 34);
+    cr_assert_leq(last_end, pgn_reader_bytes(r));
+    pgn_reader_free(r);
+    close(fd);
+    pgn_reader_free(NULL);
+}
+
+/* ---- real files ------------------------------------------------------------------------- */
+
+/* Not PGN as written: no expected output can be right (testdata/README.md). */
+static const char *const not_pgn[] = {
+    "chess.js/0.pgn",
+    "pgn-extract/nested-comment.pgn",
+    "scalachess/uzchesscup.pgn",
+};
+/* Variant games: PGN syntax is fine (count games), the moves are not standard chess. */
+static const char *const variants[] = {
+    "python-chess/antichess-programfox.pgn",
+    "python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
+    "python-chess/saturs-jannlee-zh-lichess.pgn",
+};
+
+static bool listed(const char *rel, const char *const *list, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(rel, list[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Expected per game: number of UCI moves, or -1 when the status is not ok. */
+static long *read_expect(const char *path, size_t *games)
+{
+    size_t len;
+    char *s = slurp(path, &len);
+    long *moves = NULL;
+    size_t n = 0;
+    for (char *line = s; *line;) {
+        char *eol = strchr(line, '\n');
+        if (eol)
+            *eol = '\0';
+        char *f2 = strchr(line, '\t');
+        char *f3 = f2 ? strchr(f2 + 1, '\t') : NULL;
+        char *f4 = f3 ? strchr(f3 + 1, '\t') : NULL;
+        cr_assert(f4, "bad expectation line in %s", path);
+        long m = -1;
+        if (strncmp(f2 + 1, "ok\t", 3) == 0) {
+            m = 0;
+            for (char *p = f3 + 1; p < f4; p++)
+                if (*p != ' ' && (p == f3 + 1 || p[-1] == ' '))
+                    m++;
+        }
+        moves = realloc(moves, (n + 1) * sizeof *moves);
+        moves[n++] = m;
+        if (!eol)
+            break;
+        line = eol + 1;
+    }
+    free(s);
+    *games = n;
+    return moves;
+}
+
+static size_t mainline_moves(const struct pgn_game *g)
+{
+    size_t m = 0, depth = 0;
+    for (size_t k = 0; k < g->token_count; k++) {
+        switch (g->tokens[k].kind) {
+        case PGN_TOK_VARIATION_START:
+            depth++;
+            break;
+        case PGN_TOK_VARIATION_END:
+            depth--;
+            break;
+        case PGN_TOK_MOVE:
+            m += depth == 0;
+            break;
+        default:
+            break;
+        }
+    }
+    return m;
+}
+
+static void check_file(const char *dir, const char *name, size_t *files)
+{
+    char path[1024], expect[1100], rel[600];
+    snprintf(path, sizeof path, "testdata/pgn/%s/%s", dir, name);
+    snprintf(rel, sizeof rel, "%s/%s", dir, name);
+    int fd = open(path, O_RDONLY);
+    cr_assert(fd >= 0, "cannot open %s", path);
+    struct pgn_reader *r = pgn_reader_new(pgn_source_fd(&fd), path, NULL);
+    struct pgn_game g;
+    size_t games = 0, games_with_errors = 0;
+    long *moves = NULL;
+    size_t want = 0;
+    bool odd = listed(rel, not_pgn, 3);
+    if (!odd) {
+        snprintf(expect, sizeof expect, "%s.pgnextract.tsv", path);
+        if (access(expect, R_OK) != 0)
+            snprintf(expect, sizeof expect, "%s.oracle.tsv", path);
+        moves = read_expect(expect, &want);
+    }
+    bool check_moves = !odd && !listed(rel, variants, 3);
+    int st;
+    while ((st = pgn_reader_next(r, &g, NULL)) == 1) {
+        games++;
+        games_with_errors += diag_list_errors(&g.diags) > 0;
+        if (odd)
+            continue;
+        cr_assert(!g.skipped, "%s game %zu skipped", rel, games);
+        if (check_moves && games <= want && moves[games - 1] >= 0)
+            cr_assert_eq((long)mainline_moves(&g), moves[games - 1],
+                         "%s game %zu (line %u): %zu mainline move tokens, expected %ld", rel,
+                         games, g.line, mainline_moves(&g), moves[games - 1]);
+    }
+    cr_assert_eq(st, 0);
+    if (odd)
+        cr_assert_gt(games_with_errors, 0, "%s: a diagnostic was expected", rel);
+    else
+        cr_assert_eq(games, want, "%s: %zu games, expected %zu", rel, games, want);
+    pgn_reader_free(r);
+    close(fd);
+    free(moves);
+    (*files)++;
+}
+
+Test(pgn_reader, real_files_split_into_the_expected_games, .timeout = 60)
+{
+    static const char *const dirs[] = {"chess.js", "mutants", "pgn-extract", "python-chess",
+                                       "scalachess", "tcec"};
+    size_t files = 0;
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        char path[256];
+        snprintf(path, sizeof path, "testdata/pgn/%s", dirs[k]);
+        DIR *dir = opendir(path);
+        cr_assert(dir, "cannot open %s (run from the repository root)", path);
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t len = strlen(e->d_name);
+            if (len > 4 && strcmp(e->d_name + len - 4, ".pgn") == 0)
+                check_file(dirs[k], e->d_name, &files);
+        }
+        closedir(dir);
+    }
+    cr_assert_geq(files, 60);
+}
+
+Test(pgn_reader, eco_pgn_has_2014_games_not_2015)
+{
+    size_t len;
+    char *s = slurp("testdata/pgn/pgn-extract/eco.pgn", &len);
+    cr_assert_eq(count_games(s, len, NULL), 2014);
+    free(s);
+}
+
+Test(pgn_reader, uzchesscup_records_are_games_without_movetext)
+{
+    size_t len;
+    char *s = slurp("testdata/pgn/scalachess/uzchesscup.pgn", &len);
+    struct pgn_reader *r = pgn_reader_from_memory(s, len, "uz", NULL);
+    struct pgn_game g;
+    size_t games = 0;
+    while (pgn_reader_next(r, &g, NULL) == 1) {
+        games++;
+        cr_assert_eq(g.token_count, 0);
+        cr_assert_gt(g.tag_count, 5);
+        cr_assert_eq(g.diags.count, 1);
+        cr_assert_eq(g.diags.items[0].code, DIAG_NO_MOVETEXT);
+    }
+    cr_assert_gt(games, 10);
+    pgn_reader_free(r);
+    free(s);
+}
+
+Test(pgn_reader, real_files_read_the_same_in_small_pieces, .timeout = 60)
+{
+    static const char *const files[] = {
+        "testdata/pgn/tcec/TCEC_Match_1.pgn",
+        "testdata/pgn/scalachess/pgn-render-wcc2023.pgn",
+        "testdata/pgn/pgn-extract/odds.pgn",
+        "testdata/pgn/chess.js/0.pgn",
+        "testdata/pgn/python-chess/utf8-bom.pgn",
+    };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        size_t len;
+        char *s = slurp(files[k], &len);
+        char *want = dump_mem(s, len, NULL);
+        char *got = dump_trickle(s, len, 997, NULL);
+        cr_assert_str_eq(got, want, "%s differs when streamed", files[k]);
+        free(got);
+        free(want);
+        free(s);
+    }
+}

@@ -1,0 +1,388 @@
+/* test_san.c - SAN token syntax: tokens to parts, rejections, the cache, the letter sets. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pgnkit/san.h"
+
+/*
+ * One expected decoding.  Zero fields are the common case: kind SAN_MOVE, piece PAWN,
+ * no hint (ff/fr 0 = not written, else 'a'..'h' / '1'..'8'), no marks, no lenience.
+ * to is the square's name, NULL for castling and null moves.
+ */
+struct san_case {
+    const char *tok;
+    enum san_letters letters;
+    uint8_t kind;
+    uint8_t piece;
+    char ff, fr;
+    const char *to;
+    uint8_t promo, capture, checks, mate, ep, suffix, implicit, maybe_bishop;
+    uint16_t lenient;
+};
+
+static const struct san_case accepted[] = {
+    /* plain SAN */
+    {"e4", .to = "e4"},
+    {"exd5", .ff = 'e', .to = "d5", .capture = 1},
+    {"Nf3", .piece = KNIGHT, .to = "f3"},
+    {"Bb5", .piece = BISHOP, .to = "b5"},
+    {"Kg1", .piece = KING, .to = "g1"},
+    {"Rxa8", .piece = ROOK, .to = "a8", .capture = 1},
+    {"Qgg1", .piece = QUEEN, .ff = 'g', .to = "g1"},
+    {"R1a3", .piece = ROOK, .fr = '1', .to = "a3"},
+    {"Qh4e1", .piece = QUEEN, .ff = 'h', .fr = '4', .to = "e1"},
+    {"Qh4xe1", .piece = QUEEN, .ff = 'h', .fr = '4', .to = "e1", .capture = 1},
+    {"Ng1xf3", .piece = KNIGHT, .ff = 'g', .fr = '1', .to = "f3", .capture = 1},
+    {"Nbd7", .piece = KNIGHT, .ff = 'b', .to = "d7"},
+    {"e8=Q", .to = "e8", .promo = QUEEN},
+    {"e8=Q+", .to = "e8", .promo = QUEEN, .checks = 1},
+    {"exd8=N+", .ff = 'e', .to = "d8", .capture = 1, .promo = KNIGHT, .checks = 1},
+    {"gxh1=R#", .ff = 'g', .to = "h1", .capture = 1, .promo = ROOK, .mate = 1},
+    {"a1=B", .to = "a1", .promo = BISHOP},
+    {"Qxf7#", .piece = QUEEN, .to = "f7", .capture = 1, .mate = 1},
+    {"Bf5+", .piece = BISHOP, .to = "f5", .checks = 1},
+    {"O-O", .kind = SAN_CASTLE_KING, .piece = KING},
+    {"O-O-O", .kind = SAN_CASTLE_QUEEN, .piece = KING},
+    {"O-O-O+", .kind = SAN_CASTLE_QUEEN, .piece = KING, .checks = 1},
+    {"O-O#", .kind = SAN_CASTLE_KING, .piece = KING, .mate = 1},
+    /* annotations after the move */
+    {"e4!?", .to = "e4", .suffix = 2},
+    {"Nbd7?!", .piece = KNIGHT, .ff = 'b', .to = "d7", .suffix = 2},
+    {"Qxf7#!!", .piece = QUEEN, .to = "f7", .capture = 1, .mate = 1, .suffix = 2},
+    {"d4?", .to = "d4", .suffix = 1},
+    {"Nf3!", .piece = KNIGHT, .to = "f3", .suffix = 1},
+    {"Nf3??", .piece = KNIGHT, .to = "f3", .suffix = 2},
+    {"O-O+!", .kind = SAN_CASTLE_KING, .piece = KING, .checks = 1, .suffix = 1},
+    /* e.p. and double check */
+    {"exd6e.p.", .ff = 'e', .to = "d6", .capture = 1, .ep = 1, .lenient = SAN_LENIENT_EP_MARK},
+    {"exd6e.p.+", .ff = 'e', .to = "d6", .capture = 1, .ep = 1, .checks = 1,
+     .lenient = SAN_LENIENT_EP_MARK},
+    {"exd6+e.p.", .ff = 'e', .to = "d6", .capture = 1, .ep = 1, .checks = 1,
+     .lenient = SAN_LENIENT_EP_MARK},
+    {"Nf3++", .piece = KNIGHT, .to = "f3", .checks = 2, .lenient = SAN_LENIENT_DOUBLE_CHECK},
+    /* lenient spellings */
+    {"0-0", .kind = SAN_CASTLE_KING, .piece = KING, .lenient = SAN_LENIENT_ZERO_CASTLE},
+    {"0-0-0", .kind = SAN_CASTLE_QUEEN, .piece = KING, .lenient = SAN_LENIENT_ZERO_CASTLE},
+    {"0-0+", .kind = SAN_CASTLE_KING, .piece = KING, .checks = 1,
+     .lenient = SAN_LENIENT_ZERO_CASTLE},
+    {"e8Q", .to = "e8", .promo = QUEEN, .lenient = SAN_LENIENT_PROMO_NO_EQ},
+    {"e8(Q)", .to = "e8", .promo = QUEEN, .lenient = SAN_LENIENT_PROMO_PAREN},
+    {"e8/Q", .to = "e8", .promo = QUEEN, .lenient = SAN_LENIENT_PROMO_SLASH},
+    {"e8=q", .to = "e8", .promo = QUEEN, .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"N:e5", .piece = KNIGHT, .to = "e5", .capture = 1, .lenient = SAN_LENIENT_COLON},
+    {"e:d5", .ff = 'e', .to = "d5", .capture = 1, .lenient = SAN_LENIENT_COLON},
+    {"ed5", .ff = 'e', .to = "d5"},
+    {"e2e4", .ff = 'e', .fr = '2', .to = "e4", .implicit = 1, .lenient = SAN_LENIENT_LONG},
+    {"e2-e4", .ff = 'e', .fr = '2', .to = "e4", .implicit = 1, .lenient = SAN_LENIENT_LONG},
+    {"g1f3", .ff = 'g', .fr = '1', .to = "f3", .implicit = 1, .lenient = SAN_LENIENT_LONG},
+    {"e4:d5", .ff = 'e', .fr = '4', .to = "d5", .capture = 1, .implicit = 1,
+     .lenient = SAN_LENIENT_LONG | SAN_LENIENT_COLON},
+    {"e4xd5", .ff = 'e', .fr = '4', .to = "d5", .capture = 1, .implicit = 1,
+     .lenient = SAN_LENIENT_LONG},
+    {"Ng1-f3", .piece = KNIGHT, .ff = 'g', .fr = '1', .to = "f3", .lenient = SAN_LENIENT_LONG},
+    {"e7e8q", .ff = 'e', .fr = '7', .to = "e8", .promo = QUEEN, .implicit = 1,
+     .lenient = SAN_LENIENT_LONG | SAN_LENIENT_PROMO_NO_EQ | SAN_LENIENT_LOWER_PIECE},
+    {"e7e8Q", .ff = 'e', .fr = '7', .to = "e8", .promo = QUEEN, .implicit = 1,
+     .lenient = SAN_LENIENT_LONG | SAN_LENIENT_PROMO_NO_EQ},
+    {"--", .kind = SAN_NULL, .piece = NO_PIECE_TYPE, .lenient = SAN_LENIENT_NULL},
+    {"Z0", .kind = SAN_NULL, .piece = NO_PIECE_TYPE, .lenient = SAN_LENIENT_NULL},
+    {"Pe4", .to = "e4", .lenient = SAN_LENIENT_PAWN_LETTER},
+    {"Pexd5", .ff = 'e', .to = "d5", .capture = 1, .lenient = SAN_LENIENT_PAWN_LETTER},
+    /* figurines */
+    {"♘f3", .piece = KNIGHT, .to = "f3", .lenient = SAN_LENIENT_FIGURINE},
+    {"♞xe4", .piece = KNIGHT, .to = "e4", .capture = 1, .lenient = SAN_LENIENT_FIGURINE},
+    {"♔e2", .piece = KING, .to = "e2", .lenient = SAN_LENIENT_FIGURINE},
+    {"♛d8", .piece = QUEEN, .to = "d8", .lenient = SAN_LENIENT_FIGURINE},
+    {"♖fe1", .piece = ROOK, .ff = 'f', .to = "e1", .lenient = SAN_LENIENT_FIGURINE},
+    {"♝b4+", .piece = BISHOP, .to = "b4", .checks = 1, .lenient = SAN_LENIENT_FIGURINE},
+    {"♙e4", .to = "e4", .lenient = SAN_LENIENT_FIGURINE | SAN_LENIENT_PAWN_LETTER},
+    {"e8=♕", .to = "e8", .promo = QUEEN, .lenient = SAN_LENIENT_FIGURINE},
+    /* lower-case piece letters */
+    {"nf3", .piece = KNIGHT, .to = "f3", .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"qxd5", .piece = QUEEN, .to = "d5", .capture = 1, .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"kg1", .piece = KING, .to = "g1", .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"rfe1", .piece = ROOK, .ff = 'f', .to = "e1", .lenient = SAN_LENIENT_LOWER_PIECE},
+    /* the lower-case b rule: pawn first, bishop only when no pawn reading exists */
+    {"b4", .to = "b4"},
+    {"bxc3", .ff = 'b', .to = "c3", .capture = 1, .maybe_bishop = 1},
+    {"bc3", .ff = 'b', .to = "c3", .maybe_bishop = 1},
+    {"bxa4", .ff = 'b', .to = "a4", .capture = 1, .maybe_bishop = 1},
+    {"b8=Q", .to = "b8", .promo = QUEEN},
+    {"bxa8=Q", .ff = 'b', .to = "a8", .capture = 1, .promo = QUEEN},
+    {"b2b4", .ff = 'b', .fr = '2', .to = "b4", .implicit = 1, .lenient = SAN_LENIENT_LONG},
+    {"bb5", .piece = BISHOP, .to = "b5", .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"bd3", .piece = BISHOP, .to = "d3", .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"bxe5+", .piece = BISHOP, .to = "e5", .capture = 1, .checks = 1,
+     .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"bdc4", .piece = BISHOP, .ff = 'd', .to = "c4", .lenient = SAN_LENIENT_LOWER_PIECE},
+    {"bc1-g5", .piece = BISHOP, .ff = 'c', .fr = '1', .to = "g5",
+     .lenient = SAN_LENIENT_LOWER_PIECE | SAN_LENIENT_LONG},
+    /* German: K D T L S, B = Bauer */
+    {"Sf3", SAN_LETTERS_GERMAN, .piece = KNIGHT, .to = "f3", .lenient = SAN_LENIENT_FOREIGN},
+    {"Dd1", SAN_LETTERS_GERMAN, .piece = QUEEN, .to = "d1", .lenient = SAN_LENIENT_FOREIGN},
+    {"Lb5", SAN_LETTERS_GERMAN, .piece = BISHOP, .to = "b5", .lenient = SAN_LENIENT_FOREIGN},
+    {"Tfe1", SAN_LETTERS_GERMAN, .piece = ROOK, .ff = 'f', .to = "e1",
+     .lenient = SAN_LENIENT_FOREIGN},
+    {"Kg1", SAN_LETTERS_GERMAN, .piece = KING, .to = "g1"},
+    {"Nf3", SAN_LETTERS_GERMAN, .piece = KNIGHT, .to = "f3"},
+    {"Be4", SAN_LETTERS_GERMAN, .to = "e4",
+     .lenient = SAN_LENIENT_FOREIGN | SAN_LENIENT_PAWN_LETTER},
+    {"e8=D", SAN_LETTERS_GERMAN, .to = "e8", .promo = QUEEN, .lenient = SAN_LENIENT_FOREIGN},
+    {"e8=S", SAN_LETTERS_GERMAN, .to = "e8", .promo = KNIGHT, .lenient = SAN_LENIENT_FOREIGN},
+    /* French: R = roi wins over the English rook */
+    {"Rg1", SAN_LETTERS_FRENCH, .piece = KING, .to = "g1", .lenient = SAN_LENIENT_FOREIGN},
+    {"Tf1", SAN_LETTERS_FRENCH, .piece = ROOK, .to = "f1", .lenient = SAN_LENIENT_FOREIGN},
+    {"Fc4", SAN_LETTERS_FRENCH, .piece = BISHOP, .to = "c4", .lenient = SAN_LENIENT_FOREIGN},
+    {"Cf3", SAN_LETTERS_FRENCH, .piece = KNIGHT, .to = "f3", .lenient = SAN_LENIENT_FOREIGN},
+    {"Pe4", SAN_LETTERS_FRENCH, .to = "e4", .lenient = SAN_LENIENT_PAWN_LETTER},
+    /* Spanish and Dutch */
+    {"Ac4", SAN_LETTERS_SPANISH, .piece = BISHOP, .to = "c4", .lenient = SAN_LENIENT_FOREIGN},
+    {"Rg1", SAN_LETTERS_SPANISH, .piece = KING, .to = "g1", .lenient = SAN_LENIENT_FOREIGN},
+    {"Pf3", SAN_LETTERS_DUTCH, .piece = KNIGHT, .to = "f3", .lenient = SAN_LENIENT_FOREIGN},
+    {"Lc4", SAN_LETTERS_DUTCH, .piece = BISHOP, .to = "c4", .lenient = SAN_LENIENT_FOREIGN},
+    {"e8=P", SAN_LETTERS_DUTCH, .to = "e8", .promo = KNIGHT, .lenient = SAN_LENIENT_FOREIGN},
+};
+
+struct reject_case {
+    const char *tok;
+    enum san_letters letters;
+};
+
+static const struct reject_case rejected[] = {
+    {"e9", SAN_LETTERS_ENGLISH}, {"i4", SAN_LETTERS_ENGLISH}, {"Kx", SAN_LETTERS_ENGLISH},
+    {"Qxx4", SAN_LETTERS_ENGLISH}, {"e8=K", SAN_LETTERS_ENGLISH}, {"e8=P", SAN_LETTERS_ENGLISH},
+    {"e4x", SAN_LETTERS_ENGLISH}, {"Nf3++++", SAN_LETTERS_ENGLISH},
+    {"Nf3+++", SAN_LETTERS_ENGLISH}, {"e4=Q", SAN_LETTERS_ENGLISH},
+    {"Nf8=Q", SAN_LETTERS_ENGLISH}, {"xd5", SAN_LETTERS_ENGLISH}, {"2e4", SAN_LETTERS_ENGLISH},
+    {"N-f3", SAN_LETTERS_ENGLISH}, {"Ng-f3", SAN_LETTERS_ENGLISH}, {"ee4", SAN_LETTERS_ENGLISH},
+    {"ac4", SAN_LETTERS_ENGLISH}, {"exe5", SAN_LETTERS_ENGLISH},
+    {"Qxf7+#", SAN_LETTERS_ENGLISH}, {"Qxf7#+", SAN_LETTERS_ENGLISH},
+    {"O-O+e.p.", SAN_LETTERS_ENGLISH}, {"--+", SAN_LETTERS_ENGLISH},
+    {"Z0+", SAN_LETTERS_ENGLISH}, {"e4!!!", SAN_LETTERS_ENGLISH},
+    {"e4?!?", SAN_LETTERS_ENGLISH}, {"O-O-O-O", SAN_LETTERS_ENGLISH},
+    {"0-0-O", SAN_LETTERS_ENGLISH}, {"O-0", SAN_LETTERS_ENGLISH}, {"o-o", SAN_LETTERS_ENGLISH},
+    {"exd6e.p.e.p.", SAN_LETTERS_ENGLISH}, {"exd6ep", SAN_LETTERS_ENGLISH},
+    {"e8=(Q)", SAN_LETTERS_ENGLISH}, {"e8(Q", SAN_LETTERS_ENGLISH},
+    {"e8Q)", SAN_LETTERS_ENGLISH}, {"e8//Q", SAN_LETTERS_ENGLISH}, {"pe4", SAN_LETTERS_ENGLISH},
+    {"E4", SAN_LETTERS_ENGLISH}, {"e4 ", SAN_LETTERS_ENGLISH}, {" e4", SAN_LETTERS_ENGLISH},
+    {"Nf3!+", SAN_LETTERS_ENGLISH}, {"K", SAN_LETTERS_ENGLISH}, {"b", SAN_LETTERS_ENGLISH},
+    {"bx", SAN_LETTERS_ENGLISH}, {"bxa8=Q+x", SAN_LETTERS_ENGLISH}, {"♔", SAN_LETTERS_ENGLISH},
+    {"♔=Q", SAN_LETTERS_ENGLISH}, {"\xe2\x99", SAN_LETTERS_ENGLISH},
+    {"\xe2\x99\xa0" "e4", SAN_LETTERS_ENGLISH}, {"e4\xe9", SAN_LETTERS_ENGLISH},
+    {"Sf3", SAN_LETTERS_ENGLISH}, {"Dd1", SAN_LETTERS_ENGLISH}, {"Lb5", SAN_LETTERS_ENGLISH},
+    {"Rg1=Q", SAN_LETTERS_ENGLISH}, {"e8=R", SAN_LETTERS_FRENCH}, {"Pe8=Q", SAN_LETTERS_DUTCH},
+    {"Qx", SAN_LETTERS_GERMAN}, {"1-0", SAN_LETTERS_ENGLISH}, {"0-1", SAN_LETTERS_ENGLISH},
+    {"1/2-1/2", SAN_LETTERS_ENGLISH}, {"*", SAN_LETTERS_ENGLISH}, {"$1", SAN_LETTERS_ENGLISH},
+    {"12.", SAN_LETTERS_ENGLISH},
+};
+
+static struct san_matcher *matcher(enum san_letters letters, unsigned flags)
+{
+    struct diag err;
+    struct san_matcher *m = san_matcher_new_ex(letters, flags, &err);
+    cr_assert_not_null(m, "matcher: %s", err.message);
+    return m;
+}
+
+static int square_of(const char *name)
+{
+    return name ? square_make(name[0] - 'a', name[1] - '1') : SQ_NONE;
+}
+
+static void expect_case(const struct san_case *c, const struct san *s, const char *how)
+{
+    cr_expect_eq(s->kind, c->kind, "%s %s: kind %d", how, c->tok, s->kind);
+    cr_expect_eq(s->piece, c->piece, "%s %s: piece %d", how, c->tok, s->piece);
+    cr_expect_eq(s->from_file, c->ff ? c->ff - 'a' : -1, "%s %s: from_file %d", how, c->tok,
+                 s->from_file);
+    cr_expect_eq(s->from_rank, c->fr ? c->fr - '1' : -1, "%s %s: from_rank %d", how, c->tok,
+                 s->from_rank);
+    cr_expect_eq(s->to, square_of(c->to), "%s %s: to %d", how, c->tok, s->to);
+    cr_expect_eq(s->promo, c->promo, "%s %s: promo %d", how, c->tok, s->promo);
+    cr_expect_eq(s->capture, c->capture, "%s %s: capture", how, c->tok);
+    cr_expect_eq(s->checks, c->checks, "%s %s: checks %d", how, c->tok, s->checks);
+    cr_expect_eq(s->mate, c->mate, "%s %s: mate", how, c->tok);
+    cr_expect_eq(s->ep, c->ep, "%s %s: ep", how, c->tok);
+    cr_expect_eq(s->suffix_len, c->suffix, "%s %s: suffix_len %d", how, c->tok, s->suffix_len);
+    cr_expect_eq(s->piece_implicit, c->implicit, "%s %s: piece_implicit", how, c->tok);
+    cr_expect_eq(s->maybe_bishop, c->maybe_bishop, "%s %s: maybe_bishop", how, c->tok);
+    cr_expect_eq(s->lenient, c->lenient, "%s %s: lenient 0x%x, want 0x%x", how, c->tok,
+                 s->lenient, c->lenient);
+}
+
+static int san_same(const struct san *a, const struct san *b)
+{
+    return a->kind == b->kind && a->piece == b->piece && a->piece_implicit == b->piece_implicit &&
+           a->maybe_bishop == b->maybe_bishop && a->from_file == b->from_file &&
+           a->from_rank == b->from_rank && a->to == b->to && a->promo == b->promo &&
+           a->capture == b->capture && a->checks == b->checks && a->mate == b->mate &&
+           a->ep == b->ep && a->suffix_len == b->suffix_len && a->lenient == b->lenient;
+}
+
+/* Decode every accepted token with every matcher flavour: regex (JIT and interpreter),
+ * then through the cache twice (miss, then hit). */
+static void run_accepted(unsigned flags, const char *how)
+{
+    for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+        const struct san_case *c = &accepted[i];
+        struct san_matcher *m = matcher(c->letters, flags);
+        for (int pass = 0; pass < 2; pass++) {
+            struct san s;
+            int rc = san_decode(m, c->tok, strlen(c->tok), &s);
+            cr_expect_eq(rc, 0, "%s %s: rejected (pass %d)", how, c->tok, pass);
+            if (rc == 0)
+                expect_case(c, &s, how);
+        }
+        san_matcher_free(m);
+    }
+}
+
+Test(san, every_table_token_decodes_to_its_parts_through_jit_and_cache)
+{
+    run_accepted(0, "jit+cache");
+}
+
+Test(san, every_table_token_decodes_the_same_without_jit_or_cache)
+{
+    run_accepted(SAN_MATCHER_NO_CACHE, "jit");
+    run_accepted(SAN_MATCHER_NO_JIT | SAN_MATCHER_NO_CACHE, "interpreter");
+    run_accepted(SAN_MATCHER_NO_JIT, "interpreter+cache");
+}
+
+Test(san, every_rejected_token_is_rejected_twice_with_and_without_cache)
+{
+    static const unsigned flavours[] = {0, SAN_MATCHER_NO_CACHE, SAN_MATCHER_NO_JIT};
+    for (size_t f = 0; f < 3; f++) {
+        for (size_t i = 0; i < sizeof(rejected) / sizeof(rejected[0]); i++) {
+            struct san_matcher *m = matcher(rejected[i].letters, flavours[f]);
+            struct san s;
+            for (int pass = 0; pass < 2; pass++)
+                cr_expect_eq(san_decode(m, rejected[i].tok, strlen(rejected[i].tok), &s), -1,
+                             "%s accepted (flavour %zu, pass %d)", rejected[i].tok, f, pass);
+            san_matcher_free(m);
+        }
+    }
+}
+
+Test(san, empty_and_nul_carrying_tokens_are_rejected)
+{
+    struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san s;
+    cr_expect_eq(san_decode(m, "", 0, &s), -1);
+    cr_expect_eq(san_decode(m, "e4", 0, &s), -1);
+    cr_expect_eq(san_decode(m, "e4\0", 3, &s), -1);
+    cr_expect_eq(san_decode(m, "\0e4", 3, &s), -1);
+    /* The length is honoured: "e4" out of "e4xd5". */
+    cr_expect_eq(san_decode(m, "e4xd5", 2, &s), 0);
+    cr_expect_eq(s.to, square_make(4, 3));
+    san_matcher_free(m);
+}
+
+Test(san, the_cache_answers_repeats_and_negative_results)
+{
+    struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san s;
+    uint64_t hits, misses;
+    cr_assert_eq(san_decode(m, "Nf3", 3, &s), 0);
+    cr_assert_eq(san_decode(m, "Nf3", 3, &s), 0);
+    cr_assert_eq(s.piece, KNIGHT);
+    cr_assert_eq(san_decode(m, "e9", 2, &s), -1);
+    cr_assert_eq(san_decode(m, "e9", 2, &s), -1);
+    san_matcher_cache_stats(m, &hits, &misses);
+    cr_expect_eq(hits, 2);
+    cr_expect_eq(misses, 2);
+    san_matcher_free(m);
+}
+
+/* Fill the cache far past its 8192 slots with distinct tokens, so probe windows fill up
+ * and slots are overwritten, and check each answer against the regex alone. */
+Test(san, a_cache_under_collisions_and_eviction_agrees_with_the_regex)
+{
+    struct san_matcher *cached = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san_matcher *plain = matcher(SAN_LETTERS_ENGLISH, SAN_MATCHER_NO_CACHE);
+    static const char pieces[] = "KQRBNbx";
+    char tok[16];
+    size_t n = 0;
+    uint64_t hits, misses;
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (int p = 0; pieces[p]; p++)
+            for (int from = 0; from < 64; from++)
+                for (int to = 0; to < 64; to += 2) {
+                    int len = snprintf(tok, sizeof(tok), "%c%c%c%c%c", pieces[p],
+                                       'a' + from % 8, '1' + from / 8, 'a' + to % 8,
+                                       '1' + to / 8);
+                    struct san a, b;
+                    int ra = san_decode(cached, tok, (size_t)len, &a);
+                    int rb = san_decode(plain, tok, (size_t)len, &b);
+                    cr_assert_eq(ra, rb, "%s: cache says %d, regex %d", tok, ra, rb);
+                    if (ra == 0)
+                        cr_assert(san_same(&a, &b), "%s: cache and regex differ", tok);
+                    n++;
+                }
+    }
+    san_matcher_cache_stats(cached, &hits, &misses);
+    cr_expect_eq(hits + misses, n);
+    cr_expect_gt(hits, 0, "a second pass finds some tokens still cached");
+    cr_expect_gt(misses, n / 2, "the cache stays bounded, so most of them were evicted");
+    san_matcher_free(cached);
+    san_matcher_free(plain);
+}
+
+Test(san, tokens_longer_than_the_cache_key_still_decode)
+{
+    struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san s;
+    const char *t15 = "Pexd8=Qe.p.++!?"; /* 15 bytes: the longest cacheable key */
+    cr_assert_eq(strlen(t15), 15);
+    for (int pass = 0; pass < 2; pass++) {
+        cr_assert_eq(san_decode(m, t15, 15, &s), 0);
+        cr_expect_eq(s.promo, QUEEN);
+        cr_expect_eq(s.from_file, 4);
+        cr_expect_eq(s.lenient, SAN_LENIENT_PAWN_LETTER | SAN_LENIENT_EP_MARK |
+                                    SAN_LENIENT_DOUBLE_CHECK);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        cr_assert_eq(san_decode(m, "♘g1xf3e.p.++!?", strlen("♘g1xf3e.p.++!?"), &s), 0);
+        cr_expect_eq(s.piece, KNIGHT);
+        cr_expect_eq(s.from_file, 6);
+        cr_expect_eq(s.from_rank, 0);
+        cr_expect_eq(s.checks, 2);
+        cr_expect_eq(s.suffix_len, 2);
+        cr_assert_eq(san_decode(m, "e7xd8=♕e.p.++!?", strlen("e7xd8=♕e.p.++!?"), &s), 0);
+        cr_expect_eq(s.promo, QUEEN);
+        cr_expect_eq(s.piece_implicit, 1);
+        cr_assert_eq(san_decode(m, "bc1xg5e.p.++!?", 14, &s), 0);
+        cr_expect_eq(s.piece, BISHOP);
+    }
+    char junk[300];
+    memset(junk, 'e', sizeof(junk));
+    cr_expect_eq(san_decode(m, junk, sizeof(junk), &s), -1);
+    memcpy(junk, "e4", 2);
+    cr_expect_eq(san_decode(m, junk, 17, &s), -1);
+    san_matcher_free(m);
+}
+
+Test(san, letter_set_names_parse_and_unknown_names_do_not)
+{
+    cr_expect_eq(san_letters_from_name("english"), SAN_LETTERS_ENGLISH);
+    cr_expect_eq(san_letters_from_name("german"), SAN_LETTERS_GERMAN);
+    cr_expect_eq(san_letters_from_name("French"), SAN_LETTERS_FRENCH);
+    cr_expect_eq(san_letters_from_name("spanish"), SAN_LETTERS_SPANISH);
+    cr_expect_eq(san_letters_from_name("dutch"), SAN_LETTERS_DUTCH);
+    cr_expect_eq(san_letters_from_name("klingon"), -1);
+    cr_expect_eq(san_letters_from_name(""), -1);
+}
+
+Test(san, the_matcher_reports_its_pattern_and_jit_state)
+{
+    struct san_matcher *m = matcher(SAN_LETTERS_GERMAN, 0);
+    struct san_matcher *interp = matcher(SAN_LETTERS_ENGLISH, SAN_MATCHER_NO_JIT);
+    cr_expect_not_null(strstr(san_matcher_pattern(m), "(?<piece>"));
+    cr_expect_eq(san_matcher_jit(interp), 0);
+    cr_expect(san_matcher_jit(m) == 0 || san_matcher_jit(m) == 1);
+    san_matcher_free(m);
+    san_matcher_free(interp);
+    san_matcher_free(NULL);
+}
