@@ -62,7 +62,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
-.PHONY: all deps test check test-unit test-cli asan demo bench check-slow install uninstall \
+.PHONY: all deps test check check-update test-unit test-cli asan demo bench check-slow install uninstall \
         clean check-man fuzz
 
 all: $(BIN)
@@ -96,6 +96,11 @@ test: deps
 
 check: $(BIN) $(TEST_BINS)
 	@sh scripts/run-tests.sh $(OUT)
+
+# Rewrite the golden CLI expectations (tests/cli/cases/*.std{out,err}, *.exit) from the
+# current binary; review the diff before committing.
+check-update: $(BIN)
+	@PGNKIT=$(BIN) sh tests/cli/golden.sh --update
 
 test-unit: $(TEST_BINS)
 	@sh scripts/run-tests.sh $(OUT) unit

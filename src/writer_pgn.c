@@ -1,9 +1,578 @@
-/* writer_pgn.c - placeholder: normalized PGN output is being written (issue 4). */
+/*
+ * writer_pgn.c - `pgnkit pgn` and `pgnkit fen --comments`: a replayed game re-emitted in
+ * the PGN export format (PGN standard §8), and the --fixes report of what changed.
+ *
+ * Owns: tag order and escapes, canonical SAN for mainline and variation moves (walked
+ * with an explicit stack of positions, never recursion), export move numbers, comments,
+ * NAGs, variations, 80-column wrapping, the termination marker.  Does not own replay:
+ * it trusts record->token_moves and only re-plays those moves to know each position.
+ *
+ * Decisions (also in the man page):
+ * - Tags: the Seven Tag Roster first, in order, missing ones filled ("?", Date
+ *   "????.??.??"); repeated roster tags keep the first; other tags follow in input
+ *   order.  Values escape \ and ".
+ * - Result: the Result tag wins when it is a valid result; else the game's termination
+ *   marker; else "*".  The Result tag and the marker written are always equal.
+ * - Move numbers are recomputed from the board: always before a white move; before a
+ *   black move only at the start of a line or after a comment, NAG or variation
+ *   (§8.2.2.2: "intervening annotation or commentary").  Input numbers are dropped.
+ * - Suffix annotations become NAGs ($1 ! $2 ? $3 !! $4 ?? $5 !? $6 ?!).
+ * - Comments are written "{ words }": whitespace runs become one space, so a comment may
+ *   wrap at any space; ';' comments become brace comments; a '}' inside one (the only
+ *   place it can occur) becomes ')'.  A line never starts with '%' (an escape line).
+ * - A line (mainline or variation) stopped by an error keeps the moves played, then
+ *   its unplayable remainder, as written, in one comment
+ *   "{ pgnkit: not replayed (CODE): 23. Nxe5 ... }" (inner comments as "< text >"),
+ *   so nothing is lost and the output replays cleanly.  A variation that was not
+ *   replayed at all (--no-variations) is copied as written.
+ * - A game that could not be set up (bad FEN tag, unsupported variant) is copied as
+ *   written (tags ordered as above).  A game skipped without its bytes (over the size
+ *   limit) writes nothing: its diagnostic on stderr is all that is left of it.
+ * Output is a fixed point: `pgnkit pgn` of its own output is byte-identical.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgnkit/fen.h"
+#include "pgnkit/san_resolve.h"
 #include "pgnkit/writer.h"
+#include "pgnkit/xalloc.h"
+
+enum { LINE_MAX_COLUMNS = 80, INLINE_LEVELS = 16 };
+
+/* One line of play (the mainline or an open variation). */
+struct pgn_level {
+    struct position current;     /* before the line's next move */
+    struct position before_last; /* where a sibling variation starts */
+    uint32_t ply;                /* plies from the game's start to current */
+    bool has_last;
+    bool raw;                    /* positions unknown: copy tokens as written */
+};
+
+struct pgn_out {
+    struct buf *out;
+    struct buf *fixes;           /* NULL: no --fixes report */
+    const struct game_record *rec;
+    const struct writer_options *o;
+    bool fen_comments;
+    bool fen_pending;            /* a mainline move was written; its FEN comment is due */
+    bool force_number;           /* the next black move needs "N..." */
+    size_t column;
+    bool remainder;              /* inside a "not replayed" comment */
+    size_t remainder_nest;       /* '(' opened inside that comment */
+    struct pgn_level *levels;
+    size_t depth, cap;
+    struct pgn_level inline_levels[INLINE_LEVELS];
+};
+
+static const char *const roster[7] = {"Event", "Site", "Date", "Round", "White", "Black",
+                                      "Result"};
+
+/* ---- words and wrapping ---- */
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* One unbreakable word, pre then s; wraps before it when it would pass column 80.  A
+ * word starting with '%' never starts a line (it would read as an escape line).
+ * in_comment: s is comment text, where a '}' would end the comment: it becomes ')'. */
+static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
+                        bool in_comment)
+{
+    size_t prelen = strlen(pre), total = prelen + len;
+    char first = prelen ? pre[0] : len ? s[0] : '\0';
+    if (w->column) {
+        bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
+        buf_putc(w->out, fits || first == '%' ? ' ' : '\n');
+        w->column = fits || first == '%' ? w->column + 1 : 0;
+    }
+    char *p = buf_reserve(w->out, total);
+    memcpy(p, pre, prelen);
+    for (size_t i = 0; i < len; i++)
+        p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
+    w->out->len += total;
+    w->out->data[w->out->len] = '\0';
+    w->column += total;
+}
+
+static void put_word(struct pgn_out *w, const char *pre, const char *s, size_t len)
+{
+    put_word_ex(w, pre, s, len, false);
+}
+
+/* The words of s[0..len), the first one prefixed by pre; returns how many. */
+static size_t put_words(struct pgn_out *w, const char *pre, const char *s, size_t len)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < len;) {
+        while (i < len && is_space(s[i]))
+            i++;
+        size_t start = i;
+        while (i < len && !is_space(s[i]))
+            i++;
+        if (i > start)
+            put_word_ex(w, count++ ? "" : pre, s + start, i - start, true);
+    }
+    return count;
+}
+
+static void put_comment(struct pgn_out *w, const char *s, size_t len)
+{
+    if (!put_words(w, "{ ", s, len))
+        put_word(w, "{", "", 0);
+    put_word(w, "", "}", 1);
+    w->force_number = true;
+}
+
+/* The move after its number when it needs one ("12. e4", "12... e5", "e5"): one word,
+ * so a line never ends between a number and its move -- except inside a comment, where
+ * a re-read splits at every space, so must this write. */
+static void put_numbered(struct pgn_out *w, const struct position *pos, const char *move,
+                         size_t len, bool in_comment)
+{
+    char num[24] = "";
+    if (pos->side_to_move == WHITE)
+        snprintf(num, sizeof num, "%u. ", pos->fullmove_number);
+    else if (w->force_number)
+        snprintf(num, sizeof num, "%u... ", pos->fullmove_number);
+    if (in_comment && num[0]) {
+        put_word(w, "", num, strlen(num) - 1);
+        num[0] = '\0';
+    }
+    put_word_ex(w, num, move, len, in_comment);
+    w->force_number = false;
+}
+
+/* ---- the --fixes report ---- */
+
+static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col, uint32_t ply,
+                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col, uint32_t ply,
+                const char *fmt, ...)
+{
+    if (!w->fixes)
+        return;
+    const struct pgn_game *g = w->rec->game;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    buf_printf(w->fixes, "%s:%u:%u: fix[%s]: game %llu", g->file, line, col, kind,
+               (unsigned long long)g->index);
+    if (ply)
+        buf_printf(w->fixes, ", ply %u", ply);
+    buf_printf(w->fixes, ": %s\n", msg);
+}
+
+/* ---- tags ---- */
+
+static bool is_result_text(const struct slice *s)
+{
+    static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
+    for (int i = 0; i < 4; i++)
+        if (s->len == strlen(results[i]) && memcmp(s->ptr, results[i], s->len) == 0)
+            return true;
+    return false;
+}
+
+static int roster_index(const struct slice *name)
+{
+    for (int k = 0; k < 7; k++)
+        if (name->len == strlen(roster[k]) && memcmp(name->ptr, roster[k], name->len) == 0)
+            return k;
+    return -1;
+}
+
+/* The game's termination marker (the record has it only for games replayed). */
+static struct slice result_token(const struct game_record *rec)
+{
+    const struct pgn_game *g = rec->game;
+    if (rec->result_token.ptr || !g->token_count)
+        return rec->result_token;
+    const struct pgn_token *last = &g->tokens[g->token_count - 1];
+    if (last->kind == PGN_TOK_RESULT)
+        return (struct slice){last->text, last->len};
+    return (struct slice){NULL, 0};
+}
+
+static struct slice result_tag(const struct game_record *rec)
+{
+    const struct slice *tag = game_tag(rec->game, "Result");
+    return tag ? *tag : (struct slice){NULL, 0};
+}
+
+/* The result written in the Result tag and as the termination marker. */
+static struct slice game_result(const struct game_record *rec)
+{
+    struct slice tag = result_tag(rec), token = result_token(rec);
+    if (tag.ptr && is_result_text(&tag))
+        return tag;
+    if (token.ptr)
+        return token;
+    return (struct slice){"*", 1};
+}
+
+static void put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
+                    size_t len)
+{
+    buf_putc(out, '[');
+    buf_append(out, name, name_len);
+    buf_puts(out, " \"");
+    for (size_t i = 0; i < len; i++) {
+        if (value[i] == '"' || value[i] == '\\')
+            buf_putc(out, '\\');
+        buf_putc(out, value[i]);
+    }
+    buf_puts(out, "\"]\n");
+}
+
+/* Fixes about the roster: added, repeated, out of order. */
+static void note_tag_fixes(struct pgn_out *w)
+{
+    const struct pgn_game *g = w->rec->game;
+    bool seen[7] = {false}, in_order = true;
+    int last = -1;
+    for (size_t i = 0; i < g->tag_count; i++) {
+        int k = roster_index(&g->tags[i].name);
+        if (k < 0) {
+            last = 7;
+            continue;
+        }
+        if (seen[k])
+            fix(w, "TAG_REPEATED", g->tags[i].line, g->tags[i].col, 0,
+                "a second %s tag is dropped", roster[k]);
+        else if (k < last)
+            in_order = false;
+        seen[k] = true;
+        last = k > last ? k : last;
+    }
+    char added[64] = "";
+    for (int k = 0; k < 7; k++)
+        if (!seen[k])
+            snprintf(added + strlen(added), sizeof added - strlen(added), "%s%s",
+                     added[0] ? ", " : "", roster[k]);
+    if (added[0])
+        fix(w, "TAG_ADDED", g->line, 1, 0, "missing roster tags added: %s", added);
+    if (!in_order)
+        fix(w, "TAG_ORDER", g->line, 1, 0, "Seven Tag Roster moved first, in order");
+}
+
+static void write_tags(struct pgn_out *w, struct slice result)
+{
+    const struct pgn_game *g = w->rec->game;
+    for (int k = 0; k < 7; k++) {
+        const struct slice *v = game_tag(g, roster[k]);
+        const char *fill = k == 2 ? "????.??.??" : "?";
+        struct slice value = k == 6 ? result : v ? *v : (struct slice){fill, strlen(fill)};
+        put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
+    }
+    for (size_t i = 0; i < g->tag_count; i++)
+        if (roster_index(&g->tags[i].name) < 0)
+            put_tag(w->out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
+                    g->tags[i].value.len);
+    buf_putc(w->out, '\n');
+    note_tag_fixes(w);
+}
+
+static void note_result_fixes(struct pgn_out *w, struct slice result)
+{
+    struct slice tag_value = result_tag(w->rec), token = result_token(w->rec);
+    const struct slice *tag = &tag_value, *tok = &token;
+    uint32_t line = w->rec->game->line;
+    if (tag->ptr && (tag->len != result.len || memcmp(tag->ptr, result.ptr, result.len) != 0))
+        fix(w, "RESULT", line, 1, 0, "Result tag \"%.*s\" is not a result: now %.*s",
+            (int)tag->len, tag->ptr, (int)result.len, result.ptr);
+    if (!tok->ptr)
+        fix(w, "RESULT", line, 1, 0, "termination marker %.*s added", (int)result.len,
+            result.ptr);
+    else if (tok->len != result.len || memcmp(tok->ptr, result.ptr, result.len) != 0)
+        fix(w, "RESULT", line, 1, 0, "termination marker %.*s replaced by the Result tag's %.*s",
+            (int)tok->len, tok->ptr, (int)result.len, result.ptr);
+}
+
+/* ---- levels ---- */
+
+static struct pgn_level *top(struct pgn_out *w) { return &w->levels[w->depth]; }
+
+static void push_level(struct pgn_out *w)
+{
+    if (w->depth + 1 >= w->cap) {
+        size_t cap = w->cap * 2;
+        struct pgn_level *grown = xmalloc(cap * sizeof *grown);
+        memcpy(grown, w->levels, (w->depth + 1) * sizeof *grown);
+        if (w->levels != w->inline_levels)
+            free(w->levels);
+        w->levels = grown;
+        w->cap = cap;
+    }
+    struct pgn_level *parent = &w->levels[w->depth], *child = &w->levels[w->depth + 1];
+    child->raw = parent->raw;
+    child->has_last = false;
+    if (!parent->raw) {
+        child->current = parent->has_last ? parent->before_last : parent->current;
+        child->ply = parent->has_last ? parent->ply - 1 : parent->ply;
+    }
+    w->depth++;
+}
+
+/* ---- moves ---- */
+
+/* The NAG of a suffix annotation (1..6), or 0; *len is how many bytes it takes. */
+static int suffix_nag(const char *s, size_t n, size_t *len)
+{
+    static const char *const glyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
+    size_t k = 0;
+    while (k < n && k < 3 && (s[n - 1 - k] == '!' || s[n - 1 - k] == '?'))
+        k++;
+    *len = 0;
+    for (int i = 0; i < 6; i++)
+        if (k && strlen(glyphs[i]) == k && memcmp(s + n - k, glyphs[i], k) == 0) {
+            *len = k;
+            return i + 1;
+        }
+    return 0;
+}
+
+static void flush_fen(struct pgn_out *w)
+{
+    if (!w->fen_pending)
+        return;
+    w->fen_pending = false;
+    char fen[128];
+    size_t n = fen_write(&w->levels[0].current, fen, sizeof fen, w->o->fen_flags);
+    put_comment(w, fen, n);
+}
+
+static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
+                              const struct game_token_move *tm)
+{
+    struct pgn_level *lv = top(w);
+    char san[16], nag[8];
+    size_t n = san_write(&lv->current, tm->move, san);
+    put_numbered(w, &lv->current, san, n, false);
+    size_t suffix;
+    int glyph = suffix_nag(tok->text, tok->len, &suffix);
+    size_t written = tok->len - suffix;
+    if (written != n || memcmp(tok->text, san, n) != 0)
+        fix(w, "SAN", tok->line, tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
+    if (glyph) {
+        snprintf(nag, sizeof nag, "$%d", glyph);
+        put_word(w, "", nag, strlen(nag));
+        w->force_number = true;
+    }
+    lv->before_last = lv->current;
+    position_do_move(&lv->current, tm->move);
+    lv->has_last = true;
+    lv->ply = tm->ply;
+    w->fen_pending = w->fen_comments && w->depth == 0;
+}
+
+/* The error diagnostic at a token's position, or NULL. */
+static const struct diag *error_at(const struct game_record *rec, const struct pgn_token *tok)
+{
+    for (size_t i = 0; i < rec->diags.count; i++) {
+        const struct diag *d = &rec->diags.items[i];
+        if (d->severity == DIAG_ERROR && d->line == tok->line && d->col == tok->col)
+            return d;
+    }
+    return NULL;
+}
+
+/* A move the replay did not play on a line still alive: the line ends here. */
+static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
+{
+    struct pgn_level *lv = top(w);
+    const struct diag *d = error_at(w->rec, tok);
+    if (!d && w->depth > 0) {
+        /* Not replayed at all (--no-variations): copy the variation as written. */
+        put_numbered(w, &lv->current, tok->text, tok->len, false);
+        lv->raw = true;
+        return;
+    }
+    char head[64];
+    snprintf(head, sizeof head, "(%s):", d ? diag_code_name(d->code) : "ERROR");
+    put_word(w, "{ ", "pgnkit:", 7);
+    put_word(w, "", "not", 3);
+    put_word(w, "", "replayed", 8);
+    put_word(w, "", head, strlen(head));
+    /* The move number goes inside too, so the comment alone reads as movetext. */
+    w->force_number = true;
+    put_numbered(w, &lv->current, tok->text, tok->len, true);
+    w->remainder = true;
+    w->remainder_nest = 0;
+    fix(w, "NOT_REPLAYED", tok->line, tok->col, lv->ply + 1,
+        "the line's moves from %.*s on are kept in a comment", (int)tok->len, tok->text);
+}
+
+static bool is_ep_mark_after_move(const struct game_record *rec, size_t i)
+{
+    const struct pgn_token *tok = &rec->game->tokens[i];
+    return i > 0 && tok->len == 4 && memcmp(tok->text, "e.p.", 4) == 0 &&
+           rec->token_moves[i - 1].played;
+}
+
+static void write_move_token(struct pgn_out *w, size_t i)
+{
+    const struct pgn_token *tok = &w->rec->game->tokens[i];
+    const struct game_token_move *tm = &w->rec->token_moves[i];
+    if (top(w)->raw) {
+        put_word(w, "", tok->text, tok->len);
+        w->force_number = false;
+    } else if (tm->played) {
+        write_played_move(w, tok, tm);
+    } else if (!is_ep_mark_after_move(w->rec, i)) {
+        start_unplayed(w, tok);
+    }
+}
+
+static void check_move_number(struct pgn_out *w, const struct pgn_token *tok)
+{
+    const struct position *pos = &top(w)->current;
+    unsigned long number = 0;
+    size_t k = 0, dots;
+    while (k < tok->len && tok->text[k] >= '0' && tok->text[k] <= '9' && number < 100000000)
+        number = number * 10 + (unsigned long)(tok->text[k++] - '0');
+    dots = tok->len - k;
+    if (number != pos->fullmove_number || (dots >= 3 && pos->side_to_move == WHITE))
+        fix(w, "MOVE_NUMBER", tok->line, tok->col, top(w)->ply + 1, "%.*s -> %u%s",
+            (int)tok->len, tok->text, pos->fullmove_number,
+            pos->side_to_move == WHITE ? "." : "...");
+}
+
+/* ---- the token walk ---- */
+
+/* Inside a "not replayed" comment: tokens as written, until the line closes. */
+static void write_remainder_token(struct pgn_out *w, const struct pgn_token *tok)
+{
+    switch (tok->kind) {
+    case PGN_TOK_COMMENT:
+    case PGN_TOK_LINE_COMMENT:
+        put_word(w, "", "<", 1);
+        put_words(w, "", tok->text, tok->len);
+        put_word(w, "", ">", 1);
+        return;
+    case PGN_TOK_VARIATION_START:
+        w->remainder_nest++;
+        break;
+    case PGN_TOK_VARIATION_END:
+        w->remainder_nest--;
+        break;
+    default:
+        break;
+    }
+    put_word(w, "", tok->text, tok->len);
+}
+
+static bool ends_remainder(const struct pgn_out *w, const struct pgn_token *tok)
+{
+    if (w->remainder_nest)
+        return false;
+    return tok->kind == PGN_TOK_VARIATION_END || (tok->kind == PGN_TOK_RESULT && w->depth == 0);
+}
+
+static void close_remainder(struct pgn_out *w)
+{
+    put_word(w, "", "}", 1);
+    w->remainder = false;
+    w->force_number = true;
+}
+
+/* One token outside a remainder comment. */
+static void write_token(struct pgn_out *w, size_t i)
+{
+    const struct pgn_token *tok = &w->rec->game->tokens[i];
+    if (tok->kind != PGN_TOK_NAG)
+        flush_fen(w);
+    switch (tok->kind) {
+    case PGN_TOK_MOVE:
+        write_move_token(w, i);
+        return;
+    case PGN_TOK_MOVE_NUMBER:
+        if (top(w)->raw)
+            put_word(w, "", tok->text, tok->len);
+        else
+            check_move_number(w, tok);
+        return;
+    case PGN_TOK_COMMENT:
+    case PGN_TOK_LINE_COMMENT:
+        put_comment(w, tok->text, tok->len);
+        return;
+    case PGN_TOK_VARIATION_START:
+        push_level(w);
+        put_word(w, "", "(", 1);
+        break;
+    case PGN_TOK_VARIATION_END:
+        if (!w->depth)
+            return;
+        w->depth--;
+        put_word(w, "", ")", 1);
+        break;
+    case PGN_TOK_RESULT:
+        if (!w->depth)
+            return; /* the termination marker is written at the end */
+        put_word(w, "", tok->text, tok->len);
+        break;
+    default: /* NAG */
+        put_word(w, "", tok->text, tok->len);
+        break;
+    }
+    w->force_number = true;
+}
+
+static void write_movetext(struct pgn_out *w, struct slice result)
+{
+    const struct pgn_game *g = w->rec->game;
+    for (size_t i = 0; i < g->token_count; i++) {
+        const struct pgn_token *tok = &g->tokens[i];
+        if (w->remainder && ends_remainder(w, tok))
+            close_remainder(w);
+        if (w->remainder)
+            write_remainder_token(w, tok);
+        else
+            write_token(w, i);
+    }
+    if (w->remainder)
+        close_remainder(w);
+    flush_fen(w);
+    for (; w->depth; w->depth--) {
+        put_word(w, "", ")", 1);
+        fix(w, "VARIATION_CLOSED", g->line, 1, 0, "an unterminated variation is closed");
+    }
+    put_word(w, "", result.ptr, result.len);
+    buf_puts(w->out, "\n\n");
+}
+
+void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_record *rec,
+                      const struct writer_options *o)
+{
+    if (rec->game->skipped)
+        return;
+    struct pgn_out w = {.out = out, .fixes = fixes, .rec = rec, .o = o};
+    w.fen_comments = o->fen_mode == FEN_MODE_COMMENTS;
+    w.force_number = true;
+    w.levels = w.inline_levels;
+    w.cap = INLINE_LEVELS;
+    w.levels[0].raw = !rec->started;
+    if (rec->started) {
+        w.levels[0].current = rec->start;
+        w.levels[0].ply = 0;
+        w.levels[0].has_last = false;
+    }
+    struct slice result = game_result(rec);
+    write_tags(&w, result);
+    write_movetext(&w, result);
+    note_result_fixes(&w, result);
+    if (w.levels != w.inline_levels)
+        free(w.levels);
+}
 
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o)
 {
-    (void)out;
-    (void)rec;
-    (void)o;
+    writer_pgn_fixes(out, NULL, rec, o);
 }

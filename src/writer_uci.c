@@ -3,6 +3,7 @@
  * PGN game) per game, so output lines align with input games.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
@@ -167,6 +168,113 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
     buf_puts(out, "\n\n");
 }
 
+/* ---- --format tsv: one row per mainline move, with [%clk], [%eval], [%emt] ---- */
+
+static const char *const extra_names[] = {"clk", "eval", "emt"};
+enum { EXTRA_COUNT = 3 };
+
+void writer_uci_header(struct buf *out, const struct writer_options *o)
+{
+    if (o->format != FORMAT_TSV)
+        return;
+    for (size_t t = 0; t < o->tag_count; t++) {
+        buf_puts(out, o->tags[t]);
+        buf_putc(out, '\t');
+    }
+    buf_puts(out, "game\tply\tuci\tsan");
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (o->with & (1u << k))
+            buf_printf(out, "\t%s", extra_names[k]);
+    buf_putc(out, '\n');
+}
+
+/* The value of the first "[%name value]" in s[0..len): the first word after the name. */
+static struct slice comment_command(const char *s, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i + n + 2 < len; i++) {
+        if (s[i] != '[' || s[i + 1] != '%' || memcmp(s + i + 2, name, n) != 0)
+            continue;
+        size_t v = i + 2 + n;
+        if (v < len && s[v] != ' ' && s[v] != '\t' && s[v] != '\n' && s[v] != '\r')
+            continue;
+        while (v < len && (s[v] == ' ' || s[v] == '\t' || s[v] == '\n' || s[v] == '\r'))
+            v++;
+        size_t end = v;
+        while (end < len && s[end] != ']' && s[end] != ' ' && s[end] != '\t' &&
+               s[end] != '\n' && s[end] != '\r')
+            end++;
+        return (struct slice){s + v, end - v};
+    }
+    return (struct slice){NULL, 0};
+}
+
+struct tsv_row {
+    uint32_t ply;
+    char uci[8];
+    char san[16];
+    struct slice extra[EXTRA_COUNT];
+};
+
+static void put_tsv_row(struct buf *out, const struct game_record *rec,
+                        const struct writer_options *o, const struct tsv_row *row)
+{
+    for (size_t t = 0; t < o->tag_count; t++) {
+        put_tag_column(out, rec->game, o->tags[t]);
+        buf_putc(out, '\t');
+    }
+    buf_put_u64(out, rec->game->index);
+    buf_printf(out, "\t%u\t%s\t%s", row->ply, row->uci, row->san);
+    for (int k = 0; k < EXTRA_COUNT; k++) {
+        if (!(o->with & (1u << k)))
+            continue;
+        buf_putc(out, '\t');
+        buf_append(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
+    }
+    buf_putc(out, '\n');
+}
+
+static void note_extras(struct tsv_row *row, const struct pgn_token *tok)
+{
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (!row->extra[k].ptr)
+            row->extra[k] = comment_command(tok->text, tok->len, extra_names[k]);
+}
+
+/* The mainline moves are the played move tokens at depth 0; each row takes the
+ * commands of the comments between its move and the next mainline move. */
+static void write_tsv(struct buf *out, const struct game_record *rec,
+                      const struct writer_options *o)
+{
+    const struct pgn_game *g = rec->game;
+    struct position pos = rec->start;
+    struct tsv_row row;
+    bool open = false;
+    size_t depth = 0;
+    for (size_t i = 0; rec->started && i < g->token_count; i++) {
+        const struct pgn_token *tok = &g->tokens[i];
+        if (tok->kind == PGN_TOK_VARIATION_START) {
+            depth++;
+        } else if (tok->kind == PGN_TOK_VARIATION_END) {
+            depth -= depth > 0;
+        } else if (depth == 0 && (tok->kind == PGN_TOK_COMMENT ||
+                                  tok->kind == PGN_TOK_LINE_COMMENT) && open) {
+            note_extras(&row, tok);
+        } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && rec->token_moves[i].played) {
+            if (open)
+                put_tsv_row(out, rec, o, &row);
+            memset(&row, 0, sizeof row);
+            row.ply = rec->token_moves[i].ply;
+            uci_write_move(&pos, rec->token_moves[i].move, o->king_takes_rook, row.uci);
+            san_write(&pos, rec->token_moves[i].move, row.san);
+            position_do_move(&pos, rec->token_moves[i].move);
+            open = true;
+        }
+    }
+    if (open)
+        put_tsv_row(out, rec, o, &row);
+}
+
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o)
 {
     if (o->skip_invalid && rec->status >= GAME_ERRORS)
@@ -177,6 +285,9 @@ void writer_uci(struct buf *out, const struct game_record *rec, const struct wri
         break;
     case FORMAT_PGN:
         write_pgn(out, rec, o);
+        break;
+    case FORMAT_TSV:
+        write_tsv(out, rec, o);
         break;
     default:
         write_text(out, rec, o);

@@ -39,11 +39,25 @@ struct writer_options {
 /** `uci`: one line (or object, or PGN game) per game. */
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
+/** The header row `uci --format tsv` writes once, before the first game (nothing for the
+ * other formats): the --tags names, game, ply, uci, san, then clk, eval, emt as --with
+ * asks. */
+void writer_uci_header(struct buf *out, const struct writer_options *o);
+
 /** `fen`: final / ply N / every ply / PGN with FEN comments. */
 void writer_fen(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
 /** `pgn`: the game normalized in export format. */
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o);
+
+/**
+ * writer_pgn(), and when fixes is not NULL, one line per change the normalization made
+ * appended to it, in the compiler form of the diagnostics:
+ * FILE:LINE:COL: fix[KIND]: game N[, ply P]: what changed.  KIND is one of TAG_ADDED,
+ * TAG_REPEATED, TAG_ORDER, SAN, MOVE_NUMBER, RESULT, NOT_REPLAYED, VARIATION_CLOSED.
+ */
+void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_record *rec,
+                      const struct writer_options *o);
 
 /** One diagnostic, compiler form: FILE:LINE:COL: error[CODE]: game N, ply P (12... Nbd7): msg */
 void writer_diag_text(struct buf *out, const char *file, uint64_t game, const struct diag *d);

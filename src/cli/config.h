@@ -30,6 +30,7 @@ struct config {
     int progress;             /* -1 auto (stderr is a terminal), 0 off, 1 on */
     bool summary;             /* the detailed report on stderr */
     bool quiet;               /* no summary line */
+    bool fixes;               /* pgn: report what normalization changed, on stderr */
     enum fail_on fail_on;
     uint64_t max_errors;      /* stop after this many error diagnostics; 0 = never */
     const char *tag_names[MAX_TAG_COLUMNS];

@@ -213,6 +213,7 @@ FLAG_OPTION(opt_comments, cfg->writer.fen_mode = FEN_MODE_COMMENTS)
 FLAG_OPTION(opt_shredder, cfg->writer.fen_flags |= FEN_SHREDDER)
 FLAG_OPTION(opt_summary, cfg->summary = true)
 FLAG_OPTION(opt_quiet, cfg->quiet = true)
+FLAG_OPTION(opt_fixes, cfg->fixes = true)
 FLAG_OPTION(opt_progress, cfg->progress = 1)
 FLAG_OPTION(opt_no_progress, cfg->progress = 0)
 
@@ -234,7 +235,8 @@ static const struct option_entry option_table[] = {
     {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  prefix tab-separated tag columns"},
     {"skip-invalid", 0, false, CMD_BIT(CMD_UCI), opt_skip_invalid, "drop games with errors"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
-    {"with", 0, true, CMD_BIT(CMD_UCI), opt_with, "clk,eval,emt  per-move columns (--format tsv)"},
+    {"with", 0, true, CMD_BIT(CMD_UCI), opt_with, "clk,eval,emt  per-move columns of --format tsv (in this order)"},
+    {"fixes", 0, false, CMD_BIT(CMD_PGN), opt_fixes, "report on stderr what normalization changed, per game"},
     {"ply", 0, true, CMD_BIT(CMD_FEN), opt_ply, "N  the position after ply N"},
     {"every", 0, false, CMD_BIT(CMD_FEN), opt_every, "one line per ply: game, ply, FEN"},
     {"comments", 0, false, CMD_BIT(CMD_FEN), opt_comments, "PGN with a {FEN} comment after each move"},

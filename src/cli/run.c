@@ -76,7 +76,7 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
         writer_fen(&o->out, rec, &cfg->writer);
         break;
     case CMD_PGN:
-        writer_pgn(&o->out, rec, &cfg->writer);
+        writer_pgn_fixes(&o->out, cfg->fixes ? &o->err : NULL, rec, &cfg->writer);
         break;
     default:
         break;
@@ -195,6 +195,13 @@ int run(const struct config *cfg)
     progress_init(&prog, cfg);
     double start = now_seconds();
     int status = 0;
+    if (cfg->command == CMD_UCI) { /* the TSV header row, once for all inputs */
+        struct buf header;
+        buf_init(&header);
+        writer_uci_header(&header, &cfg->writer);
+        status = output_flush(&out, &header) != 0 ? 2 : 0;
+        buf_release(&header);
+    }
     for (size_t i = 0; i < input_count && status != 2; i++) {
         struct input in;
         if (input_open(&in, inputs[i], &cfg->limits) != 0) {

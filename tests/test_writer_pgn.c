@@ -1,0 +1,122 @@
+/* test_writer_pgn.c - the PGN writer against a struct buf: export-format details. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "pgnkit/buf.h"
+#include "pgnkit/game.h"
+#include "pgnkit/pgn_reader.h"
+#include "pgnkit/writer.h"
+
+/* Normalize text (one game) with the given writer options; out and fixes are filled. */
+static void normalize(const char *text, const struct writer_options *o, struct buf *out,
+                      struct buf *fixes)
+{
+    struct game_options opts = {0};
+    struct diag err;
+    struct game_replayer *r = game_replayer_new(&opts, &err);
+    cr_assert_not_null(r);
+    struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
+    struct pgn_game g;
+    buf_init(out);
+    buf_init(fixes);
+    while (pgn_reader_next(reader, &g, &err) == 1)
+        writer_pgn_fixes(out, fixes, game_replay(r, &g), o);
+    pgn_reader_free(reader);
+    game_replayer_free(r);
+}
+
+static const char *movetext(const struct buf *b)
+{
+    const char *p = strstr(b->data, "\n\n");
+    cr_assert_not_null(p);
+    return p + 2;
+}
+
+Test(writer_pgn, roster_first_with_defaults_and_escapes)
+{
+    struct writer_options o = {0};
+    struct buf out, fixes;
+    normalize("[Black \"B\"]\n[Foo \"a\\\"b\\\\c\"]\n[Event \"E\"]\n\n1. e4 1-0\n", &o, &out,
+              &fixes);
+    cr_assert_str_eq(out.data, "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+                               "[Round \"?\"]\n[White \"?\"]\n[Black \"B\"]\n"
+                               "[Result \"1-0\"]\n[Foo \"a\\\"b\\\\c\"]\n\n1. e4 1-0\n\n");
+    cr_assert_not_null(strstr(fixes.data, "fix[TAG_ORDER]"));
+    buf_release(&out);
+    buf_release(&fixes);
+}
+
+Test(writer_pgn, black_gets_a_number_after_comment_nag_and_variation)
+{
+    struct writer_options o = {0};
+    struct buf out, fixes;
+    normalize("1. e4 {c} e5 2. Nf3 $1 Nc6 3. Bb5 (3. Bc4) a6 4. Ba4 *", &o, &out, &fixes);
+    cr_assert_str_eq(movetext(&out), "1. e4 { c } 1... e5 2. Nf3 $1 2... Nc6 3. Bb5 ( 3. Bc4 ) "
+                                     "3... a6 4. Ba4 *\n\n");
+    buf_release(&out);
+    buf_release(&fixes);
+}
+
+Test(writer_pgn, san_is_canonical_and_suffixes_become_nags)
+{
+    struct writer_options o = {0};
+    struct buf out, fixes;
+    normalize("1. e2e4!! e5?? 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0", &o, &out, &fixes);
+    cr_assert_str_eq(movetext(&out),
+                     "1. e4 $3 1... e5 $4 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n");
+    cr_assert_not_null(strstr(fixes.data, "fix[SAN]: game 1, ply 1: e2e4 -> e4"));
+    cr_assert_not_null(strstr(fixes.data, "fix[SAN]: game 1, ply 7: Qxf7 -> Qxf7#"));
+    buf_release(&out);
+    buf_release(&fixes);
+}
+
+Test(writer_pgn, line_comment_brace_cannot_close_the_comment)
+{
+    struct writer_options o = {0};
+    struct buf out, fixes;
+    normalize("1. e4 ; a } b\ne5 *", &o, &out, &fixes);
+    cr_assert_str_eq(movetext(&out), "1. e4 { a ) b } 1... e5 *\n\n");
+    buf_release(&out);
+    buf_release(&fixes);
+}
+
+Test(writer_pgn, lines_wrap_at_80_without_breaking_a_move_from_its_number)
+{
+    struct writer_options o = {0};
+    struct buf out, fixes;
+    normalize("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 "
+              "8. Ng1 Ng8 9. Nf3 Nf6 10. Ng1 Ng8 11. Nf3 Nf6 12. Ng1 Ng8 *",
+              &o, &out, &fixes);
+    const char *text = movetext(&out);
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        cr_assert_leq(nl - line, 80);
+        cr_assert_neq(nl[-1], '.', "a line ends with a move number");
+        line = nl + 1;
+    }
+    buf_release(&out);
+    buf_release(&fixes);
+}
+
+Test(writer_pgn, an_error_keeps_the_rest_in_a_comment)
+{
+    struct writer_options o = {0};
+    struct buf out, fixes;
+    normalize("1. e4 e5 2. Ke3 (2. Nf3) Nc6 {x} 1-0", &o, &out, &fixes);
+    cr_assert_str_eq(movetext(&out),
+                     "1. e4 e5 { pgnkit: not replayed (ILLEGAL): 2. Ke3 ( 2. Nf3 ) Nc6 < x > } "
+                     "1-0\n\n");
+    buf_release(&out);
+    buf_release(&fixes);
+}
+
+Test(writer_pgn, fen_comments_follow_the_move_and_its_nags)
+{
+    struct writer_options o = {.fen_mode = FEN_MODE_COMMENTS};
+    struct buf out, fixes;
+    normalize("1. e4! *", &o, &out, &fixes);
+    cr_assert_str_eq(movetext(&out), "1. e4 $1 { rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR "
+                                     "b KQkq e3 0 1 } *\n\n");
+    buf_release(&out);
+    buf_release(&fixes);
+}
