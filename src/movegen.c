@@ -39,6 +39,12 @@ static bitboard pinned_of(const struct position *pos, int us, int ksq, bitboard 
     return pinned & pos->by_color[us];
 }
 
+bitboard position_pinned(const struct position *pos)
+{
+    int us = pos->side_to_move;
+    return pinned_of(pos, us, pos->king_square[us], position_occupied(pos));
+}
+
 /* Is `from` (ours) pinned to our king?  For the SAN path, which asks about one or two
  * pieces and should not pay for the whole pinned set. */
 static bool pinned_piece(const struct position *pos, const struct gen_state *st, int from)
@@ -81,20 +87,8 @@ MG_INLINE void state_init_light(struct gen_state *st, const struct position *pos
 
 MG_INLINE void state_init(struct gen_state *st, const struct position *pos)
 {
-    st->us = pos->side_to_move;
-    st->them = st->us ^ 1;
-    st->ksq = pos->king_square[st->us];
-    st->own = pos->by_color[st->us];
-    st->enemy = pos->by_color[st->them];
-    st->occ = st->own | st->enemy;
-    st->checkers = pos->checkers;
+    state_init_light(st, pos);
     st->pinned = pinned_of(pos, st->us, st->ksq, st->occ);
-    if (!st->checkers)
-        st->target = ~st->own;
-    else if (!bb_many(st->checkers))
-        st->target = st->checkers | att_between(st->ksq, bb_lsb(st->checkers));
-    else
-        st->target = 0;
 }
 
 /* Is sq attacked by the enemy once our king is lifted off the board? */

@@ -46,23 +46,6 @@ void position_update_checkers(struct position *pos)
     pos->checkers = pos_attackers(pos, pos->king_square[us], us ^ 1, position_occupied(pos));
 }
 
-bitboard position_pinned(const struct position *pos)
-{
-    int us = pos->side_to_move, ksq = pos->king_square[us];
-    bitboard enemy = pos->by_color[us ^ 1], occ = position_occupied(pos);
-    /* Enemy sliders that see the king once our own pieces are taken away. */
-    bitboard snipers = enemy & ((att_rook(ksq, enemy) & (pos->by_type[ROOK] | pos->by_type[QUEEN])) |
-                                (att_bishop(ksq, enemy) &
-                                 (pos->by_type[BISHOP] | pos->by_type[QUEEN])));
-    bitboard pinned = 0;
-    while (snipers) {
-        bitboard between = att_between(ksq, bb_pop(&snipers)) & occ;
-        if (between && !bb_many(between))
-            pinned |= between;
-    }
-    return pinned & pos->by_color[us];
-}
-
 void position_do_move(struct position *pos, struct move m) { pos_do_move(pos, m); }
 
 static bool castle_rights_ok(const struct position *pos, int c)

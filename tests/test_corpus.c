@@ -12,26 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers/helpers.h"
 #include "pgnkit/buf.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/game.h"
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/uci.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    cr_assert_eq(fread(data, 1, (size_t)n, f), (size_t)n);
-    data[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return data;
-}
 
 /* One expected game: fields of an oracle line, pointing into the loaded file. */
 struct expected {
@@ -118,8 +104,8 @@ static int compare_game(const char *name, const struct game_record *rec,
 static int compare_file(const char *pgn, const char *expect_path)
 {
     size_t len, elen;
-    char *data = slurp(pgn, &len);
-    char *etext = slurp(expect_path, &elen);
+    char *data = th_slurp(pgn, &len);
+    char *etext = th_slurp(expect_path, &elen);
     struct expected *e;
     size_t expected_games = parse_expectations(etext, &e);
 
@@ -220,7 +206,7 @@ Test(corpus, every_opening_line_matches_its_expected_output, .timeout = 120)
         snprintf(path, sizeof path, "testdata/pgn/chess-openings/%s.tsv", files[f]);
         snprintf(expect_path, sizeof expect_path, "%s.oracle.tsv", path);
         size_t len, elen;
-        char *data = slurp(path, &len), *etext = slurp(expect_path, &elen);
+        char *data = th_slurp(path, &len), *etext = th_slurp(expect_path, &elen);
         struct expected *e;
         size_t n = parse_expectations(etext, &e);
         size_t row = 0;
@@ -272,8 +258,8 @@ static enum diag_code code_for_kind(const char *kind)
 Test(corpus, every_mutant_reports_the_planted_code_at_the_planted_ply, .timeout = 60)
 {
     size_t len, mlen;
-    char *data = slurp("testdata/pgn/mutants/mutants.pgn", &len);
-    char *manifest = slurp("testdata/pgn/mutants/mutants.manifest.tsv", &mlen);
+    char *data = th_slurp("testdata/pgn/mutants/mutants.pgn", &len);
+    char *manifest = th_slurp("testdata/pgn/mutants/mutants.manifest.tsv", &mlen);
     struct game_options opts = {.san = {.strict = true}};
     struct diag err;
     struct game_replayer *r = game_replayer_new(&opts, &err);

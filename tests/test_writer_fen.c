@@ -7,23 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers/helpers.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/game.h"
 #include "pgnkit/writer.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    cr_assert_eq(fread(data, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return data;
-}
 
 /* Castling both ways, e.p., promotions, null moves, Chess960, FEN starts. */
 static const char *const files[] = {
@@ -36,7 +23,7 @@ static const char *const files[] = {
 static void check_file(const char *path, unsigned flags)
 {
     size_t len;
-    char *data = slurp(path, &len);
+    char *data = th_slurp(path, &len);
     struct game_options gopts = {0};
     struct diag err;
     struct game_replayer *r = game_replayer_new(&gopts, &err);
