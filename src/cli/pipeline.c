@@ -251,12 +251,7 @@ static int read_all(struct pipeline *p, struct input *in, struct output *out,
         progress_update(prog, pgn_reader_bytes(in->reader), games);
     }
     if (rc < 0) {
-        /* A decoder's own words (truncated gzip, ...) say more than the read error. */
-        const char *why = input_error(in);
-        if (why)
-            fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
-        else
-            fprintf(stderr, "pgnkit: %s\n", err.message);
+        report_read_error(in, &err);
         status = 2;
     }
     if (!status && filling->game_count)

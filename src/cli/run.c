@@ -119,6 +119,16 @@ struct game_replayer *replayer_for(const struct config *cfg)
 
 /* ---- the run ---- */
 
+void report_read_error(const struct input *in, const struct diag *err)
+{
+    /* A decoder's own words (truncated gzip, ...) say more than the read error. */
+    const char *why = input_error(in);
+    if (why)
+        fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
+    else
+        fprintf(stderr, "pgnkit: %s\n", err->message);
+}
+
 static bool should_stop(const struct config *cfg, const struct summary *s,
                         const struct work_output *o)
 {
@@ -154,12 +164,7 @@ static int run_serial(const struct config *cfg, struct input *in, struct output 
         }
     }
     if (rc < 0) {
-        /* A decoder's own words (truncated gzip, ...) say more than the read error. */
-        const char *why = input_error(in);
-        if (why)
-            fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
-        else
-            fprintf(stderr, "pgnkit: %s\n", err.message);
+        report_read_error(in, &err);
         status = 2;
     }
     if (work_output_flush(&o, out, summary) != 0)

@@ -84,6 +84,9 @@ int work_output_flush(struct work_output *o, struct output *out, struct summary 
 void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
                   struct work_output *o);
 
+/* Say why reading an input failed (on stderr). */
+void report_read_error(const struct input *in, const struct diag *err);
+
 /* A replayer for this configuration, or NULL after printing why. */
 struct game_replayer *replayer_for(const struct config *cfg);
 
