@@ -45,11 +45,15 @@ static struct mem_raw mem_raw(const void *data, size_t len, size_t chunk)
 struct bytes {
     unsigned char *data;
     size_t len;
+    size_t cap; /* grown geometrically: ASan's realloc always copies */
 };
 
 static void bytes_append(struct bytes *b, const void *p, size_t n)
 {
-    b->data = realloc(b->data, b->len + n + 1);
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->data = realloc(b->data, b->cap);
+    }
     cr_assert_not_null(b->data);
     memcpy(b->data + b->len, p, n);
     b->len += n;
@@ -76,7 +80,7 @@ static ssize_t drain(struct source *s, size_t cap, struct bytes *out)
 /* Some PGN-ish text, varied enough that the compressors work for their living. */
 static struct bytes sample_text(size_t games)
 {
-    struct bytes b = {NULL, 0};
+    struct bytes b = {NULL, 0, 0, 0};
     char line[160];
     unsigned x = 12345;
     for (size_t g = 0; g < games; g++) {
@@ -98,7 +102,7 @@ static struct bytes gzip_bytes(const void *data, size_t len)
     z_stream z;
     memset(&z, 0, sizeof z);
     cr_assert_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    struct bytes out = {malloc(deflateBound(&z, len) + 64), 0};
+    struct bytes out = {malloc(deflateBound(&z, len) + 64), 0, 0};
     z.next_in = (unsigned char *)data;
     z.avail_in = (uInt)len;
     z.next_out = out.data;
@@ -113,7 +117,7 @@ static struct bytes zstd_bytes(const void *data, size_t len, int checksum)
 {
     ZSTD_CCtx *c = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, checksum);
-    struct bytes out = {malloc(ZSTD_compressBound(len)), 0};
+    struct bytes out = {malloc(ZSTD_compressBound(len)), 0, 0};
     size_t n = ZSTD_compress2(c, out.data, ZSTD_compressBound(len), data, len);
     cr_assert(!ZSTD_isError(n), "%s", ZSTD_getErrorName(n));
     out.len = n;
@@ -133,7 +137,7 @@ static void assert_decodes(const struct bytes *in, size_t raw_chunk, size_t cap,
 {
     struct mem_raw m = mem_raw(in->data, in->len, raw_chunk);
     struct source *s = source_new((struct pgn_source){mem_read, &m});
-    struct bytes out = {NULL, 0};
+    struct bytes out = {NULL, 0, 0, 0};
     cr_assert_eq(drain(s, cap, &out), 0, "error: %s", source_error(s));
     cr_assert_eq(source_format(s), format);
     cr_assert_null(source_error(s));
@@ -151,7 +155,7 @@ static void assert_fails(const struct bytes *in, size_t raw_chunk, const char *n
 {
     struct mem_raw m = mem_raw(in->data, in->len, raw_chunk);
     struct source *s = source_new((struct pgn_source){mem_read, &m});
-    struct bytes out = {NULL, 0};
+    struct bytes out = {NULL, 0, 0, 0};
     errno = 0;
     cr_assert_eq(drain(s, 61, &out), -1, "no error for %zu bytes", in->len);
     cr_assert_eq(errno, EIO);
@@ -184,7 +188,7 @@ Test(source, short_and_empty_inputs_are_plain)
 {
     static const char *const inputs[] = {"", "1", "\x1f", "\x28\xb5\x2f", "1-0\n"};
     for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
-        struct bytes b = {(unsigned char *)inputs[i], strlen(inputs[i])};
+        struct bytes b = {(unsigned char *)inputs[i], strlen(inputs[i]), 0};
         assert_decodes(&b, 1, 3, b.data, b.len, SOURCE_FORMAT_PLAIN);
     }
 }
@@ -199,7 +203,7 @@ Test(source, sniff_reports_the_format_before_any_read)
     cr_assert_eq(source_sniff(s), SOURCE_FORMAT_GZIP);
     cr_assert_str_eq(source_format_name(source_format(s)), "gzip");
     cr_assert_eq(m.pos, 4, "sniffing takes just the magic bytes");
-    struct bytes out = {NULL, 0};
+    struct bytes out = {NULL, 0, 0, 0};
     cr_assert_eq(drain(s, 64, &out), 0);
     assert_same(&out, text.data, text.len);
     source_free(s);
@@ -236,7 +240,7 @@ Test(source, gzip_concatenated_members_are_one_stream)
     struct bytes a = sample_text(5), b = sample_text(7);
     struct bytes ga = gzip_bytes(a.data, a.len), gb = gzip_bytes(b.data, b.len);
     struct bytes gempty = gzip_bytes("", 0);
-    struct bytes in = {NULL, 0}, want = {NULL, 0};
+    struct bytes in = {NULL, 0, 0}, want = {NULL, 0, 0};
     bytes_append(&in, ga.data, ga.len);
     bytes_append(&in, gempty.data, gempty.len); /* an empty member in the middle */
     bytes_append(&in, gb.data, gb.len);
@@ -253,10 +257,10 @@ Test(source, gzip_truncated_anywhere_is_an_error)
     struct bytes text = sample_text(3);
     struct bytes gz = gzip_bytes(text.data, text.len);
     for (size_t cut = 4; cut < gz.len; cut += (cut < 40 || cut > gz.len - 12) ? 1 : 37) {
-        struct bytes part = {gz.data, cut};
+        struct bytes part = {gz.data, cut, 0};
         assert_fails(&part, 7, NULL);
     }
-    struct bytes part = {gz.data, gz.len - 1};
+    struct bytes part = {gz.data, gz.len - 1, 0};
     assert_fails(&part, 7, "truncated");
     free(gz.data);
     free(text.data);
@@ -317,7 +321,7 @@ Test(source, zstd_frames_and_skippable_frames_are_one_stream)
 {
     struct bytes a = sample_text(5), b = sample_text(8);
     struct bytes za = zstd_bytes(a.data, a.len, 1), zb = zstd_bytes(b.data, b.len, 0);
-    struct bytes in = {NULL, 0}, want = {NULL, 0};
+    struct bytes in = {NULL, 0, 0}, want = {NULL, 0, 0};
     /* A skippable frame first (magic 0x184D2A53, 4 bytes of payload): still zstd. */
     static const unsigned char skippable[] = {0x53, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4};
     bytes_append(&in, skippable, sizeof skippable);
@@ -335,10 +339,10 @@ Test(source, zstd_truncated_anywhere_is_an_error)
     struct bytes text = sample_text(3);
     struct bytes zs = zstd_bytes(text.data, text.len, 1);
     for (size_t cut = 4; cut < zs.len; cut += (cut < 40 || cut > zs.len - 12) ? 1 : 29) {
-        struct bytes part = {zs.data, cut};
+        struct bytes part = {zs.data, cut, 0};
         assert_fails(&part, 7, NULL);
     }
-    struct bytes part = {zs.data, zs.len - 1};
+    struct bytes part = {zs.data, zs.len - 1, 0};
     assert_fails(&part, 7, "truncated");
     free(zs.data);
     free(text.data);
@@ -371,7 +375,7 @@ Test(source, raw_read_errors_keep_their_errno)
         m.fail_at = 100;
         m.fail_errno = EACCES;
         struct source *s = source_new((struct pgn_source){mem_read, &m});
-        struct bytes out = {NULL, 0};
+        struct bytes out = {NULL, 0, 0, 0};
         errno = 0;
         cr_assert_eq(drain(s, 16, &out), -1);
         cr_assert_eq(errno, EACCES);
