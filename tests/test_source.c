@@ -80,7 +80,7 @@ static ssize_t drain(struct source *s, size_t cap, struct bytes *out)
 /* Some PGN-ish text, varied enough that the compressors work for their living. */
 static struct bytes sample_text(size_t games)
 {
-    struct bytes b = {NULL, 0, 0, 0};
+    struct bytes b = {NULL, 0, 0};
     char line[160];
     unsigned x = 12345;
     for (size_t g = 0; g < games; g++) {
@@ -137,7 +137,7 @@ static void assert_decodes(const struct bytes *in, size_t raw_chunk, size_t cap,
 {
     struct mem_raw m = mem_raw(in->data, in->len, raw_chunk);
     struct source *s = source_new((struct pgn_source){mem_read, &m});
-    struct bytes out = {NULL, 0, 0, 0};
+    struct bytes out = {NULL, 0, 0};
     cr_assert_eq(drain(s, cap, &out), 0, "error: %s", source_error(s));
     cr_assert_eq(source_format(s), format);
     cr_assert_null(source_error(s));
@@ -155,7 +155,7 @@ static void assert_fails(const struct bytes *in, size_t raw_chunk, const char *n
 {
     struct mem_raw m = mem_raw(in->data, in->len, raw_chunk);
     struct source *s = source_new((struct pgn_source){mem_read, &m});
-    struct bytes out = {NULL, 0, 0, 0};
+    struct bytes out = {NULL, 0, 0};
     errno = 0;
     cr_assert_eq(drain(s, 61, &out), -1, "no error for %zu bytes", in->len);
     cr_assert_eq(errno, EIO);
@@ -203,7 +203,7 @@ Test(source, sniff_reports_the_format_before_any_read)
     cr_assert_eq(source_sniff(s), SOURCE_FORMAT_GZIP);
     cr_assert_str_eq(source_format_name(source_format(s)), "gzip");
     cr_assert_eq(m.pos, 4, "sniffing takes just the magic bytes");
-    struct bytes out = {NULL, 0, 0, 0};
+    struct bytes out = {NULL, 0, 0};
     cr_assert_eq(drain(s, 64, &out), 0);
     assert_same(&out, text.data, text.len);
     source_free(s);
@@ -375,7 +375,7 @@ Test(source, raw_read_errors_keep_their_errno)
         m.fail_at = 100;
         m.fail_errno = EACCES;
         struct source *s = source_new((struct pgn_source){mem_read, &m});
-        struct bytes out = {NULL, 0, 0, 0};
+        struct bytes out = {NULL, 0, 0};
         errno = 0;
         cr_assert_eq(drain(s, 16, &out), -1);
         cr_assert_eq(errno, EACCES);
