@@ -130,6 +130,7 @@ struct pgn_reader {
     bool has_result;
     bool ctrl_reported;
     bool deep_reported;
+    bool reserved_reported; /* a <...> reserved token was reported in this game */
     bool bad_string;   /* an unterminated tag value: a tag line after a blank line starts anew */
     enum game_phase phase;
     size_t game_start; /* index in data of its first byte (only while !skipping) */
@@ -649,6 +650,7 @@ static void reset_game(struct pgn_reader *r)
     r->has_result = false;
     r->ctrl_reported = false;
     r->deep_reported = false;
+    r->reserved_reported = false;
     r->bad_string = false;
     r->phase = PHASE_BEFORE;
     r->depth = 0;
@@ -949,6 +951,25 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         }
         case CC_BAD:
         default:
+            if (d[i] == '<') {
+                /* A reserved token (pgn_reader.h): '<' to the next '>' on the same line,
+                 * at most max_token_bytes, skipped whole with the phase unchanged. */
+                size_t j = i + 1;
+                while (j < n && d[j] != '>' && !is_eol(d[j]) && j - i < max_tok)
+                    j++;
+                if (j == n && !r->eof)
+                    goto refill;
+                if (j < n && d[j] == '>') {
+                    if (!r->reserved_reported) {
+                        r->reserved_reported = true;
+                        add_diag(r, DIAG_UNEXPECTED_CHAR, line, col,
+                                 "reserved token '%.*s' skipped (the first in this game)",
+                                 (int)(j + 1 - i > 40 ? 40 : j + 1 - i), d + i);
+                    }
+                    i = j + 1;
+                    continue;
+                }
+            }
             add_diag(r, DIAG_UNEXPECTED_CHAR, line, col, "unexpected '%c'", d[i]);
             i++;
             continue;
