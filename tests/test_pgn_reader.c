@@ -673,6 +673,34 @@ Test(pgn_reader, deep_nesting_is_counted_without_recursion, .timeout = 20)
     free(s);
 }
 
+Test(pgn_reader, over_long_tag_names_and_tag_lines_are_reported_and_the_next_game_read)
+{
+    /* Name over max_token_bytes: the tag is dropped.  A tag line over max_token_bytes +
+     * max_comment_bytes + 256 (an endless value): BAD_TAG, the rest of the line skipped.
+     * Either way the tag section goes on and the next game is read. */
+    struct pgn_limits lim = {.max_token_bytes = 8, .max_comment_bytes = 10};
+    char in[2048];
+    int n = snprintf(in, sizeof in, "[Event \"x\"]\n[ABCDEFGHIJ \"y\"]\n[Site \"%0600d\n"
+                     "[Round \"1\"]\n\n1. e4 *\n\n[Event \"next\"]\n1. d4 *\n", 0);
+    const char *want = "#1 1:0+657\n"
+                       "T Event=x @1:1\n"
+                       "T Round=1 @4:1\n"
+                       "N 1. @6:1\n"
+                       "M e4 @6:4\n"
+                       "R * @6:7\n"
+                       "D TOKEN_TOO_LONG @2:2\n"
+                       "D BAD_TAG @3:275\n"
+                       "#2 8:659+22\n"
+                       "T Event=next @8:1\n"
+                       "N 1. @9:1\n"
+                       "M d4 @9:4\n"
+                       "R * @9:7\n";
+    char *got = dump_mem(in, (size_t)n, &lim);
+    cr_assert_str_eq(got, want, "got:\n%s", got);
+    free(got);
+    assert_streaming_same(in, (size_t)n, &lim);
+}
+
 Test(pgn_reader, long_tokens_and_comments_are_reported_not_kept)
 {
     struct pgn_limits lim = {.max_token_bytes = 8, .max_comment_bytes = 10};
