@@ -50,6 +50,7 @@ echo "fuzz: $target for $seconds s"
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" "$corpus" "$seeds" \
     >"$out/fuzz-$target.log" 2>&1 || { tail -n 60 "$out/fuzz-$target.log"; exit 1; }
 tail -n 12 "$out/fuzz-$target.log"
-# Keep only what adds coverage to the committed corpus.
-"$bin" -merge=1 -max_len=$maxlen "$corpus" "$work" >>"$out/fuzz-$target.log" 2>&1
+# Keep only what adds edge coverage to the committed corpus (-use_counters=0: hit counts
+# would keep thousands of files); the working corpus in $work keeps everything.
+"$bin" -merge=1 -use_counters=0 -max_len=$maxlen "$corpus" "$work" >>"$out/fuzz-$target.log" 2>&1
 echo "fuzz: $target corpus $(ls "$corpus" | wc -l) files, $(du -sh "$corpus" | cut -f1)"
