@@ -134,7 +134,7 @@ fuzz:
 	    sh scripts/fuzz.sh build/fuzz $$t $(FUZZ_SECONDS) || exit 1; done
 
 check-leaks:
-	@$(MAKE) --no-print-directory BUILD=debug all
+	@$(MAKE) --no-print-directory BUILD=debug all $(FUZZ_TARGETS:%=build/debug/fuzz/replay_%)
 	@sh scripts/check-leaks.sh build/debug/pgnkit
 
 check-slow: $(BIN) $(TEST_BINS)

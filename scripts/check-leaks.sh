@@ -1,6 +1,6 @@
 #!/bin/sh
-# check-leaks.sh PGNKIT - every command over the PGN corpus under valgrind: no invalid
-# access, no uninitialised value, no leak (valgrind's exit status 9 means one).  Run on
+# check-leaks.sh PGNKIT - every command over the PGN corpus, and the fuzz corpora, under
+# valgrind: no invalid access, no uninitialised value, no leak (exit status 9 is one).  Run on
 # a debug build: release code is built with -march=native, which valgrind may not know.
 set -u
 pgnkit=$1
@@ -41,6 +41,13 @@ vg "small limits" "$pgnkit" check -q -j1 --max-game-bytes 2000 --max-token-bytes
     --max-comment-bytes 20 --max-depth 2 $files
 vg "perft" "$pgnkit" perft "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" 2
 vg "missing file" "$pgnkit" check /nonexistent.pgn
+
+# The fuzz corpora through their harnesses (valgrind sees uninitialised reads, which
+# ASan does not): build/debug/fuzz/replay_<target>, built by make check-leaks.
+for t in pgn_reader san fen; do
+    replay=$(dirname "$pgnkit")/fuzz/replay_$t
+    [ -x "$replay" ] && vg "fuzz corpus $t" "$replay" "testdata/fuzz-corpus/$t"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
