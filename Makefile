@@ -7,6 +7,8 @@
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
 #   make check-man  lint man/pgnkit.1
+#   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
+#   make check-leaks valgrind over the PGN corpus with every command (build/debug/)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 BUILD ?= release
@@ -41,6 +43,11 @@ PROFILE_CFLAGS_debug := -O0 -g3
 PROFILE_CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
                        -fno-omit-frame-pointer
 PROFILE_LDFLAGS_asan := -fsanitize=address,undefined
+# fuzz: clang only (make fuzz sets CC=clang); the library is instrumented for libFuzzer,
+# which links only into build/fuzz/fuzz/fuzz_<target>.
+PROFILE_CFLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+                       -fno-sanitize-recover=all -fno-omit-frame-pointer
+PROFILE_LDFLAGS_fuzz := -fsanitize=address,undefined
 
 PGNKIT_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PGNKIT_CFLAGS = -std=c11 $(WARN) $(PROFILE_CFLAGS_$(BUILD)) -pthread -MMD -MP $(PKG_CFLAGS)
@@ -63,7 +70,7 @@ BIN := $(OUT)/pgnkit
 .SECONDARY:
 
 .PHONY: all deps test check check-update test-unit test-cli asan demo bench check-slow install uninstall \
-        clean check-man fuzz
+        clean check-man fuzz check-leaks
 
 all: $(BIN)
 
@@ -86,6 +93,19 @@ $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
 
 # Criterion registers tests (and parameter tables) in ELF sections that LTO would drop.
 $(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
+
+# Fuzzing (tests/fuzz/): libFuzzer binaries, and replay_<target> (a plain main() over
+# corpus files, any profile) to reproduce a crash with gcc, gdb or valgrind.
+FUZZ_TARGETS := pgn_reader san fen
+FUZZ_SECONDS ?= 60
+
+$(OUT)/fuzz/fuzz_%: $(OUT)/obj/tests/fuzz/fuzz_%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_LDFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+$(OUT)/fuzz/replay_%: $(OUT)/obj/tests/fuzz/replay.o $(OUT)/obj/tests/fuzz/fuzz_%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 deps:
 	@sh scripts/ensure-deps.sh test
@@ -114,6 +134,16 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh $(BIN)
 
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=fuzz CC=clang \
+	    $(FUZZ_TARGETS:%=build/fuzz/fuzz/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	    sh scripts/fuzz.sh build/fuzz $$t $(FUZZ_SECONDS) || exit 1; done
+
+check-leaks:
+	@$(MAKE) --no-print-directory BUILD=debug all $(FUZZ_TARGETS:%=build/debug/fuzz/replay_%)
+	@sh scripts/check-leaks.sh build/debug/pgnkit
+
 check-slow: $(BIN) $(TEST_BINS)
 	@PGNKIT_SLOW=1 sh scripts/run-tests.sh $(OUT)
 
@@ -139,4 +169,4 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(OUT)/obj/tests/%.d) \
-         $(TEST_HELPER_OBJS:.o=.d)
+         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d)

@@ -390,6 +390,10 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
     bool promo = square_rank(to) == (st->us == WHITE ? 7 : 0);
     int n = 0;
 
+    /* No pawn moves to its own first rank (SAN "g1" for White): the push origin to - up
+     * would be off the board (found by fuzz_san). */
+    if (square_rank(to) == (st->us == WHITE ? 0 : 7))
+        return 0;
     if (to == pos->ep_square) {
         bitboard eps = ep_candidates(pos, st->us) & from_mask;
         while (eps) {

@@ -26,6 +26,7 @@ enum {
 #define DEFAULT_MAX_COMMENT_BYTES ((size_t)32 << 20)
 #define DEFAULT_MAX_DEPTH 1024u
 #define NEED_MORE SIZE_MAX /* a scanner ran out of bytes before the end of its construct */
+#define TAG_SKIP_LINE (SIZE_MAX - 1) /* a tag line over its bound: the caller skips the line */
 
 /* Character classes: one table lookup decides what a byte starts. */
 enum char_class {
@@ -130,6 +131,7 @@ struct pgn_reader {
     bool has_result;
     bool ctrl_reported;
     bool deep_reported;
+    bool reserved_reported; /* a <...> reserved token was reported in this game */
     bool bad_string;   /* an unterminated tag value: a tag line after a blank line starts anew */
     enum game_phase phase;
     size_t game_start; /* index in data of its first byte (only while !skipping) */
@@ -307,55 +309,96 @@ static void tag_error(struct tag_parse *tp, enum diag_code code, size_t pos, con
     tp->err_msg = msg;
 }
 
-/* After a bad tag: skip to its ']' (consumed) or the end of its line (not consumed). */
-static size_t tag_recover(const struct pgn_reader *r, const char *d, size_t j, size_t n)
+/*
+ * The bytes of a tag line are scanned up to index e: the end of the data, or, when the
+ * data runs further, the tag line's bound (capped).  Reaching e means NEED_MORE, the end
+ * of input, or (capped) a tag line too long to keep: TAG_SKIP_LINE with a BAD_TAG error.
+ */
+struct tag_end {
+    size_t e;
+    bool capped;
+};
+
+static size_t tag_at_end(const struct pgn_reader *r, const struct tag_end *te,
+                         struct tag_parse *tp)
 {
-    while (j < n && d[j] != ']' && !is_eol(d[j]))
+    if (te->capped) {
+        tp->has_tag = false;
+        tp->err = DIAG_OK; /* this error replaces any earlier one */
+        tag_error(tp, DIAG_BAD_TAG, te->e,
+                  "a tag line over the limit (tag name: --max-token-bytes, tag value: "
+                  "--max-comment-bytes); the rest of the line is skipped");
+        return TAG_SKIP_LINE;
+    }
+    return r->eof ? te->e : NEED_MORE;
+}
+
+/* After a bad tag: skip to its ']' (consumed) or the end of its line (not consumed). */
+static size_t tag_recover(const struct pgn_reader *r, const char *d, size_t j,
+                          const struct tag_end *te, struct tag_parse *tp)
+{
+    while (j < te->e && d[j] != ']' && !is_eol(d[j]))
         j++;
-    if (j == n)
-        return r->eof ? n : NEED_MORE;
+    if (j == te->e)
+        return tag_at_end(r, te, tp);
     return d[j] == ']' ? j + 1 : j;
 }
 
-/* Parse the tag pair whose '[' is at d[i]; returns the index after it, or NEED_MORE. */
+/*
+ * Parse the tag pair whose '[' is at d[i]; returns the index after it, NEED_MORE, or
+ * TAG_SKIP_LINE.  A tag line is bounded (max_token_bytes for the name, max_comment_bytes
+ * for the value, plus slack for blanks), so one endless line can neither grow the buffer
+ * past the limits nor be rescanned forever.  A name over max_token_bytes is reported as
+ * TOKEN_TOO_LONG and the tag dropped.
+ */
 static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
                         struct tag_parse *tp)
 {
     memset(tp, 0, sizeof *tp);
+    size_t bound = r->lim.max_token_bytes + r->lim.max_comment_bytes + 256;
+    struct tag_end te = {n, false};
+    if (n - i > bound)
+        te = (struct tag_end){i + bound, true};
+    const size_t e = te.e;
     size_t j = i + 1;
-    while (j < n && is_hspace(d[j]))
+    while (j < e && is_hspace(d[j]))
         j++;
     size_t name = j;
-    while (j < n && !is_delim(d[j]))
+    while (j < e && !is_delim(d[j]) && j - name <= r->lim.max_token_bytes)
         j++;
-    if (j == n && !r->eof)
-        return NEED_MORE;
+    if (j - name > r->lim.max_token_bytes) {
+        tag_error(tp, DIAG_TOKEN_TOO_LONG, name,
+                  "a tag name over the limit (--max-token-bytes); the tag is dropped");
+        return tag_recover(r, d, j, &te, tp);
+    }
+    if (j == e && (te.capped || !r->eof))
+        return tag_at_end(r, &te, tp);
     if (j == name) {
         tag_error(tp, DIAG_BAD_TAG, j, "a tag name was expected after '['");
-        return tag_recover(r, d, j, n);
+        return tag_recover(r, d, j, &te, tp);
     }
     tp->name = name;
     tp->name_len = j - name;
-    while (j < n && is_hspace(d[j]))
+    while (j < e && is_hspace(d[j]))
         j++;
-    if (j == n && !r->eof)
-        return NEED_MORE;
-    if (j == n || d[j] != '"') {
+    if (j == e && (te.capped || !r->eof))
+        return tag_at_end(r, &te, tp);
+    if (j == e || d[j] != '"') {
         tag_error(tp, DIAG_BAD_TAG, j, "a quoted tag value was expected");
-        return tag_recover(r, d, j, n);
+        return tag_recover(r, d, j, &te, tp);
     }
     size_t value = ++j;
     bool closed = false;
-    while (j < n) {
+    while (j < e) {
         char c = d[j];
         if (c == '"') {
             closed = true;
             break;
         }
         if (c == '\\') {
-            if (j + 1 == n && !r->eof)
-                return NEED_MORE;
-            if (j + 1 < n && (d[j + 1] == '"' || d[j + 1] == '\\')) {
+            if (j + 1 == e && (te.capped || !r->eof))
+                return tag_at_end(r, &te, tp);
+            if (j + 1 < e && (d[j + 1] == '"' || d[j + 1] == '\\')) {
                 tp->escaped = true;
                 j += 2;
                 continue;
@@ -365,8 +408,8 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
             break;
         j++;
     }
-    if (j == n && !r->eof)
-        return NEED_MORE;
+    if (j == e && (te.capped || !r->eof))
+        return tag_at_end(r, &te, tp);
     tp->value = value;
     tp->value_len = j - value;
     tp->has_tag = true;
@@ -375,14 +418,14 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
         return j;
     }
     j++;
-    while (j < n && is_hspace(d[j]))
+    while (j < e && is_hspace(d[j]))
         j++;
-    if (j == n && !r->eof)
-        return NEED_MORE;
-    if (j < n && d[j] == ']')
+    if (j == e && (te.capped || !r->eof))
+        return tag_at_end(r, &te, tp);
+    if (j < e && d[j] == ']')
         return j + 1;
     tag_error(tp, DIAG_BAD_TAG, j, "']' was expected after the tag value");
-    return tag_recover(r, d, j, n);
+    return tag_recover(r, d, j, &te, tp);
 }
 
 /* Tag names are remembered as 64-bit FNV-1a hashes, which survive skipping a large game. */
@@ -649,6 +692,7 @@ static void reset_game(struct pgn_reader *r)
     r->has_result = false;
     r->ctrl_reported = false;
     r->deep_reported = false;
+    r->reserved_reported = false;
     r->bad_string = false;
     r->phase = PHASE_BEFORE;
     r->depth = 0;
@@ -703,11 +747,17 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             /* The token at i is scanned again: give back its line-end count. */
             r->eols += eols;
             eols = 0;
-            r->pos = i;
-            int st = fill(r, i);
-            d = r->data;
-            n = r->len;
-            i = r->pos;
+            /* Read until the bytes of the construct at i at least double: rescanning it
+             * after every short read (64 KiB from a pipe) would be quadratic. */
+            size_t pending = n - i;
+            int st;
+            do {
+                r->pos = i;
+                st = fill(r, i);
+                d = r->data;
+                n = r->len;
+                i = r->pos;
+            } while (st > 0 && n - i < 2 * pending);
             if (st < 0)
                 return -1;
             continue;
@@ -936,6 +986,18 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             size_t j = parse_tag(r, d, i, n, &tp);
             if (j == NEED_MORE)
                 goto refill;
+            if (j == TAG_SKIP_LINE) {
+                /* Too long to keep: report, then skip the rest of the line streaming. */
+                commit_tag(r, d, i, &tp);
+                r->phase = PHASE_TAGS;
+                r->pos = i;
+                i = skip_line(r, i);
+                if (i == SIZE_MAX)
+                    return -1;
+                d = r->data;
+                n = r->len;
+                continue;
+            }
             if (r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
                 (r->bad_string || tag_is_dup(r, d, &tp))) {
                 /* A new tag section after a blank line: a game with no movetext ended. */
@@ -949,6 +1011,25 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         }
         case CC_BAD:
         default:
+            if (d[i] == '<') {
+                /* A reserved token (pgn_reader.h): '<' to the next '>' on the same line,
+                 * at most max_token_bytes, skipped whole with the phase unchanged. */
+                size_t j = i + 1;
+                while (j < n && d[j] != '>' && !is_eol(d[j]) && j - i < max_tok)
+                    j++;
+                if (j == n && !r->eof)
+                    goto refill;
+                if (j < n && d[j] == '>') {
+                    if (!r->reserved_reported) {
+                        r->reserved_reported = true;
+                        add_diag(r, DIAG_UNEXPECTED_CHAR, line, col,
+                                 "reserved token '%.*s' skipped (the first in this game)",
+                                 (int)(j + 1 - i > 40 ? 40 : j + 1 - i), d + i);
+                    }
+                    i = j + 1;
+                    continue;
+                }
+            }
             add_diag(r, DIAG_UNEXPECTED_CHAR, line, col, "unexpected '%c'", d[i]);
             i++;
             continue;

@@ -278,10 +278,15 @@ static void note_lenient(const struct san *san, struct san_outcome *out)
         "promotion after /",       ": for capture",          "long algebraic notation",
         "a null move",             "a figurine piece",       "a lower-case piece letter",
         "a foreign piece letter",  "an e.p. mark",           "++ for double check",
+        "an explicit pawn letter",
     };
+    /* One text per enum san_lenient bit (the pawn letter's was missing: a token like Pe4
+     * printed an uninitialised buffer; found by valgrind over the fuzz corpus). */
+    _Static_assert(sizeof forms / sizeof *forms == 13, "a text for every san_lenient bit");
     if (!san->lenient)
         return;
     char buf[160];
+    buf[0] = '\0';
     size_t len = 0;
     for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++) {
         if (!(san->lenient & (1u << i)))

@@ -330,17 +330,43 @@ Test(pgn_reader, nested_variations_keep_their_order_and_a_result_inside_does_not
 
 Test(pgn_reader, a_stray_close_paren_and_reserved_chars_are_reported)
 {
+    /* <e5> is a reserved token: skipped whole, with one diagnostic. */
     assert_dump("e4 ) <e5> ] \"x *",
                 "#1 1:0+16\n"
                 "M e4 @1:1\n"
-                "M e5 @1:7\n"
                 "M x @1:14\n"
                 "R * @1:16\n"
                 "D UNBALANCED_VARIATION @1:4\n"
                 "D UNEXPECTED_CHAR @1:6\n"
-                "D UNEXPECTED_CHAR @1:9\n"
                 "D UNEXPECTED_CHAR @1:11\n"
                 "D UNEXPECTED_CHAR @1:13\n");
+}
+
+Test(pgn_reader, reserved_tokens_are_skipped_with_one_diagnostic_per_game)
+{
+    /* Between tags they keep the tag section going; in movetext they end move tokens. */
+    assert_dump("[Event \"x\"]<br />[Site \"y\"]<br /><br />1. e4<br />e5 <x y> 1-0\n"
+                "e4 <a> <b> *",
+                "#1 1:0+62\n"
+                "T Event=x @1:1\n"
+                "T Site=y @1:18\n"
+                "N 1. @1:40\n"
+                "M e4 @1:43\n"
+                "M e5 @1:51\n"
+                "R 1-0 @1:60\n"
+                "D UNEXPECTED_CHAR @1:12\n"
+                "#2 2:63+12\n"
+                "M e4 @2:1\n"
+                "R * @2:12\n"
+                "D UNEXPECTED_CHAR @2:4\n");
+    /* No '>' on the line (or within max_token_bytes): the '<' alone is unexpected. */
+    assert_dump("e4 <e5\ne6 *",
+                "#1 1:0+11\n"
+                "M e4 @1:1\n"
+                "M e5 @1:5\n"
+                "M e6 @2:1\n"
+                "R * @2:4\n"
+                "D UNEXPECTED_CHAR @1:4\n");
 }
 
 /* ---- bytes and lines -------------------------------------------------------------------- */
@@ -647,6 +673,34 @@ Test(pgn_reader, deep_nesting_is_counted_without_recursion, .timeout = 20)
     free(s);
 }
 
+Test(pgn_reader, over_long_tag_names_and_tag_lines_are_reported_and_the_next_game_read)
+{
+    /* Name over max_token_bytes: the tag is dropped.  A tag line over max_token_bytes +
+     * max_comment_bytes + 256 (an endless value): BAD_TAG, the rest of the line skipped.
+     * Either way the tag section goes on and the next game is read. */
+    struct pgn_limits lim = {.max_token_bytes = 8, .max_comment_bytes = 10};
+    char in[2048];
+    int n = snprintf(in, sizeof in, "[Event \"x\"]\n[ABCDEFGHIJ \"y\"]\n[Site \"%0600d\n"
+                     "[Round \"1\"]\n\n1. e4 *\n\n[Event \"next\"]\n1. d4 *\n", 0);
+    const char *want = "#1 1:0+657\n"
+                       "T Event=x @1:1\n"
+                       "T Round=1 @4:1\n"
+                       "N 1. @6:1\n"
+                       "M e4 @6:4\n"
+                       "R * @6:7\n"
+                       "D TOKEN_TOO_LONG @2:2\n"
+                       "D BAD_TAG @3:275\n"
+                       "#2 8:659+22\n"
+                       "T Event=next @8:1\n"
+                       "N 1. @9:1\n"
+                       "M d4 @9:4\n"
+                       "R * @9:7\n";
+    char *got = dump_mem(in, (size_t)n, &lim);
+    cr_assert_str_eq(got, want, "got:\n%s", got);
+    free(got);
+    assert_streaming_same(in, (size_t)n, &lim);
+}
+
 Test(pgn_reader, long_tokens_and_comments_are_reported_not_kept)
 {
     struct pgn_limits lim = {.max_token_bytes = 8, .max_comment_bytes = 10};
@@ -892,6 +946,9 @@ static void check_file(const char *dir, const char *name, size_t *files)
         cr_assert_gt(games_with_errors, 0, "%s: a diagnostic was expected", rel);
     else
         cr_assert_eq(games, want, "%s: %zu games, expected %zu", rel, games, want);
+    /* Its <br /> line breaks are reserved tokens: one game, not one per tag. */
+    if (strcmp(rel, "chess.js/0.pgn") == 0)
+        cr_assert_eq(games, 1, "%s: %zu games, expected 1", rel, games);
     pgn_reader_free(r);
     close(fd);
     free(moves);

@@ -258,3 +258,23 @@ Test(san_resolve, canonical_san_disambiguates_minimally)
     san_write(&pos, (struct move){square_make(0, 4), square_make(2, 4), 0, 0}, s);
     cr_assert_str_eq(s, "Rac5");
 }
+
+/* Every lenient form has its own words in the NONSTANDARD message (Pe4's were missing,
+ * and the message was an uninitialised buffer). */
+Test(san_resolve, every_nonstandard_form_is_named)
+{
+    static const char *const cases[][2] = {
+        {"Pe4", "non-standard notation accepted: an explicit pawn letter"},
+        {"e2-e4", "non-standard notation accepted: long algebraic notation"},
+        {"nf3", "non-standard notation accepted: a lower-case piece letter"},
+    };
+    const char *initial = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct san_outcome o;
+        struct position pos;
+        resolve(initial, cases[k][0], false, &o, &pos);
+        cr_assert(o.ok, "%s", cases[k][0]);
+        cr_assert(has_problem(&o, DIAG_NONSTANDARD), "%s: no NONSTANDARD", cases[k][0]);
+        cr_assert_str_eq(o.problems[0].message, cases[k][1]);
+    }
+}

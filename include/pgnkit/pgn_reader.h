@@ -8,6 +8,14 @@
  * so it cannot swallow the next game.  Every byte position is known as 1-based line
  * and column (bytes); LF, CRLF and lone CR end lines; a UTF-8 BOM is skipped.
  *
+ * Reserved tokens: the PGN standard (8.2.6) reserves '<' ... '>' for future expansion.
+ * '<' up to the next '>' on the same line (at most max_token_bytes) is one token that is
+ * skipped wherever it stands, the tag section included (so HTML's <br /> line breaks do
+ * not split a game).  The first one in a game is reported as an UNEXPECTED_CHAR error
+ * (the code's own severity: the text is not clean PGN, though nothing of the game is
+ * lost); later ones in the same game are skipped silently.  A '<' with no '>' on its
+ * line is an unexpected byte, as are ']' '}' '"' and a lone '>'.
+ *
  * The reader does not know chess: move tokens are passed on as text for san.h.
  * Not thread-safe; one reader per input stream.
  */

@@ -1,4 +1,5 @@
 /* main.c - entry point: parse the command line, run the command, return its status. */
+#include <signal.h>
 #include <string.h>
 
 #include "commands.h"
@@ -7,6 +8,9 @@
 
 int main(int argc, char **argv)
 {
+    /* A closed standard output is a write error (EPIPE), handled quietly in output.c,
+     * not a death by signal. */
+    signal(SIGPIPE, SIG_IGN);
     /* perft takes a FEN and a depth, not files: it has its own small parser. */
     if (argc >= 2 && strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 1, argv + 1);

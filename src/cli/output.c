@@ -15,6 +15,7 @@ int output_open(struct output *out, const char *path)
 {
     out->path = path;
     out->tmp_path = NULL;
+    out->failed = false;
     out->fd = STDOUT_FILENO;
     if (!path || strcmp(path, "-") == 0) {
         out->path = NULL;
@@ -51,9 +52,15 @@ static int write_all(int fd, const char *p, size_t n)
 
 int output_flush(struct output *out, struct buf *b)
 {
+    if (out->failed) {
+        buf_clear(b);
+        return -1;
+    }
     if (b->len && write_all(out->fd, b->data, b->len) != 0) {
-        fprintf(stderr, "pgnkit: cannot write to %s: %s\n",
-                out->path ? out->path : "standard output", strerror(errno));
+        out->failed = true;
+        if (errno != EPIPE)
+            fprintf(stderr, "pgnkit: cannot write to %s: %s\n",
+                    out->path ? out->path : "standard output", strerror(errno));
         buf_clear(b);
         return -1;
     }

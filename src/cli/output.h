@@ -6,6 +6,8 @@
 #ifndef PGNKIT_CLI_OUTPUT_H
 #define PGNKIT_CLI_OUTPUT_H
 
+#include <stdbool.h>
+
 #include "pgnkit/buf.h"
 
 enum { OUTPUT_FLUSH_BYTES = 1 << 16 };
@@ -14,10 +16,13 @@ struct output {
     int fd;
     const char *path;  /* NULL for standard output */
     char *tmp_path;
+    bool failed;       /* a write failed (reported once): later flushes drop their bytes */
 };
 
 int output_open(struct output *out, const char *path);
-/* Write and clear b; returns 0, or -1 after printing the error (then exit status 2). */
+/* Write and clear b; returns 0, or -1 after printing the error (then exit status 2).
+ * The error is printed once; a closed pipe (EPIPE: pgnkit uci | head -1) is not
+ * printed at all, since the reader chose to stop. */
 int output_flush(struct output *out, struct buf *b);
 /* Finish: fsync-free close and rename into place.  0 or -1. */
 int output_commit(struct output *out);

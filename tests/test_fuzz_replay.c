@@ -1,0 +1,44 @@
+/*
+ * test_fuzz_replay.c - every file of testdata/fuzz-corpus/<target>/ through its fuzz
+ * harness, in the ordinary test build (gcc, asan): the fuzzers' findings stay fixed.
+ *
+ * Each harness is included with its entry point renamed (fuzz.h's FUZZ_ENTRY), and
+ * tests/fuzz/replay.c without its main().
+ */
+#include <criterion/criterion.h>
+
+#define REPLAY_NO_MAIN
+#include "fuzz/replay.c"
+
+#define FUZZ_ENTRY fuzz_pgn_reader_one
+#include "fuzz/fuzz_pgn_reader.c"
+#undef FUZZ_ENTRY
+
+#define FUZZ_ENTRY fuzz_san_one
+#include "fuzz/fuzz_san.c"
+#undef FUZZ_ENTRY
+
+#define FUZZ_ENTRY fuzz_fen_one
+#include "fuzz/fuzz_fen.c"
+#undef FUZZ_ENTRY
+
+TestSuite(fuzz_replay, .timeout = 300);
+
+static void replay_target(const char *dir, replay_fn fn)
+{
+    long n = replay_path(dir, fn);
+    cr_assert_geq(n, 1, "%s: no corpus files could be run", dir);
+}
+
+Test(fuzz_replay, pgn_reader) { replay_target("testdata/fuzz-corpus/pgn_reader", fuzz_pgn_reader_one); }
+Test(fuzz_replay, san) { replay_target("testdata/fuzz-corpus/san", fuzz_san_one); }
+Test(fuzz_replay, fen) { replay_target("testdata/fuzz-corpus/fen", fuzz_fen_one); }
+
+/* The harnesses accept every byte string, including the empty one. */
+Test(fuzz_replay, empty_inputs)
+{
+    static const uint8_t nothing[1];
+    fuzz_pgn_reader_one(nothing, 0);
+    fuzz_san_one(nothing, 0);
+    fuzz_fen_one(nothing, 0);
+}
