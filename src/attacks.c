@@ -254,14 +254,7 @@ bitboard attacks_queen(int sq, bitboard occupied) { return att_queen(sq, occupie
 
 bitboard attacks_piece(enum piece_type t, int sq, bitboard occupied)
 {
-    switch (t) {
-    case KNIGHT: return attacks_knight_table[sq];
-    case BISHOP: return attacks_bishop(sq, occupied);
-    case ROOK: return attacks_rook(sq, occupied);
-    case QUEEN: return attacks_queen(sq, occupied);
-    case KING: return attacks_king_table[sq];
-    default: return 0;
-    }
+    return att_piece(t, sq, occupied);
 }
 
 bitboard attacks_between(int a, int b) { return att_between(a, b); }

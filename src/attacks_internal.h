@@ -44,6 +44,17 @@ static inline bitboard att_queen(int sq, bitboard occ)
 {
     return att_bishop(sq, occ) | att_rook(sq, occ);
 }
+static inline bitboard att_piece(enum piece_type t, int sq, bitboard occ)
+{
+    switch (t) {
+    case KNIGHT: return att_knight(sq);
+    case BISHOP: return att_bishop(sq, occ);
+    case ROOK: return att_rook(sq, occ);
+    case QUEEN: return att_queen(sq, occ);
+    case KING: return att_king(sq);
+    default: return 0;
+    }
+}
 static inline bitboard att_between(int a, int b) { return attacks_between_table[a][b]; }
 static inline bitboard att_line(int a, int b) { return attacks_line_table[a][b]; }
 

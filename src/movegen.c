@@ -454,7 +454,7 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
     if (!bb_has(st.target, to))
         return 0;
     /* Pieces that attack `to` are the pieces `to` attacks, by symmetry. */
-    bitboard froms = attacks_piece(t, to, st.occ) & position_pieces(pos, (enum color)st.us, t) &
+    bitboard froms = att_piece(t, to, st.occ) & position_pieces(pos, (enum color)st.us, t) &
                      from_mask;
     int n = 0;
     while (froms) {
