@@ -30,11 +30,11 @@ sample() { # corpus name -> sample file, copies
 make_corpus() {
     set -- $(sample "$1") "$1"
     [ -s "$dir/$3.pgn" ] && return 0
-    zstd -dcq "testdata/bench/$1.pgn.zst" >"$dir/$1.pgn"
+    zstd -dcq "testdata/bench/$1.pgn.zst" >"$dir/sample-$1.pgn"
     : >"$dir/$3.pgn"
     i=0
     while [ $i -lt "$2" ]; do
-        cat "$dir/$1.pgn" >>"$dir/$3.pgn"
+        cat "$dir/sample-$1.pgn" >>"$dir/$3.pgn"
         printf '\n\n' >>"$dir/$3.pgn"
         i=$((i + 1))
     done
@@ -104,8 +104,8 @@ done
 echo
 echo "== memory: the same games at 1x and 44x (lichess)"
 make_corpus lichess
-run_best "$bin" uci -j1 "$dir/lichess-2021-10-999.pgn"
-echo "1x  ($(stat -c %s "$dir/lichess-2021-10-999.pgn") bytes): peak RSS $rss KB"
+run_best "$bin" uci -j1 "$dir/sample-lichess-2021-10-999.pgn"
+echo "1x  ($(stat -c %s "$dir/sample-lichess-2021-10-999.pgn") bytes): peak RSS $rss KB"
 run_best "$bin" uci -j1 "$dir/lichess.pgn"
 echo "44x ($(stat -c %s "$dir/lichess.pgn") bytes): peak RSS $rss KB"
 run_best "$bin" uci "$dir/lichess.pgn"
@@ -119,7 +119,7 @@ for n in 1 10; do
     i=0
     : >"$f"
     while [ $i -lt $n ]; do
-        cat "$dir/twic1599.pgn" >>"$f"
+        cat "$dir/sample-twic1599.pgn" >>"$f"
         printf '\n\n' >>"$f"
         i=$((i + 1))
     done
