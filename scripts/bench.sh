@@ -29,8 +29,8 @@ sample() { # corpus name -> sample file, copies
 }
 make_corpus() {
     set -- $(sample "$1") "$1"
+    [ -s "$dir/sample-$1.pgn" ] || zstd -dcq "testdata/bench/$1.pgn.zst" >"$dir/sample-$1.pgn"
     [ -s "$dir/$3.pgn" ] && return 0
-    zstd -dcq "testdata/bench/$1.pgn.zst" >"$dir/sample-$1.pgn"
     : >"$dir/$3.pgn"
     i=0
     while [ $i -lt "$2" ]; do
