@@ -317,6 +317,18 @@ static void check_over_disambiguation(const struct position *pos, const struct s
         add_problem(out, DIAG_OVER_DISAMBIGUATED, "the origin hint is not needed");
 }
 
+/* Ng1xf3, Qh4e1: a full origin square reads as long algebraic (SPEC §3.6) unless the
+ * position needs both coordinates to tell the pieces apart. */
+static void check_full_origin(const struct position *pos, const struct san *san, struct move m,
+                              struct san_outcome *out)
+{
+    char needed[4];
+    if (write_disambiguation(pos, m, (enum piece_type)san->piece, needed) < 2)
+        add_problem(out, DIAG_NONSTANDARD,
+                    "non-standard notation accepted: long algebraic notation (the full origin "
+                    "square is not needed)");
+}
+
 static void list_candidates(const struct position *pos, const struct move *cands, int n,
                             char *list, size_t cap)
 {
@@ -380,8 +392,13 @@ static void choose(const struct position *pos, const struct san *san, const stru
     out->gives_check = p.checkers != 0;
     out->gives_mate = p.mate;
     check_claims(san, out->move, &p, out);
-    if (opts->strict && san->kind == SAN_MOVE && !san->piece_implicit)
+    if (san->kind != SAN_MOVE || san->piece_implicit)
+        return;
+    if (opts->strict)
         check_over_disambiguation(pos, san, out->move, out);
+    else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
+             !(san->lenient & SAN_LENIENT_LONG))
+        check_full_origin(pos, san, out->move, out);
 }
 
 static void resolve_castle(const struct position *pos, const struct san *san,

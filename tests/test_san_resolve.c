@@ -278,3 +278,20 @@ Test(san_resolve, every_nonstandard_form_is_named)
         cr_assert_str_eq(o.problems[0].message, cases[k][1]);
     }
 }
+
+/* From the start only one knight reaches f3, so g1 names more than SAN needs: long
+ * algebraic, accepted with a warning (SPEC §3.6).  In the discovered-check position the
+ * rooks on a5 and c2 differ in file, so "Rc2c5" is also more than needed. */
+Test(san_resolve, a_full_origin_square_not_needed_is_long_algebraic)
+{
+    struct san_outcome o;
+    struct position pos;
+    resolve(start, "Ng1f3", false, &o, &pos);
+    cr_assert(o.ok);
+    cr_assert(has_problem(&o, DIAG_NONSTANDARD));
+    resolve(discovered, "Rc2c5+", false, &o, &pos);
+    cr_assert(o.ok);
+    cr_assert(has_problem(&o, DIAG_NONSTANDARD));
+    resolve(start, "Nf3", false, &o, &pos);
+    cr_assert_eq(o.problem_count, 0);
+}
