@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pgnkit/xalloc.h"
 
@@ -253,7 +256,8 @@ static int fill(struct pgn_reader *r, size_t mark)
 
 /* ---- tokens and tags -------------------------------------------------------------------- */
 
-static void grow_tokens(struct pgn_reader *r)
+/* Out of line and cold: keeps emit() small enough to inline without register spills. */
+static __attribute__((noinline, cold)) void grow_tokens(struct pgn_reader *r)
 {
     void *p = r->toks;
     xgrow(&p, &r->tok_cap, r->ntok + 1, sizeof *r->toks);
@@ -267,13 +271,8 @@ static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint
         return;
     if (r->ntok == r->tok_cap)
         grow_tokens(r);
-    struct pgn_token *t = &r->toks[r->ntok++];
-    t->text = text;
-    t->len = (uint32_t)len;
-    t->line = line;
-    t->col = col;
-    t->kind = (uint8_t)kind;
-    t->pad[0] = t->pad[1] = t->pad[2] = 0;
+    r->toks[r->ntok++] = (struct pgn_token){
+        .text = text, .len = (uint32_t)len, .line = line, .col = col, .kind = (uint8_t)kind};
 }
 
 static bool is_result(const char *p, size_t len)
@@ -582,15 +581,45 @@ static size_t trim_end(const char *d, size_t s, size_t e)
     return e;
 }
 
-static void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32_t line, uint32_t col)
+static __attribute__((noinline, cold)) void comment_too_long(struct pgn_reader *r, size_t len,
+                                                              uint32_t line, uint32_t col)
 {
-    if (e - s > r->lim.max_comment_bytes) {
-        add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
-                 "a comment of %zu bytes is over the limit of %zu; dropped", e - s,
-                 r->lim.max_comment_bytes);
-        return;
+    add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
+             "a comment of %zu bytes is over the limit of %zu; dropped", len,
+             r->lim.max_comment_bytes);
+}
+
+static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32_t line,
+                                uint32_t col)
+{
+    if (e - s > r->lim.max_comment_bytes)
+        comment_too_long(r, e - s, line, col);
+    else
+        emit(r, r->data + s, e - s, line, col, PGN_TOK_COMMENT);
+}
+
+/*
+ * Index of the first '}', '\n' or '\r' in [p, n), or n; p <= n.  Most comments are short
+ * and on one line ("{ [%clk 0:01:00] }"): one pass finding the first of the three is
+ * cheaper than a memchr for '}' and then two more for the line ends inside the comment.
+ */
+static inline size_t comment_stop(const char *d, size_t p, size_t n)
+{
+#ifdef __SSE2__
+    const __m128i rbrace = _mm_set1_epi8('}'), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; n - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p));
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, rbrace),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(hit);
+        if (bits)
+            return p + (size_t)__builtin_ctz(bits);
     }
-    emit(r, r->data + s, e - s, line, col, PGN_TOK_COMMENT);
+#endif
+    for (; p < n; p++)
+        if (d[p] == '}' || is_eol(d[p]))
+            return p;
+    return n;
 }
 
 /*
@@ -602,8 +631,16 @@ static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
 {
     uint32_t line = r->line, col = col_at(r, i);
     size_t open = i, start = i + 1, searched = start;
-    struct comment_walk w = {.scanned = start, .nonblank = true, .pending = false};
     *boundary = false;
+    /* The common case: the '}' comes before any line end, so there are no lines to count
+     * and no tag line to look for (what the walk below would find, at a higher cost). */
+    size_t stop = comment_stop(r->data, start, r->len);
+    if (stop < r->len && r->data[stop] == '}') {
+        if (!r->skipping)
+            emit_comment(r, start, stop, line, col);
+        return stop + 1;
+    }
+    struct comment_walk w = {.scanned = start, .nonblank = true, .pending = false};
     for (;;) {
         const char *d = r->data;
         size_t n = r->len;
