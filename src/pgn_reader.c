@@ -812,36 +812,40 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             r->eols = 0;
             goto move_token; /* the common case first */
         }
-        if (cl == CC_SPACE) {
-            i++;
-            continue;
-        }
-        if (cl == CC_LF) {
-            i++;
-            r->eols++;
-            r->line++;
-            r->ls = (ptrdiff_t)i;
-            continue;
-        }
-        if (cl == CC_CR) {
-            if (i + 1 >= n && !r->eof) {
-                eols = 0; /* no token is pending */
-                goto refill;
+        /* Whitespace and control bytes (CC_SPACE .. CC_CTRL): one range test keeps them
+         * off the path of the tokens. */
+        if (cl - CC_SPACE <= CC_CTRL - CC_SPACE) {
+            if (cl == CC_SPACE) {
+                i++;
+                continue;
             }
-            i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
-            r->eols++;
-            r->line++;
-            r->ls = (ptrdiff_t)i;
-            continue;
-        }
-        if (cl == CC_CTRL) {
-            if (!r->ctrl_reported) {
-                r->ctrl_reported = true;
-                add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
-                         "control byte 0x%02x; read as a space", (unsigned char)d[i]);
+            if (cl == CC_LF) {
+                i++;
+                r->eols++;
+                r->line++;
+                r->ls = (ptrdiff_t)i;
+                continue;
             }
-            i++;
-            continue;
+            if (cl == CC_CR) {
+                if (i + 1 >= n && !r->eof) {
+                    eols = 0; /* no token is pending */
+                    goto refill;
+                }
+                i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
+                r->eols++;
+                r->line++;
+                r->ls = (ptrdiff_t)i;
+                continue;
+            }
+            if (cl == CC_CTRL) {
+                if (!r->ctrl_reported) {
+                    r->ctrl_reported = true;
+                    add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
+                             "control byte 0x%02x; read as a space", (unsigned char)d[i]);
+                }
+                i++;
+                continue;
+            }
         }
         /* Line ends since the last thing that was not whitespace: 2 = a blank line. */
         eols = r->eols;
@@ -998,6 +1002,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 *end = END_BOUNDARY;
                 goto done;
             }
+            if (i < n && d[i] == ' ')
+                i++; /* as for moves: the usual single space costs no round of the loop */
             continue;
         }
         case CC_SEMI: {
