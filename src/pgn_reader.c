@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pgnkit/xalloc.h"
 
@@ -251,9 +254,35 @@ static int fill(struct pgn_reader *r, size_t mark)
     return 1;
 }
 
+/*
+ * Index of the first of a, b, LF and CR in [p, n), or n; p <= n.  Comments and tag values
+ * are short and on one line: one SSE2 pass finding the first byte that matters is
+ * cheaper than a byte loop with several tests per byte, or a memchr per byte value.
+ */
+static inline size_t find_stop(const char *d, size_t p, size_t n, char a, char b)
+{
+#ifdef __SSE2__
+    const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; n - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(hit);
+        if (bits)
+            return p + (size_t)__builtin_ctz(bits);
+    }
+#endif
+    for (; p < n; p++)
+        if (d[p] == a || d[p] == b || is_eol(d[p]))
+            return p;
+    return n;
+}
+
 /* ---- tokens and tags -------------------------------------------------------------------- */
 
-static void grow_tokens(struct pgn_reader *r)
+/* Out of line and cold: keeps emit() small enough to inline without register spills. */
+static __attribute__((noinline, cold)) void grow_tokens(struct pgn_reader *r)
 {
     void *p = r->toks;
     xgrow(&p, &r->tok_cap, r->ntok + 1, sizeof *r->toks);
@@ -267,13 +296,8 @@ static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint
         return;
     if (r->ntok == r->tok_cap)
         grow_tokens(r);
-    struct pgn_token *t = &r->toks[r->ntok++];
-    t->text = text;
-    t->len = (uint32_t)len;
-    t->line = line;
-    t->col = col;
-    t->kind = (uint8_t)kind;
-    t->pad[0] = t->pad[1] = t->pad[2] = 0;
+    r->toks[r->ntok++] = (struct pgn_token){
+        .text = text, .len = (uint32_t)len, .line = line, .col = col, .kind = (uint8_t)kind};
 }
 
 static bool is_result(const char *p, size_t len)
@@ -364,7 +388,9 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
     while (j < e && is_hspace(d[j]))
         j++;
     size_t name = j;
-    while (j < e && !is_delim(d[j]) && j - name <= r->lim.max_token_bytes)
+    /* At most max_token_bytes + 1 bytes: one more than the limit tells it was passed. */
+    size_t name_e = e - name > r->lim.max_token_bytes ? name + r->lim.max_token_bytes + 1 : e;
+    while (j < name_e && !is_delim(d[j]))
         j++;
     if (j - name > r->lim.max_token_bytes) {
         tag_error(tp, DIAG_TOKEN_TOO_LONG, name,
@@ -390,6 +416,9 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
     size_t value = ++j;
     bool closed = false;
     while (j < e) {
+        j = find_stop(d, j, e, '"', '\\');
+        if (j == e)
+            break;
         char c = d[j];
         if (c == '"') {
             closed = true;
@@ -582,16 +611,23 @@ static size_t trim_end(const char *d, size_t s, size_t e)
     return e;
 }
 
-static void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32_t line, uint32_t col)
+static __attribute__((noinline, cold)) void comment_too_long(struct pgn_reader *r, size_t len,
+                                                              uint32_t line, uint32_t col)
 {
-    if (e - s > r->lim.max_comment_bytes) {
-        add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
-                 "a comment of %zu bytes is over the limit of %zu; dropped", e - s,
-                 r->lim.max_comment_bytes);
-        return;
-    }
-    emit(r, r->data + s, e - s, line, col, PGN_TOK_COMMENT);
+    add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
+             "a comment of %zu bytes is over the limit of %zu; dropped", len,
+             r->lim.max_comment_bytes);
 }
+
+static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32_t line,
+                                uint32_t col)
+{
+    if (e - s > r->lim.max_comment_bytes)
+        comment_too_long(r, e - s, line, col);
+    else
+        emit(r, r->data + s, e - s, line, col, PGN_TOK_COMMENT);
+}
+
 
 /*
  * Scan the {comment} whose '{' is at index i.  Returns the index after it.  When it never
@@ -602,8 +638,16 @@ static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
 {
     uint32_t line = r->line, col = col_at(r, i);
     size_t open = i, start = i + 1, searched = start;
-    struct comment_walk w = {.scanned = start, .nonblank = true, .pending = false};
     *boundary = false;
+    /* The common case: the '}' comes before any line end, so there are no lines to count
+     * and no tag line to look for (what the walk below would find, at a higher cost). */
+    size_t stop = find_stop(r->data, start, r->len, '}', '}');
+    if (stop < r->len && r->data[stop] == '}') {
+        if (!r->skipping)
+            emit_comment(r, start, stop, line, col);
+        return stop + 1;
+    }
+    struct comment_walk w = {.scanned = start, .nonblank = true, .pending = false};
     for (;;) {
         const char *d = r->data;
         size_t n = r->len;
@@ -768,36 +812,40 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             r->eols = 0;
             goto move_token; /* the common case first */
         }
-        if (cl == CC_SPACE) {
-            i++;
-            continue;
-        }
-        if (cl == CC_LF) {
-            i++;
-            r->eols++;
-            r->line++;
-            r->ls = (ptrdiff_t)i;
-            continue;
-        }
-        if (cl == CC_CR) {
-            if (i + 1 >= n && !r->eof) {
-                eols = 0; /* no token is pending */
-                goto refill;
+        /* Whitespace and control bytes (CC_SPACE .. CC_CTRL): one range test keeps them
+         * off the path of the tokens. */
+        if (cl - CC_SPACE <= CC_CTRL - CC_SPACE) {
+            if (cl == CC_SPACE) {
+                i++;
+                continue;
             }
-            i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
-            r->eols++;
-            r->line++;
-            r->ls = (ptrdiff_t)i;
-            continue;
-        }
-        if (cl == CC_CTRL) {
-            if (!r->ctrl_reported) {
-                r->ctrl_reported = true;
-                add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
-                         "control byte 0x%02x; read as a space", (unsigned char)d[i]);
+            if (cl == CC_LF) {
+                i++;
+                r->eols++;
+                r->line++;
+                r->ls = (ptrdiff_t)i;
+                continue;
             }
-            i++;
-            continue;
+            if (cl == CC_CR) {
+                if (i + 1 >= n && !r->eof) {
+                    eols = 0; /* no token is pending */
+                    goto refill;
+                }
+                i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
+                r->eols++;
+                r->line++;
+                r->ls = (ptrdiff_t)i;
+                continue;
+            }
+            if (cl == CC_CTRL) {
+                if (!r->ctrl_reported) {
+                    r->ctrl_reported = true;
+                    add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
+                             "control byte 0x%02x; read as a space", (unsigned char)d[i]);
+                }
+                i++;
+                continue;
+            }
         }
         /* Line ends since the last thing that was not whitespace: 2 = a blank line. */
         eols = r->eols;
@@ -954,6 +1002,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 *end = END_BOUNDARY;
                 goto done;
             }
+            if (i < n && d[i] == ' ')
+                i++; /* as for moves: the usual single space costs no round of the loop */
             continue;
         }
         case CC_SEMI: {
