@@ -107,6 +107,9 @@ $(OUT)/fuzz/replay_%: $(OUT)/obj/tests/fuzz/replay.o $(OUT)/obj/tests/fuzz/fuzz_
 	@mkdir -p $(@D)
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
+# On a fresh Debian machine: apt-get install of libpcre2-dev, libcriterion-dev, pkg-config,
+# libzstd-dev, zlib1g-dev (and mandoc, zstd, parallel, python3 for the tests), only what
+# is missing, done by scripts/ensure-deps.sh.
 deps:
 	@sh scripts/ensure-deps.sh test
 
