@@ -773,6 +773,10 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
 /*
  * Tokenize one game from r->pos.  Returns 1 when a game ended (end kind in *end), 0 when
  * the input ended before any game, -1 on an I/O error.
+ *
+ * Longer than the house limit on purpose: this is the per-byte loop, one switch over the
+ * character class, and its locals (data pointer, length, index) must stay in registers;
+ * the rare cases (comments, tags, limits, refills) are calls out of it.
  */
 static int scan_game(struct pgn_reader *r, enum game_end *end)
 {
