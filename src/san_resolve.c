@@ -93,14 +93,11 @@ static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq
 static int collect(const struct position *pos, enum piece_type piece, const struct san *san,
                    struct move *cands)
 {
-    struct move all[MAX_MOVES];
-    int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), all);
+    int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
     int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (all[i].promo != san->promo)
-            continue;
-        cands[k++] = all[i];
-    }
+    for (int i = 0; i < n; i++)
+        if (cands[i].promo == san->promo)
+            cands[k++] = cands[i];
     return k;
 }
 
@@ -471,7 +468,11 @@ void san_resolve(const struct position *pos, const struct san *san,
         explain_illegal(pos, san, piece, out);
         return;
     }
-    struct san resolved = *san;
+    if (piece == san->piece) {
+        choose(pos, san, cands, n, opts, out);
+        return;
+    }
+    struct san resolved = *san; /* the board named the piece (e2e4, or b meaning a bishop) */
     resolved.piece = (uint8_t)piece;
     choose(pos, &resolved, cands, n, opts, out);
 }
