@@ -44,8 +44,7 @@ static void count_game(struct run_stats *s, const struct game_record *rec)
     }
 }
 
-static void write_diagnostics(struct buf *dst, const struct config *cfg,
-                              const struct game_record *rec, bool json)
+static void write_diagnostics(struct buf *dst, const struct game_record *rec, bool json)
 {
     const struct pgn_game *g = rec->game;
     for (size_t i = 0; i < rec->diags.count; i++) {
@@ -56,7 +55,6 @@ static void write_diagnostics(struct buf *dst, const struct config *cfg,
             writer_diag_text(dst, g->file, g->index, &rec->diags.items[i]);
         }
     }
-    (void)cfg;
 }
 
 void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
@@ -67,7 +65,7 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
     summary_note_examples(&o->examples, rec);
     switch (cfg->command) {
     case CMD_CHECK:
-        write_diagnostics(&o->out, cfg, rec, cfg->writer.format == FORMAT_JSON);
+        write_diagnostics(&o->out, rec, cfg->writer.format == FORMAT_JSON);
         return;
     case CMD_UCI:
         writer_uci(&o->out, rec, &cfg->writer);
@@ -81,7 +79,7 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
     default:
         break;
     }
-    write_diagnostics(&o->err, cfg, rec, false);
+    write_diagnostics(&o->err, rec, false);
 }
 
 void work_output_init(struct work_output *o)
