@@ -25,18 +25,19 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
     out->data[out->len] = '\0';
 }
 
+/* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
+ * is at most 5 bytes plus a separator): this runs for every ply of every game. */
 static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
 {
+    char *p = buf_reserve(out, rec->mainline_count * 6 + 1);
+    size_t n = 0;
     for (size_t i = 0; i < rec->mainline_count; i++) {
-        char *p = buf_reserve(out, 8);
-        size_t n = 0;
         if (i)
             p[n++] = sep;
         n += uci_write_move(&rec->start, rec->mainline[i], ktr, p + n);
-        out->len += n;
     }
-    if (out->data)
-        out->data[out->len] = '\0';
+    out->len += n;
+    out->data[out->len] = '\0';
 }
 
 static void write_text(struct buf *out, const struct game_record *rec,
