@@ -67,21 +67,21 @@ void game_replayer_free(struct game_replayer *r)
     free(r);
 }
 
-const struct slice *game_tag(const struct pgn_game *g, const char *name)
+static const struct pgn_tag *find_tag(const struct pgn_game *g, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < g->tag_count; i++) {
         const struct slice *n = &g->tags[i].name;
         if (n->len == len && memcmp(n->ptr, name, len) == 0)
-            return &g->tags[i].value;
+            return &g->tags[i];
     }
     return NULL;
 }
 
-static const struct pgn_tag *find_tag(const struct pgn_game *g, const char *name)
+const struct slice *game_tag(const struct pgn_game *g, const char *name)
 {
-    const struct slice *v = game_tag(g, name);
-    return v ? (const struct pgn_tag *)((const char *)v - offsetof(struct pgn_tag, value)) : NULL;
+    const struct pgn_tag *t = find_tag(g, name);
+    return t ? &t->value : NULL;
 }
 
 static bool slice_is(const struct slice *s, const char *text)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers/helpers.h"
 #include "pgnkit/pgn_reader.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -157,21 +158,6 @@ static size_t count_games(const char *s, size_t len, const struct pgn_limits *li
         n++;
     pgn_reader_free(r);
     return n;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    s[n] = '\0';
-    *len = (size_t)n;
-    return s;
 }
 
 /* ---- tokens ----------------------------------------------------------------------------- */
@@ -859,7 +845,7 @@ static bool listed(const char *rel, const char *const *list, size_t n)
 static long *read_expect(const char *path, size_t *games)
 {
     size_t len;
-    char *s = slurp(path, &len);
+    char *s = th_slurp(path, &len);
     long *moves = NULL;
     size_t n = 0;
     for (char *line = s; *line;) {
@@ -979,7 +965,7 @@ Test(pgn_reader, real_files_split_into_the_expected_games, .timeout = 60)
 Test(pgn_reader, eco_pgn_has_2014_games_not_2015)
 {
     size_t len;
-    char *s = slurp("testdata/pgn/pgn-extract/eco.pgn", &len);
+    char *s = th_slurp("testdata/pgn/pgn-extract/eco.pgn", &len);
     cr_assert_eq(count_games(s, len, NULL), 2014);
     free(s);
 }
@@ -987,7 +973,7 @@ Test(pgn_reader, eco_pgn_has_2014_games_not_2015)
 Test(pgn_reader, uzchesscup_records_are_games_without_movetext)
 {
     size_t len;
-    char *s = slurp("testdata/pgn/scalachess/uzchesscup.pgn", &len);
+    char *s = th_slurp("testdata/pgn/scalachess/uzchesscup.pgn", &len);
     struct pgn_reader *r = pgn_reader_from_memory(s, len, "uz", NULL);
     struct pgn_game g;
     size_t games = 0;
@@ -1014,7 +1000,7 @@ Test(pgn_reader, real_files_read_the_same_in_small_pieces, .timeout = 60)
     };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         size_t len;
-        char *s = slurp(files[k], &len);
+        char *s = th_slurp(files[k], &len);
         char *want = dump_mem(s, len, NULL);
         char *got = dump_trickle(s, len, 997, NULL);
         cr_assert_str_eq(got, want, "%s differs when streamed", files[k]);

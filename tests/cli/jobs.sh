@@ -1,12 +1,9 @@
 #!/bin/sh
 # jobs.sh - --jobs N writes exactly the bytes --jobs 1 writes, for every command and
 # format, on every shared PGN file at once and on standard input.
-set -u
-pgnkit=${PGNKIT:-build/release/pgnkit}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+. tests/cli/lib/common.sh
+pgnkit=$PGNKIT
+tmp=$TMP
 
 # Many games in one stream, so several batches are in flight at once.
 cat testdata/pgn/*/*.pgn testdata/pgn/*/*.pgn > "$tmp/all.pgn"
@@ -20,20 +17,18 @@ check() {
         "$pgnkit" "$@" -q -j$j "$tmp/all.pgn" >"$tmp/outN" 2>"$tmp/errN"
         rcN=$?
         if cmp -s "$tmp/out1" "$tmp/outN" && cmp -s "$tmp/err1" "$tmp/errN" && [ $rc1 = $rcN ]; then
-            passed=$((passed + 1))
+            ok "$name: -j$j writes what -j1 writes"
         else
-            failed=$((failed + 1))
-            echo "FAIL: $name with -j$j differs from -j1 (exit $rcN vs $rc1)"
+            not_ok "$name: -j$j differs from -j1 (exit $rcN vs $rc1)"
         fi
     done
     # Standard input (a pipe, no size known) through both paths.
     cat "$tmp/all.pgn" | "$pgnkit" "$@" -q -j1 - >"$tmp/outS1" 2>/dev/null
     cat "$tmp/all.pgn" | "$pgnkit" "$@" -q -j2 - >"$tmp/outS2" 2>/dev/null
     if cmp -s "$tmp/outS1" "$tmp/outS2"; then
-        passed=$((passed + 1))
+        ok "$name: standard input, -j2 = -j1"
     else
-        failed=$((failed + 1))
-        echo "FAIL: $name from standard input differs"
+        not_ok "$name: from standard input, -j2 differs from -j1"
     fi
 }
 
@@ -46,5 +41,4 @@ check "fen" fen
 check "fen every" fen --every
 check "pgn" pgn
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
