@@ -36,6 +36,17 @@ ARCH ?= -march=native
 LTO ?= -flto=auto
 PROFILE_CFLAGS_release = -O3 -g -DNDEBUG $(ARCH) $(LTO)
 PROFILE_LDFLAGS_release = $(ARCH) $(LTO) -O3
+# Release builds are profile-guided: build/pgo-gen (instrumented) replays testdata/pgn
+# once (scripts/pgo-train.sh) and the release objects are compiled with that profile,
+# ~10-15% faster on the bench corpora, which are not part of the training.  PGO=0: off.
+PGO ?= 1
+PROFILE_CFLAGS_pgo-gen = -O3 -g -DNDEBUG $(ARCH) $(LTO) -fprofile-generate -fprofile-update=single \
+                          --param=profile-func-internal-id=1
+PROFILE_LDFLAGS_pgo-gen = $(ARCH) $(LTO) -O3 -fprofile-generate
+ifeq ($(BUILD)$(PGO),release1)
+PROFILE_CFLAGS_release += -fprofile-use -fprofile-partial-training -Wno-missing-profile \
+                          --param=profile-func-internal-id=1
+endif
 # callgrind: release code valgrind can run (no AVX-512), for instruction counts.
 PROFILE_CFLAGS_callgrind = -O3 -g -DNDEBUG -march=x86-64-v3 $(LTO)
 PROFILE_LDFLAGS_callgrind = -march=x86-64-v3 $(LTO) -O3
@@ -77,6 +88,17 @@ all: $(BIN)
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+ifeq ($(BUILD)$(PGO),release1)
+# Every release object is compiled from the profile, so any source change retrains.
+$(LIB_OBJS) $(CLI_OBJS): $(OUT)/pgo.stamp
+$(OUT)/pgo.stamp: $(LIB_SRCS) $(CLI_SRCS) $(wildcard include/pgnkit/*.h src/*.h src/cli/*.h) \
+                  scripts/pgo-train.sh
+	@$(MAKE) --no-print-directory BUILD=pgo-gen PGO=0 build/pgo-gen/pgnkit
+	@mkdir -p $(@D)
+	sh scripts/pgo-train.sh build/pgo-gen $(OUT)
+	@touch $@
+endif
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
