@@ -56,9 +56,23 @@ static void put_escaped(struct text *t, const char *s, size_t n)
 
 static const char kind_char[] = {'M', 'N', '$', 'C', 'L', '(', ')', 'R'};
 
+/* pgn_reader.h promises that every token's text lies inside the game's span; the
+ * --jobs pipeline rebases token pointers with one delta per game on that promise. */
+static void assert_tokens_in_span(const struct pgn_game *g)
+{
+    for (size_t k = 0; !g->skipped && k < g->token_count; k++) {
+        const struct pgn_token *tok = &g->tokens[k];
+        cr_assert(tok->text >= g->text && tok->text + tok->len <= g->text + g->bytes,
+                  "game %llu token %zu ('%.*s' @%u:%u) lies outside the game's text",
+                  (unsigned long long)g->index, k, (int)tok->len, tok->text, tok->line,
+                  tok->col);
+    }
+}
+
 /* One game as text: "#index line:offset+bytes [skipped]", tags, tokens, diagnostics. */
 static void dump_game(struct text *t, const struct pgn_game *g)
 {
+    assert_tokens_in_span(g);
     putf(t, "#%llu %u:%llu+%llu%s\n", (unsigned long long)g->index, g->line,
          (unsigned long long)g->offset, (unsigned long long)g->bytes,
          g->skipped ? " skipped" : "");
@@ -919,6 +933,7 @@ static void check_file(const char *dir, const char *name, size_t *files)
     while ((st = pgn_reader_next(r, &g, NULL)) == 1) {
         games++;
         games_with_errors += diag_list_errors(&g.diags) > 0;
+        assert_tokens_in_span(&g);
         if (odd)
             continue;
         cr_assert(!g.skipped, "%s game %zu skipped", rel, games);

@@ -81,6 +81,23 @@ static size_t place(struct batch *b, const struct pgn_game *g, size_t span_off, 
     return copy_text(b, p, n);
 }
 
+/* The game's tokens, their texts turned into offsets in the batch text: every token text
+ * lies inside the game's span (pgn_reader.h), so one delta rebases them all.  This runs
+ * on the reading thread, the one that limits --jobs, for every token of the input. */
+static size_t copy_tokens(struct batch *b, const struct pgn_game *g, size_t span_off)
+{
+    size_t tok0 = b->token_len;
+    struct pgn_token *t = arena_take((void **)&b->tokens, &b->token_len, &b->token_cap,
+                                     g->token_count, sizeof *t);
+    if (!g->token_count)
+        return tok0;
+    memcpy(t, g->tokens, g->token_count * sizeof *t);
+    uintptr_t delta = (uintptr_t)span_off - (uintptr_t)g->text;
+    for (size_t i = 0; i < g->token_count; i++)
+        t[i].text = (const char *)((uintptr_t)t[i].text + delta);
+    return tok0;
+}
+
 /* Offsets are stored in the pointer fields until batch_fix_pointers(). */
 static void batch_add_game(struct batch *b, const struct pgn_game *g)
 {
@@ -89,14 +106,7 @@ static void batch_add_game(struct batch *b, const struct pgn_game *g)
     *copy = *g;
     size_t span = g->skipped || !g->text ? 0 : g->bytes;
     size_t span_off = copy_text(b, g->text, span);
-    size_t tok0 = b->token_len;
-    struct pgn_token *t = arena_take((void **)&b->tokens, &b->token_len, &b->token_cap,
-                                     g->token_count, sizeof *t);
-    for (size_t i = 0; i < g->token_count; i++) {
-        t[i] = g->tokens[i];
-        t[i].text = (const char *)(uintptr_t)place(b, g, span_off, span, g->tokens[i].text,
-                                                   g->tokens[i].len);
-    }
+    size_t tok0 = copy_tokens(b, g, span_off);
     size_t tag0 = b->tag_len;
     struct pgn_tag *tags =
         arena_take((void **)&b->tags, &b->tag_len, &b->tag_cap, g->tag_count, sizeof *tags);
@@ -172,6 +182,7 @@ static void *worker_main(void *arg)
         struct batch *b = &p->slots[p->next_take++ % p->slot_count];
         b->state = SLOT_WORKING;
         pthread_mutex_unlock(&p->lock);
+        batch_fix_pointers(b); /* here, not on the reading thread: that one is the limit */
         for (size_t i = 0; r && i < b->game_count; i++)
             process_game(r, p->cfg, &b->games[i], &b->output);
         pthread_mutex_lock(&p->lock);
@@ -217,7 +228,6 @@ static int flush_ready(struct pipeline *p, bool wait, struct output *out,
 static int submit(struct pipeline *p, struct batch **filling, struct output *out,
                   struct summary *summary)
 {
-    batch_fix_pointers(*filling);
     pthread_mutex_lock(&p->lock);
     (*filling)->state = SLOT_FILLED;
     p->next_fill++;

@@ -48,8 +48,12 @@ static uint64_t drain(struct pgn_reader *r, struct game_replayer *rp, size_t siz
         FUZZ_ASSERT(g.offset >= end && g.offset + g.bytes <= size);
         end = g.offset + g.bytes;
         FUZZ_ASSERT(!g.skipped || (g.token_count == 0 && g.tag_count == 0));
-        for (size_t k = 0; k < g.token_count; k++)
-            FUZZ_ASSERT(g.tokens[k].kind <= PGN_TOK_RESULT && g.tokens[k].line >= 1);
+        for (size_t k = 0; k < g.token_count; k++) {
+            const struct pgn_token *t = &g.tokens[k];
+            FUZZ_ASSERT(t->kind <= PGN_TOK_RESULT && t->line >= 1);
+            /* Inside the game's text: the --jobs pipeline relies on it. */
+            FUZZ_ASSERT(t->text >= g.text && t->text + t->len <= g.text + g.bytes);
+        }
         if (rp) {
             const struct game_record *rec = game_replay(rp, &g);
             FUZZ_ASSERT(rec && rec->game == &g);
