@@ -186,7 +186,7 @@ struct pgn_reader {
     struct pgn_tag *tags;
     size_t tags_cap;
     uint32_t eols;    /* line ends since the last byte that was not whitespace */
-    uint64_t *hashes; /* of the tag names seen in this game */
+    uint64_t *hashes; /* of the tag names seen while skipping this game (tag_is_dup) */
     size_t nhash, hash_cap;
     char *scratch;
     size_t scratch_len, scratch_cap;
@@ -220,8 +220,36 @@ static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, u
 
 /* ---- input buffer ----------------------------------------------------------------------- */
 
+/*
+ * The tag names of a game, for tag_is_dup(): those of the tags kept are read from the
+ * buffer when needed (rarely: a tag line after a blank line in a tag section); those seen
+ * while the game is skipped, when the buffer does not keep them, are remembered as 64-bit
+ * FNV-1a hashes.  tag_is_dup() compares hashes either way.
+ */
+static uint64_t name_hash(const char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t k = 0; k < len; k++)
+        h = (h ^ (unsigned char)p[k]) * 0x100000001b3u;
+    return h;
+}
+
+static void push_name_hash(struct pgn_reader *r, uint64_t h)
+{
+    if (r->nhash == r->hash_cap) {
+        void *p = r->hashes;
+        xgrow(&p, &r->hash_cap, r->nhash + 1, sizeof *r->hashes);
+        r->hashes = p;
+    }
+    r->hashes[r->nhash++] = h;
+}
+
+/* Called while the game's bytes are still in the buffer (before fill() moves them). */
 static void start_skipping(struct pgn_reader *r)
 {
+    for (size_t k = 0; k < r->ntrec; k++)
+        push_name_hash(r, name_hash(r->data + r->game_start + r->trecs[k].name_off,
+                                    r->trecs[k].name_len));
     r->skipping = true;
     r->ntok = 0;
     r->ntrec = 0;
@@ -412,6 +440,33 @@ static size_t tag_recover(const struct pgn_reader *r, const char *d, size_t j,
 }
 
 /*
+ * The usual tag pair, [Name "Value"] with one space, no escape and nothing wrong, all
+ * within the data and the limits: returns the index after its ']' with *tp filled as
+ * parse_tag() would fill it, or 0 for anything else, which parse_tag() then handles.
+ * Two vector scans (name, value) instead of parse_tag's byte loops and bound bookkeeping.
+ */
+static inline size_t parse_tag_simple(const struct pgn_reader *r, const char *d, size_t i,
+                                      size_t n, struct tag_parse *tp)
+{
+    size_t name = i + 1;
+    size_t j = run_end(d, name, n);
+    if (j == name || j - name > r->lim.max_token_bytes || n - j < 2 || d[j] != ' ' ||
+        d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = find_stop(d, value, n, '"', '\\');
+    /* Within max_comment_bytes, the line is within parse_tag's bound too. */
+    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+        return 0;
+    *tp = (struct tag_parse){.name = name,
+                             .name_len = j - name,
+                             .value = value,
+                             .value_len = q - value,
+                             .has_tag = true};
+    return q + 2;
+}
+
+/*
  * Parse the tag pair whose '[' is at d[i]; returns the index after it, NEED_MORE, or
  * TAG_SKIP_LINE.  A tag line is bounded (max_token_bytes for the name, max_comment_bytes
  * for the value, plus slack for blanks), so one endless line can neither grow the buffer
@@ -500,20 +555,15 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
     return tag_recover(r, d, j, &te, tp);
 }
 
-/* Tag names are remembered as 64-bit FNV-1a hashes, which survive skipping a large game. */
-static uint64_t name_hash(const char *p, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t k = 0; k < len; k++)
-        h = (h ^ (unsigned char)p[k]) * 0x100000001b3u;
-    return h;
-}
-
 static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct tag_parse *tp)
 {
     uint64_t h = name_hash(d + tp->name, tp->name_len);
     for (size_t k = 0; k < r->nhash; k++)
         if (r->hashes[k] == h)
+            return true;
+    const char *g = r->data + r->game_start;
+    for (size_t k = 0; k < r->ntrec; k++)
+        if (name_hash(g + r->trecs[k].name_off, r->trecs[k].name_len) == h)
             return true;
     return false;
 }
@@ -526,14 +576,10 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
         r->bad_string = true;
     if (!tp->has_tag)
         return;
-    if (r->nhash == r->hash_cap) {
-        void *p = r->hashes;
-        xgrow(&p, &r->hash_cap, r->nhash + 1, sizeof *r->hashes);
-        r->hashes = p;
-    }
-    r->hashes[r->nhash++] = name_hash(d + tp->name, tp->name_len);
-    if (r->skipping)
+    if (r->skipping) {
+        push_name_hash(r, name_hash(d + tp->name, tp->name_len));
         return;
+    }
     if (r->ntrec == r->trec_cap) {
         void *p = r->trecs;
         xgrow(&p, &r->trec_cap, r->ntrec + 1, sizeof *r->trecs);
@@ -1182,7 +1228,9 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 goto done;
             }
             struct tag_parse tp;
-            size_t j = parse_tag(r, d, i, n, &tp);
+            size_t j = parse_tag_simple(r, d, i, n, &tp);
+            if (j == 0)
+                j = parse_tag(r, d, i, n, &tp);
             if (j == NEED_MORE)
                 goto refill;
             if (j == TAG_SKIP_LINE) {
