@@ -568,10 +568,12 @@ static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct t
     return false;
 }
 
-static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp)
+/* Keep the tag pair parsed at d[i], on the line `line` whose first byte is at ls. */
+static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp,
+                       uint32_t line, ptrdiff_t ls)
 {
     if (tp->err != DIAG_OK)
-        add_diag(r, tp->err, r->line, col_at(r, tp->err_pos), "%s", tp->err_msg);
+        add_diag(r, tp->err, line, col_of(tp->err_pos, ls), "%s", tp->err_msg);
     if (tp->err == DIAG_UNTERMINATED_STRING)
         r->bad_string = true;
     if (!tp->has_tag)
@@ -588,8 +590,8 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
     struct tag_rec *t = &r->trecs[r->ntrec++];
     t->name_off = tp->name - r->game_start;
     t->name_len = tp->name_len;
-    t->line = r->line;
-    t->col = col_at(r, i);
+    t->line = line;
+    t->col = col_of(i, ls);
     t->in_scratch = tp->escaped;
     if (!tp->escaped) {
         t->value_off = tp->value - r->game_start;
@@ -860,8 +862,8 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
 }
 
 /*
- * The movetext fast path: move tokens, move numbers with their dots, comments closed on
- * their own line, blanks and line ends, which are nearly all the bytes of a game.  Its
+ * The fast path: move tokens, move numbers with their dots, comments closed on their own
+ * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
  * state (index, line, line start, line-end count, token count) lives in registers for the
  * whole run; scan_game's loop, which must also handle tags, limits and refills and calls
  * out for them, keeps its state in the reader.  Each token is handled exactly as
@@ -882,7 +884,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     if ((ptrdiff_t)n - ls >= (ptrdiff_t)UINT32_MAX)
         return i;
     struct pgn_token *tok = r->toks + r->ntok, *tok_end = r->toks + r->tok_cap;
-    bool movetext = false;
+    enum game_phase phase = r->phase;
     while (i < n) {
         unsigned cl = cls(d[i]);
         size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
@@ -894,7 +896,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             if (e - i > max_tok || e >= short_at)
                 break;
             kind = PGN_TOK_MOVE;
-            movetext = true;
+            phase = PHASE_MOVETEXT;
         } else if (cl == CC_DIGIT) {
             size_t k = i + 1;
             while (k < n && is_digit(d[k]))
@@ -907,7 +909,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 break;
             e = next = k;
             kind = PGN_TOK_MOVE_NUMBER;
-            movetext = true;
+            phase = PHASE_MOVETEXT;
         } else if (cl == CC_LBRACE) {
             size_t stop = find_stop(d, i + 1, n, '}', '}');
             if (stop == n || d[stop] != '}' || stop - i - 1 > r->lim.max_comment_bytes)
@@ -916,6 +918,20 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             e = stop;
             next = stop + 1;
             kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+        } else if (cl == CC_LBRACKET) {
+            /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
+             * and a tag after a blank line (perhaps a new game) are scan_game's. */
+            if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
+                break;
+            struct tag_parse tp;
+            size_t j = parse_tag_simple(r, d, i, n, &tp);
+            if (j == 0)
+                break;
+            commit_tag(r, d, i, &tp, line, ls);
+            phase = PHASE_TAGS;
+            run = 0;
+            i = j;
+            continue;
         } else if (cl == CC_LF) {
             i++;
             run++;
@@ -948,8 +964,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     r->ls = ls;
     r->eols = run;
     r->ntok = (size_t)(tok - r->toks);
-    if (movetext)
-        r->phase = PHASE_MOVETEXT;
+    r->phase = phase;
     return i;
 }
 
@@ -994,7 +1009,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             continue;
         }
         unsigned cl = cls(d[i]);
-        if (r->started && (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE) &&
+        if (r->started &&
+            (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE || cl == CC_LBRACKET) &&
             tokens_kept(r)) {
             /* Most of a game's bytes; what scan_fast() leaves is handled below. */
             i = scan_fast(r, i);
@@ -1235,7 +1251,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 goto refill;
             if (j == TAG_SKIP_LINE) {
                 /* Too long to keep: report, then skip the rest of the line streaming. */
-                commit_tag(r, d, i, &tp);
+                commit_tag(r, d, i, &tp, r->line, r->ls);
                 r->phase = PHASE_TAGS;
                 r->pos = i;
                 i = skip_line(r, i);
@@ -1251,7 +1267,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 *end = END_BOUNDARY;
                 goto done;
             }
-            commit_tag(r, d, i, &tp);
+            commit_tag(r, d, i, &tp, r->line, r->ls);
             r->phase = PHASE_TAGS;
             i = j;
             continue;
