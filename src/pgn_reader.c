@@ -17,6 +17,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#ifdef __SSSE3__
+#include <tmmintrin.h>
+#endif
 
 #include "pgnkit/xalloc.h"
 
@@ -86,6 +89,37 @@ static inline unsigned cls(char c) { return char_class[(unsigned char)c]; }
 static inline bool is_delim(char c) { return delim_table[(unsigned char)c]; }
 static inline bool is_hspace(char c) { return cls(c) == CC_SPACE; }
 static inline bool is_eol(char c) { return c == '\n' || c == '\r'; }
+static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+/*
+ * Index of the first delimiter (is_delim) in [j, n), or n; j <= n: where a move, number
+ * or NAG token ends.  With SSSE3, 16 bytes at a time: a byte is a delimiter when the
+ * table entries of its low and its high nibble share a bit (one bit per high nibble that
+ * has delimiters: 0-1 all, 2 " $ ( ) space, 3 ; < >, 5 [ ], 7 { } DEL).  A move is 2 to 7
+ * bytes: one such step replaces a loop of several tests per byte.
+ */
+static inline size_t run_end(const char *d, size_t j, size_t n)
+{
+#ifdef __SSSE3__
+    const __m128i lo_tab = _mm_setr_epi8(0x03, 0x01, 0x03, 0x01, 0x03, 0x01, 0x01, 0x01, 0x03,
+                                         0x03, 0x01, 0x1d, 0x05, 0x19, 0x05, 0x11);
+    const __m128i hi_tab = _mm_setr_epi8(0x01, 0x01, 0x02, 0x04, 0x00, 0x08, 0x00, 0x10, 0, 0,
+                                         0, 0, 0, 0, 0, 0);
+    const __m128i nib = _mm_set1_epi8(0x0f);
+    for (; n - j >= 16; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
+        __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
+        __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+        __m128i plain = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
+        unsigned bits = (unsigned)_mm_movemask_epi8(plain) ^ 0xffffu;
+        if (bits)
+            return j + (size_t)__builtin_ctz(bits);
+    }
+#endif
+    while (j < n && !is_delim(d[j]))
+        j++;
+    return j;
+}
 
 enum game_phase {
     PHASE_BEFORE = 0, /* nothing yet but whitespace, comments or junk */
@@ -152,7 +186,7 @@ struct pgn_reader {
     struct pgn_tag *tags;
     size_t tags_cap;
     uint32_t eols;    /* line ends since the last byte that was not whitespace */
-    uint64_t *hashes; /* of the tag names seen in this game */
+    uint64_t *hashes; /* of the tag names seen while skipping this game (tag_is_dup) */
     size_t nhash, hash_cap;
     char *scratch;
     size_t scratch_len, scratch_cap;
@@ -161,11 +195,14 @@ struct pgn_reader {
 
 /* ---- positions and diagnostics ---------------------------------------------------------- */
 
-static inline uint32_t col_at(const struct pgn_reader *r, size_t i)
+/* The 1-based column of index i on the line that starts at index ls. */
+static inline uint32_t col_of(size_t i, ptrdiff_t ls)
 {
-    ptrdiff_t c = (ptrdiff_t)i - r->ls + 1;
+    ptrdiff_t c = (ptrdiff_t)i - ls + 1;
     return c > (ptrdiff_t)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
+
+static inline uint32_t col_at(const struct pgn_reader *r, size_t i) { return col_of(i, r->ls); }
 
 static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, uint32_t col,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -183,8 +220,36 @@ static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, u
 
 /* ---- input buffer ----------------------------------------------------------------------- */
 
+/*
+ * The tag names of a game, for tag_is_dup(): those of the tags kept are read from the
+ * buffer when needed (rarely: a tag line after a blank line in a tag section); those seen
+ * while the game is skipped, when the buffer does not keep them, are remembered as 64-bit
+ * FNV-1a hashes.  tag_is_dup() compares hashes either way.
+ */
+static uint64_t name_hash(const char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t k = 0; k < len; k++)
+        h = (h ^ (unsigned char)p[k]) * 0x100000001b3u;
+    return h;
+}
+
+static void push_name_hash(struct pgn_reader *r, uint64_t h)
+{
+    if (r->nhash == r->hash_cap) {
+        void *p = r->hashes;
+        xgrow(&p, &r->hash_cap, r->nhash + 1, sizeof *r->hashes);
+        r->hashes = p;
+    }
+    r->hashes[r->nhash++] = h;
+}
+
+/* Called while the game's bytes are still in the buffer (before fill() moves them). */
 static void start_skipping(struct pgn_reader *r)
 {
+    for (size_t k = 0; k < r->ntrec; k++)
+        push_name_hash(r, name_hash(r->data + r->game_start + r->trecs[k].name_off,
+                                    r->trecs[k].name_len));
     r->skipping = true;
     r->ntok = 0;
     r->ntrec = 0;
@@ -289,10 +354,16 @@ static __attribute__((noinline, cold)) void grow_tokens(struct pgn_reader *r)
     r->toks = p;
 }
 
+/* Tokens are dropped while the game is skipped or inside variations nested too deep. */
+static inline bool tokens_kept(const struct pgn_reader *r)
+{
+    return !r->skipping && r->depth <= r->lim.max_depth;
+}
+
 static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint32_t line,
                         uint32_t col, enum pgn_token_kind kind)
 {
-    if (r->skipping || r->depth > r->lim.max_depth)
+    if (!tokens_kept(r))
         return;
     if (r->ntok == r->tok_cap)
         grow_tokens(r);
@@ -366,6 +437,33 @@ static size_t tag_recover(const struct pgn_reader *r, const char *d, size_t j,
     if (j == te->e)
         return tag_at_end(r, te, tp);
     return d[j] == ']' ? j + 1 : j;
+}
+
+/*
+ * The usual tag pair, [Name "Value"] with one space, no escape and nothing wrong, all
+ * within the data and the limits: returns the index after its ']' with *tp filled as
+ * parse_tag() would fill it, or 0 for anything else, which parse_tag() then handles.
+ * Two vector scans (name, value) instead of parse_tag's byte loops and bound bookkeeping.
+ */
+static inline size_t parse_tag_simple(const struct pgn_reader *r, const char *d, size_t i,
+                                      size_t n, struct tag_parse *tp)
+{
+    size_t name = i + 1;
+    size_t j = run_end(d, name, n);
+    if (j == name || j - name > r->lim.max_token_bytes || n - j < 2 || d[j] != ' ' ||
+        d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = find_stop(d, value, n, '"', '\\');
+    /* Within max_comment_bytes, the line is within parse_tag's bound too. */
+    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+        return 0;
+    *tp = (struct tag_parse){.name = name,
+                             .name_len = j - name,
+                             .value = value,
+                             .value_len = q - value,
+                             .has_tag = true};
+    return q + 2;
 }
 
 /*
@@ -457,40 +555,33 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
     return tag_recover(r, d, j, &te, tp);
 }
 
-/* Tag names are remembered as 64-bit FNV-1a hashes, which survive skipping a large game. */
-static uint64_t name_hash(const char *p, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t k = 0; k < len; k++)
-        h = (h ^ (unsigned char)p[k]) * 0x100000001b3u;
-    return h;
-}
-
 static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct tag_parse *tp)
 {
     uint64_t h = name_hash(d + tp->name, tp->name_len);
     for (size_t k = 0; k < r->nhash; k++)
         if (r->hashes[k] == h)
             return true;
+    const char *g = r->data + r->game_start;
+    for (size_t k = 0; k < r->ntrec; k++)
+        if (name_hash(g + r->trecs[k].name_off, r->trecs[k].name_len) == h)
+            return true;
     return false;
 }
 
-static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp)
+/* Keep the tag pair parsed at d[i], on the line `line` whose first byte is at ls. */
+static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp,
+                       uint32_t line, ptrdiff_t ls)
 {
     if (tp->err != DIAG_OK)
-        add_diag(r, tp->err, r->line, col_at(r, tp->err_pos), "%s", tp->err_msg);
+        add_diag(r, tp->err, line, col_of(tp->err_pos, ls), "%s", tp->err_msg);
     if (tp->err == DIAG_UNTERMINATED_STRING)
         r->bad_string = true;
     if (!tp->has_tag)
         return;
-    if (r->nhash == r->hash_cap) {
-        void *p = r->hashes;
-        xgrow(&p, &r->hash_cap, r->nhash + 1, sizeof *r->hashes);
-        r->hashes = p;
-    }
-    r->hashes[r->nhash++] = name_hash(d + tp->name, tp->name_len);
-    if (r->skipping)
+    if (r->skipping) {
+        push_name_hash(r, name_hash(d + tp->name, tp->name_len));
         return;
+    }
     if (r->ntrec == r->trec_cap) {
         void *p = r->trecs;
         xgrow(&p, &r->trec_cap, r->ntrec + 1, sizeof *r->trecs);
@@ -499,8 +590,8 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
     struct tag_rec *t = &r->trecs[r->ntrec++];
     t->name_off = tp->name - r->game_start;
     t->name_len = tp->name_len;
-    t->line = r->line;
-    t->col = col_at(r, i);
+    t->line = line;
+    t->col = col_of(i, ls);
     t->in_scratch = tp->escaped;
     if (!tp->escaped) {
         t->value_off = tp->value - r->game_start;
@@ -771,6 +862,113 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
 }
 
 /*
+ * The fast path: move tokens, move numbers with their dots, comments closed on their own
+ * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
+ * state (index, line, line start, line-end count, token count) lives in registers for the
+ * whole run; scan_game's loop, which must also handle tags, limits and refills and calls
+ * out for them, keeps its state in the reader.  Each token is handled exactly as
+ * scan_game would; anything else (a result, a token at the end of the data or over a
+ * limit, any other byte) is left to scan_game: the returned index is where it stopped.
+ * Only for a started game whose tokens are kept (the caller checks), so nothing here
+ * drops tokens, fills or reports.  Writes its state back to r.
+ */
+static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
+{
+    const char *d = r->data;
+    const size_t n = r->len, max_tok = r->lim.max_token_bytes;
+    /* A token ending at `short_at` or later may go on in bytes not read yet. */
+    const size_t short_at = r->eof ? SIZE_MAX : n;
+    uint32_t line = r->line, run = r->eols;
+    ptrdiff_t ls = r->ls;
+    /* Columns then fit 32 bits without col_of()'s clamp (ls only grows below). */
+    if ((ptrdiff_t)n - ls >= (ptrdiff_t)UINT32_MAX)
+        return i;
+    struct pgn_token *tok = r->toks + r->ntok, *tok_end = r->toks + r->tok_cap;
+    enum game_phase phase = r->phase;
+    while (i < n) {
+        unsigned cl = cls(d[i]);
+        size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
+        enum pgn_token_kind kind;
+        if (cl == CC_OTHER) {
+            if ((unsigned char)d[i] == 0xc2)
+                break; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
+            e = next = run_end(d, i + 1, n);
+            if (e - i > max_tok || e >= short_at)
+                break;
+            kind = PGN_TOK_MOVE;
+            phase = PHASE_MOVETEXT;
+        } else if (cl == CC_DIGIT) {
+            size_t k = i + 1;
+            while (k < n && is_digit(d[k]))
+                k++;
+            if (k == n || d[k] != '.')
+                break; /* a result or a bare number */
+            while (k < n && d[k] == '.')
+                k++;
+            if (k - i > max_tok || k >= short_at)
+                break;
+            e = next = k;
+            kind = PGN_TOK_MOVE_NUMBER;
+            phase = PHASE_MOVETEXT;
+        } else if (cl == CC_LBRACE) {
+            size_t stop = find_stop(d, i + 1, n, '}', '}');
+            if (stop == n || d[stop] != '}' || stop - i - 1 > r->lim.max_comment_bytes)
+                break; /* over lines, unterminated, or too long: scan_comment's case */
+            s = i + 1;
+            e = stop;
+            next = stop + 1;
+            kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+        } else if (cl == CC_LBRACKET) {
+            /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
+             * and a tag after a blank line (perhaps a new game) are scan_game's. */
+            if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
+                break;
+            struct tag_parse tp;
+            size_t j = parse_tag_simple(r, d, i, n, &tp);
+            if (j == 0)
+                break;
+            commit_tag(r, d, i, &tp, line, ls);
+            phase = PHASE_TAGS;
+            run = 0;
+            i = j;
+            continue;
+        } else if (cl == CC_LF) {
+            i++;
+            run++;
+            line++;
+            ls = (ptrdiff_t)i;
+            continue;
+        } else if (cl == CC_SPACE) {
+            i++;
+            continue;
+        } else {
+            break;
+        }
+        if (tok == tok_end) {
+            r->ntok = (size_t)(tok - r->toks);
+            grow_tokens(r);
+            tok = r->toks + r->ntok;
+            tok_end = r->toks + r->tok_cap;
+        }
+        *tok++ = (struct pgn_token){.text = d + s,
+                                    .len = (uint32_t)(e - s),
+                                    .line = line,
+                                    .col = (uint32_t)((ptrdiff_t)i - ls + 1),
+                                    .kind = (uint8_t)kind};
+        run = 0;
+        i = next;
+        if (i < n && d[i] == ' ')
+            i++;
+    }
+    r->line = line;
+    r->ls = ls;
+    r->eols = run;
+    r->ntok = (size_t)(tok - r->toks);
+    r->phase = phase;
+    return i;
+}
+
+/*
  * Tokenize one game from r->pos.  Returns 1 when a game ended (end kind in *end), 0 when
  * the input ended before any game, -1 on an I/O error.
  *
@@ -811,6 +1009,15 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             continue;
         }
         unsigned cl = cls(d[i]);
+        if (r->started &&
+            (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE || cl == CC_LBRACKET) &&
+            tokens_kept(r)) {
+            /* Most of a game's bytes; what scan_fast() leaves is handled below. */
+            i = scan_fast(r, i);
+            if (i >= n)
+                continue;
+            cl = cls(d[i]);
+        }
         if (cl == CC_OTHER && r->started) {
             eols = r->eols;
             r->eols = 0;
@@ -1037,12 +1244,14 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 goto done;
             }
             struct tag_parse tp;
-            size_t j = parse_tag(r, d, i, n, &tp);
+            size_t j = parse_tag_simple(r, d, i, n, &tp);
+            if (j == 0)
+                j = parse_tag(r, d, i, n, &tp);
             if (j == NEED_MORE)
                 goto refill;
             if (j == TAG_SKIP_LINE) {
                 /* Too long to keep: report, then skip the rest of the line streaming. */
-                commit_tag(r, d, i, &tp);
+                commit_tag(r, d, i, &tp, r->line, r->ls);
                 r->phase = PHASE_TAGS;
                 r->pos = i;
                 i = skip_line(r, i);
@@ -1058,7 +1267,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 *end = END_BOUNDARY;
                 goto done;
             }
-            commit_tag(r, d, i, &tp);
+            commit_tag(r, d, i, &tp, r->line, r->ls);
             r->phase = PHASE_TAGS;
             i = j;
             continue;
