@@ -495,6 +495,52 @@ static inline uint64_t load64(const unsigned char *p)
     return v;
 }
 
+static inline uint64_t load32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline uint64_t load16(const unsigned char *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/*
+ * The cache key as two little-endian words: byte 0 the length, bytes 1..15 the token
+ * zero-padded.  Built from loads that stay inside tok[0..len) (the token may end the
+ * reader's buffer): two overlapping loads of one width cover any length in [w, 2w],
+ * and their OR is the token because overlapping bytes agree.  Runs once per ply, where
+ * a variable-length memcpy into a zeroed buffer cost a libc call.
+ */
+static inline void cache_key(const unsigned char *tok, size_t len, uint64_t key[2])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    unsigned char bytes[CACHE_KEY_MAX + 1] = {(unsigned char)len};
+    memcpy(bytes + 1, tok, len); /* the shifts below assume little-endian loads */
+    key[0] = load64(bytes);
+    key[1] = load64(bytes + 8);
+#else
+    uint64_t head, tail = 0; /* tok[0..8) and tok[8..len), zero-padded */
+    if (len >= 8) {
+        head = load64(tok);
+        if (len > 8)
+            tail = load64(tok + len - 8) >> (8 * (16 - len));
+    } else if (len >= 4) {
+        head = load32(tok) | load32(tok + len - 4) << (8 * (len - 4));
+    } else if (len >= 2) {
+        head = load16(tok) | load16(tok + len - 2) << (8 * (len - 2));
+    } else {
+        head = tok[0];
+    }
+    key[0] = head << 8 | len;
+    key[1] = head >> 56 | tail << 8;
+#endif
+}
+
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
     if (len == 0)
@@ -502,10 +548,9 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
     if (!m->use_cache || len > CACHE_KEY_MAX)
         return decode_uncached(m, tok, len, out);
 
-    unsigned char key[CACHE_KEY_MAX + 1] = {0};
-    key[0] = (unsigned char)len;
-    memcpy(key + 1, tok, len);
-    uint64_t h = load64(key) * 0x9e3779b97f4a7c15u ^ load64(key + 8) * 0xc2b2ae3d27d4eb4fu;
+    uint64_t key[2];
+    cache_key((const unsigned char *)tok, len, key);
+    uint64_t h = key[0] * 0x9e3779b97f4a7c15u ^ key[1] * 0xc2b2ae3d27d4eb4fu;
     h ^= h >> 31;
     size_t home = (size_t)((h * 0x94d049bb133111ebu) >> (64 - CACHE_BITS));
 
@@ -519,7 +564,7 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
             victim = slot;
             break;
         }
-        if (memcmp(slot->key, key, sizeof(key)) == 0) {
+        if (load64(slot->key) == key[0] && load64(slot->key + 8) == key[1]) {
             m->hits++;
             if (slot->san.kind == NEG_KIND)
                 return -1;
@@ -529,7 +574,7 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
     }
     m->misses++;
     int rc = decode_uncached(m, tok, len, out);
-    memcpy(victim->key, key, sizeof(key));
+    memcpy(victim->key, key, sizeof(victim->key));
     if (rc == 0) {
         victim->san = *out;
     } else {
