@@ -45,28 +45,42 @@ bitboard position_pinned(const struct position *pos)
     return pinned_of(pos, us, pos->king_square[us], position_occupied(pos));
 }
 
-/* Is `from` (ours) pinned to our king?  For the SAN path, which asks about one or two
- * pieces and should not pay for the whole pinned set. */
-static bool pinned_piece(const struct position *pos, const struct gen_state *st, int from)
+/* Is `from` (ours) pinned to our king by an enemy slider on the line `line` through
+ * both?  The slow half of pinned_away(). */
+static bool pinned_on_line(const struct position *pos, int ksq, int from, bitboard occ,
+                           bitboard enemy, bitboard line)
 {
-    bitboard line = att_line(st->ksq, from);
-    if (!line || (att_between(st->ksq, from) & st->occ))
+    if (att_between(ksq, from) & occ)
         return false;
-    bitboard occ = st->occ ^ bb_square(from);
-    bool straight = square_file(from) == square_file(st->ksq) ||
-                    square_rank(from) == square_rank(st->ksq);
-    bitboard sliders = straight ? att_rook(st->ksq, occ) &
-                                      (pos->by_type[ROOK] | pos->by_type[QUEEN])
-                                : att_bishop(st->ksq, occ) &
+    occ ^= bb_square(from);
+    bool straight = square_file(from) == square_file(ksq) || square_rank(from) == square_rank(ksq);
+    bitboard sliders = straight ? att_rook(ksq, occ) & (pos->by_type[ROOK] | pos->by_type[QUEEN])
+                                : att_bishop(ksq, occ) &
                                       (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
-    sliders &= st->enemy & line;
+    sliders &= enemy & line;
     while (sliders)
-        if (bb_has(att_between(st->ksq, bb_pop(&sliders)), from))
+        if (bb_has(att_between(ksq, bb_pop(&sliders)), from))
             return true;
     return false;
 }
 
-/* The state without the pinned set (see pinned_piece). */
+/*
+ * Would moving `from` (ours) to `to` expose our king to a pinning slider?  For the SAN
+ * path, which asks about one or two pieces and should not pay for the whole pinned
+ * set.  Inline because the answer is nearly always settled by the line table alone: no
+ * line through king and piece, a move along that line, or no enemy slider on it.
+ */
+MG_INLINE bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
+                           bitboard enemy)
+{
+    bitboard line = att_line(ksq, from);
+    bitboard sliders = pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN];
+    if (!(line & enemy & sliders) || bb_has(line, to))
+        return false;
+    return pinned_on_line(pos, ksq, from, occ, enemy, line);
+}
+
+/* The state without the pinned set (see pinned_away). */
 MG_INLINE void state_init_light(struct gen_state *st, const struct position *pos)
 {
     st->us = pos->side_to_move;
@@ -422,9 +436,29 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
     }
     while (froms) {
         int from = bb_pop(&froms);
-        if (!bb_has(att_line(st->ksq, from), to) && pinned_piece(pos, st, from))
+        if (pinned_away(pos, st->ksq, from, to, st->occ, st->enemy))
             continue;
         n = emit_pawn(out, n, from, to, flags, promo, false);
+    }
+    return n;
+}
+
+/* A knight, bishop, rook or queen to `to`, our king not in check: the common SAN move,
+ * which needs no check mask. */
+static int legal_to_piece(const struct position *pos, enum piece_type t, int to,
+                          bitboard from_mask, struct move *out)
+{
+    int us = pos->side_to_move, ksq = pos->king_square[us];
+    bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    uint8_t flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
+    /* Pieces that attack `to` are the pieces `to` attacks, by symmetry. */
+    bitboard froms = att_piece(t, to, occ) & own & pos->by_type[t] & from_mask;
+    int n = 0;
+    while (froms) {
+        int from = bb_pop(&froms);
+        if (pinned_away(pos, ksq, from, to, occ, enemy))
+            continue;
+        out[n++] = (struct move){(uint8_t)from, (uint8_t)to, 0, flags};
     }
     return n;
 }
@@ -434,10 +468,12 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
 {
     if (to < 0 || to >= SQUARE_COUNT || (unsigned)t >= PIECE_TYPE_COUNT)
         return 0;
+    if (bb_has(pos->by_color[pos->side_to_move], to))
+        return 0;
+    if (t != PAWN && t != KING && !pos->checkers)
+        return legal_to_piece(pos, t, to, from_mask, out);
     struct gen_state st;
     state_init_light(&st, pos);
-    if (bb_has(st.own, to))
-        return 0;
     uint8_t flags = bb_has(st.enemy, to) ? MOVE_CAPTURE : 0;
 
     if (t == KING) {
@@ -453,17 +489,7 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
         return legal_to_pawn(pos, &st, to, from_mask, out);
     if (!bb_has(st.target, to))
         return 0;
-    /* Pieces that attack `to` are the pieces `to` attacks, by symmetry. */
-    bitboard froms = att_piece(t, to, st.occ) & position_pieces(pos, (enum color)st.us, t) &
-                     from_mask;
-    int n = 0;
-    while (froms) {
-        int from = bb_pop(&froms);
-        if (!bb_has(att_line(st.ksq, from), to) && pinned_piece(pos, &st, from))
-            continue;
-        out[n++] = (struct move){(uint8_t)from, (uint8_t)to, 0, flags};
-    }
-    return n;
+    return legal_to_piece(pos, t, to, from_mask, out);
 }
 
 bool movegen_castle(const struct position *pos, enum castle_side side, struct move *m,
