@@ -11,8 +11,10 @@
 
 #if defined(__GNUC__)
 #define MG_INLINE static inline __attribute__((always_inline))
+#define MG_NOINLINE static __attribute__((noinline))
 #else
 #define MG_INLINE static inline
+#define MG_NOINLINE static
 #endif
 
 /* What the generators share: computed once per position. */
@@ -445,8 +447,8 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
 
 /* A knight, bishop, rook or queen to `to`, our king not in check: the common SAN move,
  * which needs no check mask. */
-static int legal_to_piece(const struct position *pos, enum piece_type t, int to,
-                          bitboard from_mask, struct move *out)
+MG_INLINE int legal_to_piece(const struct position *pos, enum piece_type t, int to,
+                             bitboard from_mask, struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
@@ -463,15 +465,11 @@ static int legal_to_piece(const struct position *pos, enum piece_type t, int to,
     return n;
 }
 
-int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitboard from_mask,
-                     struct move *out)
+/* Pawns, the king, and any move while in check.  Out of line so that the common case
+ * in movegen_legal_to() keeps a small frame. */
+MG_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
+                                 bitboard from_mask, struct move *out)
 {
-    if (to < 0 || to >= SQUARE_COUNT || (unsigned)t >= PIECE_TYPE_COUNT)
-        return 0;
-    if (bb_has(pos->by_color[pos->side_to_move], to))
-        return 0;
-    if (t != PAWN && t != KING && !pos->checkers)
-        return legal_to_piece(pos, t, to, from_mask, out);
     struct gen_state st;
     state_init_light(&st, pos);
     uint8_t flags = bb_has(st.enemy, to) ? MOVE_CAPTURE : 0;
@@ -490,6 +488,18 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
     if (!bb_has(st.target, to))
         return 0;
     return legal_to_piece(pos, t, to, from_mask, out);
+}
+
+int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitboard from_mask,
+                     struct move *out)
+{
+    if (to < 0 || to >= SQUARE_COUNT || (unsigned)t >= PIECE_TYPE_COUNT)
+        return 0;
+    if (bb_has(pos->by_color[pos->side_to_move], to))
+        return 0;
+    if (t != PAWN && t != KING && !pos->checkers)
+        return legal_to_piece(pos, t, to, from_mask, out);
+    return legal_to_general(pos, t, to, from_mask, out);
 }
 
 bool movegen_castle(const struct position *pos, enum castle_side side, struct move *m,

@@ -13,6 +13,15 @@
 
 #include "pgnkit/attacks.h"
 #include "pgnkit/movegen.h"
+#include "position_internal.h"
+
+/* For the per-ply helpers: LTO's size heuristics otherwise move them in and out of
+ * line after unrelated edits, which costs more than the code they save. */
+#if defined(__GNUC__)
+#define SR_INLINE static inline __attribute__((always_inline))
+#else
+#define SR_INLINE static inline
+#endif
 
 static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
                                                           "rook",  "queen",  "king"};
@@ -50,10 +59,10 @@ struct played {
 };
 
 /* Copy-make m into *after and see what it does to the other side. */
-static struct played play(const struct position *pos, struct move m, struct position *after)
+SR_INLINE struct played play(const struct position *pos, struct move m, struct position *after)
 {
     *after = *pos;
-    position_do_move(after, m);
+    pos_do_move(after, m); /* inline: this runs once per ply */
     struct played p;
     p.checkers = __builtin_popcountll(position_checkers(after));
     /* Mate needs a legal-move search, but only when the move gives check. */
@@ -90,10 +99,14 @@ static bitboard hint_mask(const struct san *san)
 static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq) == 7; }
 
 /* Legal moves matching piece, hints, destination and promotion piece. */
-static int collect(const struct position *pos, enum piece_type piece, const struct san *san,
+SR_INLINE int collect(const struct position *pos, enum piece_type piece, const struct san *san,
                    struct move *cands)
 {
     int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
+    /* Only a pawn move to the last rank promotes; the grammar writes a promotion piece
+     * only on rank 1 or 8, so elsewhere every candidate already matches. */
+    if (!san->promo && !is_last_rank(san->to))
+        return n;
     int k = 0;
     for (int i = 0; i < n; i++)
         if (cands[i].promo == san->promo)
