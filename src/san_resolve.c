@@ -281,6 +281,18 @@ static void check_claims(const struct san *san, struct move m, const struct play
         add_problem(out, DIAG_DOUBLE_CHECK_WRONG, "++ written but the move is a single check");
 }
 
+/* Every mark written is exactly what the move does (the usual token): check_claims()
+ * would find nothing, so the per-ply path asks this first. */
+SR_INLINE bool claims_exact(const struct san *san, struct move m, const struct played *p)
+{
+    bool captures = (m.flags & MOVE_CAPTURE) != 0;
+    if (san->capture != captures || san->ep)
+        return false;
+    if (p->mate)
+        return san->mate;
+    return !san->mate && san->checks == (p->checkers != 0);
+}
+
 static void note_lenient(const struct san *san, struct san_outcome *out)
 {
     static const char *const forms[] = {
@@ -390,8 +402,9 @@ static int filter_by_claims(const struct position *pos, const struct san *san,
     return first >= 0 ? first : 0;
 }
 
-static void choose(const struct position *pos, const struct san *san, const struct move *cands,
-                   int n, const struct san_options *opts, struct san_outcome *out)
+SR_INLINE void choose_inline(const struct position *pos, const struct san *san,
+                             const struct move *cands, int n, const struct san_options *opts,
+                             struct san_outcome *out)
 {
     int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
     if (pick < 0)
@@ -401,7 +414,8 @@ static void choose(const struct position *pos, const struct san *san, const stru
     out->ok = true;
     out->gives_check = p.checkers != 0;
     out->gives_mate = p.mate;
-    check_claims(san, out->move, &p, out);
+    if (!claims_exact(san, out->move, &p))
+        check_claims(san, out->move, &p, out);
     if (san->kind != SAN_MOVE || san->piece_implicit)
         return;
     if (opts->strict)
@@ -409,6 +423,13 @@ static void choose(const struct position *pos, const struct san *san, const stru
     else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
              !(san->lenient & SAN_LENIENT_LONG))
         check_full_origin(pos, san, out->move, out);
+}
+
+/* The rare callers (castling): one copy of the body out of line. */
+static void choose(const struct position *pos, const struct san *san, const struct move *cands,
+                   int n, const struct san_options *opts, struct san_outcome *out)
+{
+    choose_inline(pos, san, cands, n, opts, out);
 }
 
 static void resolve_castle(const struct position *pos, const struct san *san,
@@ -482,7 +503,7 @@ void san_resolve(const struct position *pos, const struct san *san,
         return;
     }
     if (piece == san->piece) {
-        choose(pos, san, cands, n, opts, out);
+        choose_inline(pos, san, cands, n, opts, out);
         return;
     }
     struct san resolved = *san; /* the board named the piece (e2e4, or b meaning a bishop) */
