@@ -398,39 +398,32 @@ bool position_ep_legal(const struct position *pos)
 
 /* ---- targeted generation for SAN ---- */
 
-static int legal_to_pawn(const struct position *pos, const struct gen_state *st, int to,
-                         bitboard from_mask, struct move *out)
+/* A pawn push or ordinary capture (not en passant) to `to`, which must be in target.
+ * Needs no gen_state, so the common case out of check reads the position directly. */
+MG_INLINE int legal_to_pawn_plain(const struct position *pos, int to, bitboard from_mask,
+                                  bitboard target, struct move *out)
 {
-    int up = st->us == WHITE ? 8 : -8;
-    bitboard pawns = position_pieces(pos, (enum color)st->us, PAWN) & from_mask;
-    bool promo = square_rank(to) == (st->us == WHITE ? 7 : 0);
+    int us = pos->side_to_move, ksq = pos->king_square[us];
+    bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    int up = us == WHITE ? 8 : -8;
+    bitboard pawns = own & pos->by_type[PAWN] & from_mask;
+    bool promo = square_rank(to) == (us == WHITE ? 7 : 0);
     int n = 0;
 
     /* No pawn moves to its own first rank (SAN "g1" for White): the push origin to - up
      * would be off the board (found by fuzz_san). */
-    if (square_rank(to) == (st->us == WHITE ? 0 : 7))
-        return 0;
-    if (to == pos->ep_square) {
-        bitboard eps = ep_candidates(pos, st->us) & from_mask;
-        while (eps) {
-            int from = bb_pop(&eps);
-            if (ep_capture_legal(pos, st, from))
-                n = emit_pawn(out, n, from, to, MOVE_CAPTURE | MOVE_EN_PASSANT, false, false);
-        }
-        return n;
-    }
-    if (!bb_has(st->target, to))
+    if (square_rank(to) == (us == WHITE ? 0 : 7) || !bb_has(target, to))
         return 0;
     bitboard froms = 0;
     uint8_t flags = 0;
-    if (bb_has(st->enemy, to)) {
-        froms = att_pawn(st->them, to) & pawns;
+    if (bb_has(enemy, to)) {
+        froms = att_pawn(us ^ 1, to) & pawns;
         flags = MOVE_CAPTURE;
-    } else if (!bb_has(st->occ, to)) {
+    } else if (!bb_has(occ, to)) {
         int from = to - up;
         if (bb_has(pawns, from)) {
             froms = bb_square(from);
-        } else if (!bb_has(st->occ, from) && square_rank(to) == (st->us == WHITE ? 3 : 4) &&
+        } else if (!bb_has(occ, from) && square_rank(to) == (us == WHITE ? 3 : 4) &&
                    bb_has(pawns, from - up)) {
             froms = bb_square(from - up);
             flags = MOVE_DOUBLE_PUSH;
@@ -438,9 +431,24 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
     }
     while (froms) {
         int from = bb_pop(&froms);
-        if (pinned_away(pos, st->ksq, from, to, st->occ, st->enemy))
+        if (pinned_away(pos, ksq, from, to, occ, enemy))
             continue;
         n = emit_pawn(out, n, from, to, flags, promo, false);
+    }
+    return n;
+}
+
+static int legal_to_pawn(const struct position *pos, const struct gen_state *st, int to,
+                         bitboard from_mask, struct move *out)
+{
+    if (to != pos->ep_square)
+        return legal_to_pawn_plain(pos, to, from_mask, st->target, out);
+    bitboard eps = ep_candidates(pos, st->us) & from_mask;
+    int n = 0;
+    while (eps) {
+        int from = bb_pop(&eps);
+        if (ep_capture_legal(pos, st, from))
+            n = emit_pawn(out, n, from, to, MOVE_CAPTURE | MOVE_EN_PASSANT, false, false);
     }
     return n;
 }
@@ -497,8 +505,13 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
         return 0;
     if (bb_has(pos->by_color[pos->side_to_move], to))
         return 0;
-    if (t != PAWN && t != KING && !pos->checkers)
-        return legal_to_piece(pos, t, to, from_mask, out);
+    /* Out of check, any landing square not our own is a target. */
+    if (!pos->checkers && t != KING) {
+        if (t != PAWN)
+            return legal_to_piece(pos, t, to, from_mask, out);
+        if (to != pos->ep_square)
+            return legal_to_pawn_plain(pos, to, from_mask, ~(bitboard)0, out);
+    }
     return legal_to_general(pos, t, to, from_mask, out);
 }
 
