@@ -541,29 +541,44 @@ static inline void cache_key(const unsigned char *tok, size_t len, uint64_t key[
 #endif
 }
 
+/* The miss path: decode with the regex and remember the answer (a syntax error too) in
+ * slot, or, when the probe window is full, in one of its slots chosen by the miss
+ * counter, a cheap stand-in for random replacement that keeps one hot token from being
+ * evicted again and again. */
+static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
+                            const uint64_t key[2], size_t home, struct cache_slot *slot,
+                            struct san *out)
+{
+    if (!slot)
+        slot = &m->cache[(home + (m->misses & (CACHE_PROBES - 1))) & (CACHE_SLOTS - 1)];
+    m->misses++;
+    int rc = decode_uncached(m, tok, len, out);
+    memcpy(slot->key, key, sizeof(slot->key));
+    if (rc == 0) {
+        slot->san = *out;
+    } else {
+        memset(&slot->san, 0, sizeof(slot->san));
+        slot->san.kind = NEG_KIND;
+    }
+    return rc;
+}
+
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
-    if (len == 0)
-        return -1;
-    if (!m->use_cache || len > CACHE_KEY_MAX)
-        return decode_uncached(m, tok, len, out);
+    /* len - 1 wraps for the empty token, which is no move (and never cached). */
+    if (len - 1 >= CACHE_KEY_MAX || !m->use_cache)
+        return len == 0 ? -1 : decode_uncached(m, tok, len, out);
 
     uint64_t key[2];
     cache_key((const unsigned char *)tok, len, key);
-    uint64_t h = key[0] * 0x9e3779b97f4a7c15u ^ key[1] * 0xc2b2ae3d27d4eb4fu;
-    h ^= h >> 31;
-    size_t home = (size_t)((h * 0x94d049bb133111ebu) >> (64 - CACHE_BITS));
+    /* The top bits of an odd-constant product depend on every bit of the key. */
+    uint64_t h = (key[0] ^ key[1] * 0xc2b2ae3d27d4eb4fu) * 0x9e3779b97f4a7c15u;
+    size_t home = (size_t)(h >> (64 - CACHE_BITS));
 
-    /* A full window loses a slot chosen by the miss counter, a cheap stand-in for random
-     * replacement that keeps one hot token from being evicted again and again. */
-    struct cache_slot *victim = &m->cache[(home + (m->misses & (CACHE_PROBES - 1))) &
-                                          (CACHE_SLOTS - 1)];
     for (size_t i = 0; i < CACHE_PROBES; i++) {
         struct cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
-        if (slot->key[0] == 0) {
-            victim = slot;
-            break;
-        }
+        if (slot->key[0] == 0)
+            return decode_and_store(m, tok, len, key, home, slot, out);
         if (load64(slot->key) == key[0] && load64(slot->key + 8) == key[1]) {
             m->hits++;
             if (slot->san.kind == NEG_KIND)
@@ -572,14 +587,5 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
             return 0;
         }
     }
-    m->misses++;
-    int rc = decode_uncached(m, tok, len, out);
-    memcpy(victim->key, key, sizeof(victim->key));
-    if (rc == 0) {
-        victim->san = *out;
-    } else {
-        memset(&victim->san, 0, sizeof(victim->san));
-        victim->san.kind = NEG_KIND;
-    }
-    return rc;
+    return decode_and_store(m, tok, len, key, home, NULL, out);
 }
