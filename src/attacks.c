@@ -162,6 +162,18 @@ static bool magic_fits(const struct attacks_magic *m, bitboard *slots, const bit
     return true;
 }
 
+/* PEXT indexing: the subset's bits under the mask, packed, are its slot. */
+static void pext_fill(const struct attacks_magic *m, bitboard *slots, const bitboard *occupancy,
+                      const bitboard *reference, int size)
+{
+#if PGNKIT_ATTACKS_PEXT
+    for (int i = 0; i < size; i++)
+        slots[_pext_u64(occupancy[i], m->mask)] = reference[i];
+#else
+    (void)m, (void)slots, (void)occupancy, (void)reference, (void)size;
+#endif
+}
+
 /* Fill every square's table, with the stored magic or else one found by trial. */
 static void init_magics(struct attacks_magic *table, bitboard *storage, const int dirs[4][2],
                         const uint64_t *known)
@@ -195,6 +207,10 @@ static void init_magics(struct attacks_magic *table, bitboard *storage, const in
         next += size;
 
         m->magic = known[sq];
+        if (PGNKIT_ATTACKS_PEXT) {
+            pext_fill(m, slots, occupancy, reference, size);
+            continue;
+        }
         if (magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt))
             continue;
         uint64_t seed = seeds[square_rank(sq)];
