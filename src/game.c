@@ -193,6 +193,7 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
 {
     struct game_record *rec = &r->record;
     const struct pgn_token *tok = &g->tokens[i];
+    struct position *now = current(lv);
     size_t used = 1;
     uint32_t ply = lv->ply + 1;
     struct san san;
@@ -200,7 +201,7 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
         char msg[DIAG_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
                  tok->text);
-        move_diag(rec, DIAG_SYNTAX, tok, ply, current(lv), msg);
+        move_diag(rec, DIAG_SYNTAX, tok, ply, now, msg);
         lv->dead = true;
         return used;
     }
@@ -212,12 +213,12 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
     }
     struct san_outcome o;
     o.after = before_last(lv); /* no longer needed once this move is played */
-    san_resolve(current(lv), &san, &r->opts.san, &o);
+    san_resolve(now, &san, &r->opts.san, &o);
     for (int k = 0; k < o.problem_count; k++) {
         struct diag *d = diag_list_add(&rec->diags, o.problems[k].code, tok->line, tok->col,
                                        "%s", o.problems[k].message);
         d->severity = o.problems[k].severity;
-        fill_move_context(d, current(lv), tok, ply, &o, rec->chess960);
+        fill_move_context(d, now, tok, ply, &o, rec->chess960);
     }
     if (!o.ok) {
         lv->dead = true;
@@ -227,11 +228,8 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
     lv->cur ^= 1;
     lv->has_last = true;
     lv->ply = ply;
-    if (mainline) {
-        xgrow((void **)&r->mainline, &r->mainline_cap, rec->mainline_count + 1,
-              sizeof *r->mainline);
-        r->mainline[rec->mainline_count++] = o.move;
-    }
+    if (mainline)
+        r->mainline[rec->mainline_count++] = o.move; /* room: see reset_record() */
     return used;
 }
 
@@ -258,9 +256,9 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
     root->ply = 0;
     root->has_last = false;
     root->dead = false;
+    struct level *lv = root; /* &r->levels[depth], refreshed where depth changes */
     for (size_t i = 0; i < g->token_count;) {
         const struct pgn_token *tok = &g->tokens[i];
-        struct level *lv = &r->levels[depth];
         switch (tok->kind) {
         case PGN_TOK_MOVE:
             if (!lv->dead) {
@@ -271,11 +269,13 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
             }
             break;
         case PGN_TOK_VARIATION_START:
-            open_variation(r, &depth);
+            open_variation(r, &depth); /* may move r->levels */
+            lv = &r->levels[depth];
             break;
         case PGN_TOK_VARIATION_END:
             if (depth > 0)
                 depth--;
+            lv = &r->levels[depth];
             break;
         case PGN_TOK_RESULT:
             if (depth == 0)
@@ -370,6 +370,8 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     rec->game = g;
     xgrow((void **)&r->token_moves, &r->token_move_cap, g->token_count + 1,
           sizeof *r->token_moves);
+    /* Each move token plays at most one mainline move: grow once per game, not per move. */
+    xgrow((void **)&r->mainline, &r->mainline_cap, g->token_count + 1, sizeof *r->mainline);
     memset(r->token_moves, 0, g->token_count * sizeof *r->token_moves);
     rec->token_moves = r->token_moves;
     for (size_t i = 0; i < g->diags.count; i++)
