@@ -70,16 +70,22 @@ static bool pinned_on_line(const struct position *pos, int ksq, int from, bitboa
  * Would moving `from` (ours) to `to` expose our king to a pinning slider?  For the SAN
  * path, which asks about one or two pieces and should not pay for the whole pinned
  * set.  Inline because the answer is nearly always settled by the line table alone: no
- * line through king and piece, a move along that line, or no enemy slider on it.
+ * line through king and piece, a move along that line, or no enemy slider on it
+ * (enemy_sliders: the caller's, as stores into a move list may alias the position).
  */
 MG_INLINE bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
-                           bitboard enemy)
+                           bitboard enemy, bitboard enemy_sliders)
 {
     bitboard line = att_line(ksq, from);
-    bitboard sliders = pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN];
-    if (!(line & enemy & sliders) || bb_has(line, to))
+    if (!(line & enemy_sliders) || bb_has(line, to))
         return false;
     return pinned_on_line(pos, ksq, from, occ, enemy, line);
+}
+
+/* The enemy's bishops, rooks and queens: what pinned_away() looks for. */
+MG_INLINE bitboard sliders_of(const struct position *pos, bitboard enemy)
+{
+    return enemy & (pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN]);
 }
 
 /* The state without the pinned set (see pinned_away). */
@@ -405,6 +411,7 @@ MG_INLINE int legal_to_pawn_plain(const struct position *pos, int to, bitboard f
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    bitboard enemy_sliders = sliders_of(pos, enemy);
     int up = us == WHITE ? 8 : -8;
     bitboard pawns = own & pos->by_type[PAWN] & from_mask;
     bool promo = square_rank(to) == (us == WHITE ? 7 : 0);
@@ -431,7 +438,7 @@ MG_INLINE int legal_to_pawn_plain(const struct position *pos, int to, bitboard f
     }
     while (froms) {
         int from = bb_pop(&froms);
-        if (pinned_away(pos, ksq, from, to, occ, enemy))
+        if (pinned_away(pos, ksq, from, to, occ, enemy, enemy_sliders))
             continue;
         n = emit_pawn(out, n, from, to, flags, promo, false);
     }
@@ -460,13 +467,14 @@ MG_INLINE int legal_to_piece(const struct position *pos, enum piece_type t, int 
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    bitboard enemy_sliders = sliders_of(pos, enemy);
     uint8_t flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
     /* Pieces that attack `to` are the pieces `to` attacks, by symmetry. */
     bitboard froms = att_piece(t, to, occ) & own & pos->by_type[t] & from_mask;
     int n = 0;
     while (froms) {
         int from = bb_pop(&froms);
-        if (pinned_away(pos, ksq, from, to, occ, enemy))
+        if (pinned_away(pos, ksq, from, to, occ, enemy, enemy_sliders))
             continue;
         out[n++] = (struct move){(uint8_t)from, (uint8_t)to, 0, flags};
     }
