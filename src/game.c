@@ -187,8 +187,12 @@ static bool is_ep_mark(const struct pgn_token *t)
     return t->kind == PGN_TOK_MOVE && t->len == 4 && memcmp(t->text, "e.p.", 4) == 0;
 }
 
-/* Resolve the move token at index i on level lv.  Returns the tokens consumed. */
-static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size_t i,
+/* Resolve the move token at index i on level lv.  Returns the tokens consumed.
+ * Inlined into its one caller, play_run(), the loop over a run of moves. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline size_t play_token(struct game_replayer *r, const struct pgn_game *g, size_t i,
                          struct level *lv, bool mainline)
 {
     struct game_record *rec = &r->record;
@@ -233,6 +237,35 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
     return used;
 }
 
+/* Tokens between moves that the walk steps over: numbers, NAGs, comments. */
+static bool is_filler(uint8_t kind)
+{
+    return kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_NAG || kind == PGN_TOK_COMMENT ||
+           kind == PGN_TOK_LINE_COMMENT;
+}
+
+/*
+ * Play the run of move tokens from i on level lv, stepping over the filler between
+ * them; stop at any other token (variation, result), at the end, or when a move ends
+ * the line.  Returns the index of the first token not consumed.  One call per run
+ * rather than per move: play_token() is inlined here, and its frame set-up and the
+ * walk's dispatch are paid once per run.
+ */
+static size_t play_run(struct game_replayer *r, const struct pgn_game *g, size_t i,
+                       struct level *lv, bool mainline)
+{
+    while (i < g->token_count && !lv->dead) {
+        uint8_t kind = g->tokens[i].kind;
+        if (kind == PGN_TOK_MOVE)
+            i += play_token(r, g, i, lv, mainline);
+        else if (is_filler(kind))
+            i++;
+        else
+            break;
+    }
+    return i;
+}
+
 static void open_variation(struct game_replayer *r, size_t *depth)
 {
     struct level *parent = &r->levels[*depth];
@@ -262,7 +295,7 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
         switch (tok->kind) {
         case PGN_TOK_MOVE:
             if (!lv->dead) {
-                i += play_token(r, g, i, lv, depth == 0);
+                i = play_run(r, g, i, lv, depth == 0);
                 if (depth == 0 && lv->dead)
                     rec->error_ply = lv->ply + 1;
                 continue;
