@@ -240,6 +240,8 @@ static void init_tables(void)
     init_magics(attacks_rook_magics, rook_storage, rook_dirs, rook_magic_numbers);
     init_magics(attacks_bishop_magics, bishop_storage, bishop_dirs, bishop_magic_numbers);
 
+    /* From the slider tables just built (the slow ray walk made start-up cost more
+     * than replaying a 10 MB file's worth of pins). */
     for (int a = 0; a < SQUARE_COUNT; a++) {
         for (int b = 0; b < SQUARE_COUNT; b++) {
             if (a == b)
@@ -247,13 +249,13 @@ static void init_tables(void)
             bitboard ab = bb_square(a) | bb_square(b);
             /* Rays from a stopped by b meet rays from b stopped by a exactly between
              * them; empty-board rays through both meet exactly on their line. */
-            const int(*dirs)[2] = bb_has(slide(rook_dirs, a, 0), b)     ? rook_dirs
-                                  : bb_has(slide(bishop_dirs, a, 0), b) ? bishop_dirs
-                                                                        : NULL;
-            if (!dirs)
+            const struct attacks_magic *m = bb_has(att_rook(a, 0), b)     ? attacks_rook_magics
+                                            : bb_has(att_bishop(a, 0), b) ? attacks_bishop_magics
+                                                                          : NULL;
+            if (!m)
                 continue;
-            attacks_between_table[a][b] = slide(dirs, a, ab) & slide(dirs, b, ab);
-            attacks_line_table[a][b] = (slide(dirs, a, 0) & slide(dirs, b, 0)) | ab;
+            attacks_between_table[a][b] = att_magic(&m[a], ab) & att_magic(&m[b], ab);
+            attacks_line_table[a][b] = (att_magic(&m[a], 0) & att_magic(&m[b], 0)) | ab;
         }
     }
 }
