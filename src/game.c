@@ -187,12 +187,17 @@ static bool is_ep_mark(const struct pgn_token *t)
     return t->kind == PGN_TOK_MOVE && t->len == 4 && memcmp(t->text, "e.p.", 4) == 0;
 }
 
-/* Resolve the move token at index i on level lv.  Returns the tokens consumed. */
-static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size_t i,
+/* Resolve the move token at index i on level lv.  Returns the tokens consumed.
+ * Inlined into its one caller, play_run(), the loop over a run of moves. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline size_t play_token(struct game_replayer *r, const struct pgn_game *g, size_t i,
                          struct level *lv, bool mainline)
 {
     struct game_record *rec = &r->record;
     const struct pgn_token *tok = &g->tokens[i];
+    struct position *now = current(lv);
     size_t used = 1;
     uint32_t ply = lv->ply + 1;
     struct san san;
@@ -200,7 +205,7 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
         char msg[DIAG_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
                  tok->text);
-        move_diag(rec, DIAG_SYNTAX, tok, ply, current(lv), msg);
+        move_diag(rec, DIAG_SYNTAX, tok, ply, now, msg);
         lv->dead = true;
         return used;
     }
@@ -212,12 +217,12 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
     }
     struct san_outcome o;
     o.after = before_last(lv); /* no longer needed once this move is played */
-    san_resolve(current(lv), &san, &r->opts.san, &o);
+    san_resolve(now, &san, &r->opts.san, &o);
     for (int k = 0; k < o.problem_count; k++) {
         struct diag *d = diag_list_add(&rec->diags, o.problems[k].code, tok->line, tok->col,
                                        "%s", o.problems[k].message);
         d->severity = o.problems[k].severity;
-        fill_move_context(d, current(lv), tok, ply, &o, rec->chess960);
+        fill_move_context(d, now, tok, ply, &o, rec->chess960);
     }
     if (!o.ok) {
         lv->dead = true;
@@ -227,12 +232,38 @@ static size_t play_token(struct game_replayer *r, const struct pgn_game *g, size
     lv->cur ^= 1;
     lv->has_last = true;
     lv->ply = ply;
-    if (mainline) {
-        xgrow((void **)&r->mainline, &r->mainline_cap, rec->mainline_count + 1,
-              sizeof *r->mainline);
-        r->mainline[rec->mainline_count++] = o.move;
-    }
+    if (mainline)
+        r->mainline[rec->mainline_count++] = o.move; /* room: see reset_record() */
     return used;
+}
+
+/* Tokens between moves that the walk steps over: numbers, NAGs, comments. */
+static bool is_filler(uint8_t kind)
+{
+    return kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_NAG || kind == PGN_TOK_COMMENT ||
+           kind == PGN_TOK_LINE_COMMENT;
+}
+
+/*
+ * Play the run of move tokens from i on level lv, stepping over the filler between
+ * them; stop at any other token (variation, result), at the end, or when a move ends
+ * the line.  Returns the index of the first token not consumed.  One call per run
+ * rather than per move: play_token() is inlined here, and its frame set-up and the
+ * walk's dispatch are paid once per run.
+ */
+static size_t play_run(struct game_replayer *r, const struct pgn_game *g, size_t i,
+                       struct level *lv, bool mainline)
+{
+    while (i < g->token_count && !lv->dead) {
+        uint8_t kind = g->tokens[i].kind;
+        if (kind == PGN_TOK_MOVE)
+            i += play_token(r, g, i, lv, mainline);
+        else if (is_filler(kind))
+            i++;
+        else
+            break;
+    }
+    return i;
 }
 
 static void open_variation(struct game_replayer *r, size_t *depth)
@@ -258,24 +289,26 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
     root->ply = 0;
     root->has_last = false;
     root->dead = false;
+    struct level *lv = root; /* &r->levels[depth], refreshed where depth changes */
     for (size_t i = 0; i < g->token_count;) {
         const struct pgn_token *tok = &g->tokens[i];
-        struct level *lv = &r->levels[depth];
         switch (tok->kind) {
         case PGN_TOK_MOVE:
             if (!lv->dead) {
-                i += play_token(r, g, i, lv, depth == 0);
+                i = play_run(r, g, i, lv, depth == 0);
                 if (depth == 0 && lv->dead)
                     rec->error_ply = lv->ply + 1;
                 continue;
             }
             break;
         case PGN_TOK_VARIATION_START:
-            open_variation(r, &depth);
+            open_variation(r, &depth); /* may move r->levels */
+            lv = &r->levels[depth];
             break;
         case PGN_TOK_VARIATION_END:
             if (depth > 0)
                 depth--;
+            lv = &r->levels[depth];
             break;
         case PGN_TOK_RESULT:
             if (depth == 0)
@@ -370,6 +403,8 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     rec->game = g;
     xgrow((void **)&r->token_moves, &r->token_move_cap, g->token_count + 1,
           sizeof *r->token_moves);
+    /* Each move token plays at most one mainline move: grow once per game, not per move. */
+    xgrow((void **)&r->mainline, &r->mainline_cap, g->token_count + 1, sizeof *r->mainline);
     memset(r->token_moves, 0, g->token_count * sizeof *r->token_moves);
     rec->token_moves = r->token_moves;
     for (size_t i = 0; i < g->diags.count; i++)

@@ -11,8 +11,10 @@
 
 #if defined(__GNUC__)
 #define MG_INLINE static inline __attribute__((always_inline))
+#define MG_NOINLINE static __attribute__((noinline))
 #else
 #define MG_INLINE static inline
+#define MG_NOINLINE static
 #endif
 
 /* What the generators share: computed once per position. */
@@ -45,28 +47,48 @@ bitboard position_pinned(const struct position *pos)
     return pinned_of(pos, us, pos->king_square[us], position_occupied(pos));
 }
 
-/* Is `from` (ours) pinned to our king?  For the SAN path, which asks about one or two
- * pieces and should not pay for the whole pinned set. */
-static bool pinned_piece(const struct position *pos, const struct gen_state *st, int from)
+/* Is `from` (ours) pinned to our king by an enemy slider on the line `line` through
+ * both?  The slow half of pinned_away(). */
+static bool pinned_on_line(const struct position *pos, int ksq, int from, bitboard occ,
+                           bitboard enemy, bitboard line)
 {
-    bitboard line = att_line(st->ksq, from);
-    if (!line || (att_between(st->ksq, from) & st->occ))
+    if (att_between(ksq, from) & occ)
         return false;
-    bitboard occ = st->occ ^ bb_square(from);
-    bool straight = square_file(from) == square_file(st->ksq) ||
-                    square_rank(from) == square_rank(st->ksq);
-    bitboard sliders = straight ? att_rook(st->ksq, occ) &
-                                      (pos->by_type[ROOK] | pos->by_type[QUEEN])
-                                : att_bishop(st->ksq, occ) &
+    occ ^= bb_square(from);
+    bool straight = square_file(from) == square_file(ksq) || square_rank(from) == square_rank(ksq);
+    bitboard sliders = straight ? att_rook(ksq, occ) & (pos->by_type[ROOK] | pos->by_type[QUEEN])
+                                : att_bishop(ksq, occ) &
                                       (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
-    sliders &= st->enemy & line;
+    sliders &= enemy & line;
     while (sliders)
-        if (bb_has(att_between(st->ksq, bb_pop(&sliders)), from))
+        if (bb_has(att_between(ksq, bb_pop(&sliders)), from))
             return true;
     return false;
 }
 
-/* The state without the pinned set (see pinned_piece). */
+/*
+ * Would moving `from` (ours) to `to` expose our king to a pinning slider?  For the SAN
+ * path, which asks about one or two pieces and should not pay for the whole pinned
+ * set.  Inline because the answer is nearly always settled by the line table alone: no
+ * line through king and piece, a move along that line, or no enemy slider on it
+ * (enemy_sliders: the caller's, as stores into a move list may alias the position).
+ */
+MG_INLINE bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
+                           bitboard enemy, bitboard enemy_sliders)
+{
+    bitboard line = att_line(ksq, from);
+    if (!(line & enemy_sliders) || bb_has(line, to))
+        return false;
+    return pinned_on_line(pos, ksq, from, occ, enemy, line);
+}
+
+/* The enemy's bishops, rooks and queens: what pinned_away() looks for. */
+MG_INLINE bitboard sliders_of(const struct position *pos, bitboard enemy)
+{
+    return enemy & (pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN]);
+}
+
+/* The state without the pinned set (see pinned_away). */
 MG_INLINE void state_init_light(struct gen_state *st, const struct position *pos)
 {
     st->us = pos->side_to_move;
@@ -382,39 +404,33 @@ bool position_ep_legal(const struct position *pos)
 
 /* ---- targeted generation for SAN ---- */
 
-static int legal_to_pawn(const struct position *pos, const struct gen_state *st, int to,
-                         bitboard from_mask, struct move *out)
+/* A pawn push or ordinary capture (not en passant) to `to`, which must be in target.
+ * Needs no gen_state, so the common case out of check reads the position directly. */
+MG_INLINE int legal_to_pawn_plain(const struct position *pos, int to, bitboard from_mask,
+                                  bitboard target, struct move *out)
 {
-    int up = st->us == WHITE ? 8 : -8;
-    bitboard pawns = position_pieces(pos, (enum color)st->us, PAWN) & from_mask;
-    bool promo = square_rank(to) == (st->us == WHITE ? 7 : 0);
+    int us = pos->side_to_move, ksq = pos->king_square[us];
+    bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    bitboard enemy_sliders = sliders_of(pos, enemy);
+    int up = us == WHITE ? 8 : -8;
+    bitboard pawns = own & pos->by_type[PAWN] & from_mask;
+    bool promo = square_rank(to) == (us == WHITE ? 7 : 0);
     int n = 0;
 
     /* No pawn moves to its own first rank (SAN "g1" for White): the push origin to - up
      * would be off the board (found by fuzz_san). */
-    if (square_rank(to) == (st->us == WHITE ? 0 : 7))
-        return 0;
-    if (to == pos->ep_square) {
-        bitboard eps = ep_candidates(pos, st->us) & from_mask;
-        while (eps) {
-            int from = bb_pop(&eps);
-            if (ep_capture_legal(pos, st, from))
-                n = emit_pawn(out, n, from, to, MOVE_CAPTURE | MOVE_EN_PASSANT, false, false);
-        }
-        return n;
-    }
-    if (!bb_has(st->target, to))
+    if (square_rank(to) == (us == WHITE ? 0 : 7) || !bb_has(target, to))
         return 0;
     bitboard froms = 0;
     uint8_t flags = 0;
-    if (bb_has(st->enemy, to)) {
-        froms = att_pawn(st->them, to) & pawns;
+    if (bb_has(enemy, to)) {
+        froms = att_pawn(us ^ 1, to) & pawns;
         flags = MOVE_CAPTURE;
-    } else if (!bb_has(st->occ, to)) {
+    } else if (!bb_has(occ, to)) {
         int from = to - up;
         if (bb_has(pawns, from)) {
             froms = bb_square(from);
-        } else if (!bb_has(st->occ, from) && square_rank(to) == (st->us == WHITE ? 3 : 4) &&
+        } else if (!bb_has(occ, from) && square_rank(to) == (us == WHITE ? 3 : 4) &&
                    bb_has(pawns, from - up)) {
             froms = bb_square(from - up);
             flags = MOVE_DOUBLE_PUSH;
@@ -422,22 +438,56 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
     }
     while (froms) {
         int from = bb_pop(&froms);
-        if (!bb_has(att_line(st->ksq, from), to) && pinned_piece(pos, st, from))
+        if (pinned_away(pos, ksq, from, to, occ, enemy, enemy_sliders))
             continue;
         n = emit_pawn(out, n, from, to, flags, promo, false);
     }
     return n;
 }
 
-int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitboard from_mask,
-                     struct move *out)
+static int legal_to_pawn(const struct position *pos, const struct gen_state *st, int to,
+                         bitboard from_mask, struct move *out)
 {
-    if (to < 0 || to >= SQUARE_COUNT || (unsigned)t >= PIECE_TYPE_COUNT)
-        return 0;
+    if (to != pos->ep_square)
+        return legal_to_pawn_plain(pos, to, from_mask, st->target, out);
+    bitboard eps = ep_candidates(pos, st->us) & from_mask;
+    int n = 0;
+    while (eps) {
+        int from = bb_pop(&eps);
+        if (ep_capture_legal(pos, st, from))
+            n = emit_pawn(out, n, from, to, MOVE_CAPTURE | MOVE_EN_PASSANT, false, false);
+    }
+    return n;
+}
+
+/* A knight, bishop, rook or queen to `to`, our king not in check: the common SAN move,
+ * which needs no check mask. */
+MG_INLINE int legal_to_piece(const struct position *pos, enum piece_type t, int to,
+                             bitboard from_mask, struct move *out)
+{
+    int us = pos->side_to_move, ksq = pos->king_square[us];
+    bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    bitboard enemy_sliders = sliders_of(pos, enemy);
+    uint8_t flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
+    /* Pieces that attack `to` are the pieces `to` attacks, by symmetry. */
+    bitboard froms = att_piece(t, to, occ) & own & pos->by_type[t] & from_mask;
+    int n = 0;
+    while (froms) {
+        int from = bb_pop(&froms);
+        if (pinned_away(pos, ksq, from, to, occ, enemy, enemy_sliders))
+            continue;
+        out[n++] = (struct move){(uint8_t)from, (uint8_t)to, 0, flags};
+    }
+    return n;
+}
+
+/* Pawns, the king, and any move while in check.  Out of line so that the common case
+ * in movegen_legal_to() keeps a small frame. */
+MG_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
+                                 bitboard from_mask, struct move *out)
+{
     struct gen_state st;
     state_init_light(&st, pos);
-    if (bb_has(st.own, to))
-        return 0;
     uint8_t flags = bb_has(st.enemy, to) ? MOVE_CAPTURE : 0;
 
     if (t == KING) {
@@ -453,17 +503,24 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
         return legal_to_pawn(pos, &st, to, from_mask, out);
     if (!bb_has(st.target, to))
         return 0;
-    /* Pieces that attack `to` are the pieces `to` attacks, by symmetry. */
-    bitboard froms = att_piece(t, to, st.occ) & position_pieces(pos, (enum color)st.us, t) &
-                     from_mask;
-    int n = 0;
-    while (froms) {
-        int from = bb_pop(&froms);
-        if (!bb_has(att_line(st.ksq, from), to) && pinned_piece(pos, &st, from))
-            continue;
-        out[n++] = (struct move){(uint8_t)from, (uint8_t)to, 0, flags};
+    return legal_to_piece(pos, t, to, from_mask, out);
+}
+
+int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitboard from_mask,
+                     struct move *out)
+{
+    if (to < 0 || to >= SQUARE_COUNT || (unsigned)t >= PIECE_TYPE_COUNT)
+        return 0;
+    if (bb_has(pos->by_color[pos->side_to_move], to))
+        return 0;
+    /* Out of check, any landing square not our own is a target. */
+    if (!pos->checkers && t != KING) {
+        if (t != PAWN)
+            return legal_to_piece(pos, t, to, from_mask, out);
+        if (to != pos->ep_square)
+            return legal_to_pawn_plain(pos, to, from_mask, ~(bitboard)0, out);
     }
-    return n;
+    return legal_to_general(pos, t, to, from_mask, out);
 }
 
 bool movegen_castle(const struct position *pos, enum castle_side side, struct move *m,

@@ -8,8 +8,16 @@
 #include "attacks_internal.h"
 #include "pgnkit/position.h"
 
+/* Making a move is the inner loop of SAN resolution and perft: force the inlining that
+ * LTO's size heuristics otherwise decide differently after any unrelated edit. */
+#if defined(__GNUC__)
+#define POS_INLINE static inline __attribute__((always_inline))
+#else
+#define POS_INLINE static inline
+#endif
+
 /* Pieces of colour `by` attacking sq through occupancy occ. */
-static inline bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
+POS_INLINE bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
 {
     bitboard them = pos->by_color[by];
     bitboard rq = pos->by_type[ROOK] | pos->by_type[QUEEN];
@@ -50,7 +58,7 @@ static inline void pos_castle(struct position *pos, int us, int k, int r)
     pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
 }
 
-static inline void pos_move_pieces(struct position *pos, struct move m)
+POS_INLINE void pos_move_pieces(struct position *pos, struct move m)
 {
     int us = pos->side_to_move, them = us ^ 1;
     int old_ep = pos->ep_square;
@@ -98,17 +106,21 @@ static inline void pos_move_pieces(struct position *pos, struct move m)
         pos->king_square[us] = (uint8_t)to;
         pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
     }
-    for (int side = 0; side < 2; side++) {
-        if (pos->castle_rook[us][side] == from)
-            pos->castle_rook[us][side] = SQ_NONE;
-        if (pos->castle_rook[them][side] == to)
-            pos->castle_rook[them][side] = SQ_NONE;
-    }
+    /* A castling right names a square holding that side's rook (position_ok), so only
+     * a rook leaving it or a capture on it can lose one: skip the scan otherwise. */
+    if (pt == ROOK)
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[us][side] == from)
+                pos->castle_rook[us][side] = SQ_NONE;
+    if (victim != PIECE_NONE)
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[them][side] == to)
+                pos->castle_rook[them][side] = SQ_NONE;
 }
 
 /* The move, then the checks it gives: every caller (SAN claims, the next move's
  * generator) needs them, so they are found once here. */
-static inline void pos_do_move(struct position *pos, struct move m)
+POS_INLINE void pos_do_move(struct position *pos, struct move m)
 {
     pos_move_pieces(pos, m);
     int us = pos->side_to_move;

@@ -495,31 +495,91 @@ static inline uint64_t load64(const unsigned char *p)
     return v;
 }
 
+static inline uint64_t load32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline uint64_t load16(const unsigned char *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/*
+ * The cache key as two little-endian words: byte 0 the length, bytes 1..15 the token
+ * zero-padded.  Built from loads that stay inside tok[0..len) (the token may end the
+ * reader's buffer): two overlapping loads of one width cover any length in [w, 2w],
+ * and their OR is the token because overlapping bytes agree.  Runs once per ply, where
+ * a variable-length memcpy into a zeroed buffer cost a libc call.
+ */
+static inline void cache_key(const unsigned char *tok, size_t len, uint64_t key[2])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    unsigned char bytes[CACHE_KEY_MAX + 1] = {(unsigned char)len};
+    memcpy(bytes + 1, tok, len); /* the shifts below assume little-endian loads */
+    key[0] = load64(bytes);
+    key[1] = load64(bytes + 8);
+#else
+    uint64_t head, tail = 0; /* tok[0..8) and tok[8..len), zero-padded */
+    if (len >= 8) {
+        head = load64(tok);
+        if (len > 8)
+            tail = load64(tok + len - 8) >> (8 * (16 - len));
+    } else if (len >= 4) {
+        head = load32(tok) | load32(tok + len - 4) << (8 * (len - 4));
+    } else if (len >= 2) {
+        head = load16(tok) | load16(tok + len - 2) << (8 * (len - 2));
+    } else {
+        head = tok[0];
+    }
+    key[0] = head << 8 | len;
+    key[1] = head >> 56 | tail << 8;
+#endif
+}
+
+/* The miss path: decode with the regex and remember the answer (a syntax error too) in
+ * slot, or, when the probe window is full, in one of its slots chosen by the miss
+ * counter, a cheap stand-in for random replacement that keeps one hot token from being
+ * evicted again and again. */
+static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
+                            const uint64_t key[2], size_t home, struct cache_slot *slot,
+                            struct san *out)
+{
+    if (!slot)
+        slot = &m->cache[(home + (m->misses & (CACHE_PROBES - 1))) & (CACHE_SLOTS - 1)];
+    m->misses++;
+    int rc = decode_uncached(m, tok, len, out);
+    memcpy(slot->key, key, sizeof(slot->key));
+    if (rc == 0) {
+        slot->san = *out;
+    } else {
+        memset(&slot->san, 0, sizeof(slot->san));
+        slot->san.kind = NEG_KIND;
+    }
+    return rc;
+}
+
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
-    if (len == 0)
-        return -1;
-    if (!m->use_cache || len > CACHE_KEY_MAX)
-        return decode_uncached(m, tok, len, out);
+    /* len - 1 wraps for the empty token, which is no move (and never cached). */
+    if (len - 1 >= CACHE_KEY_MAX || !m->use_cache)
+        return len == 0 ? -1 : decode_uncached(m, tok, len, out);
 
-    unsigned char key[CACHE_KEY_MAX + 1] = {0};
-    key[0] = (unsigned char)len;
-    memcpy(key + 1, tok, len);
-    uint64_t h = load64(key) * 0x9e3779b97f4a7c15u ^ load64(key + 8) * 0xc2b2ae3d27d4eb4fu;
-    h ^= h >> 31;
-    size_t home = (size_t)((h * 0x94d049bb133111ebu) >> (64 - CACHE_BITS));
+    uint64_t key[2];
+    cache_key((const unsigned char *)tok, len, key);
+    /* The top bits of an odd-constant product depend on every bit of the key. */
+    uint64_t h = (key[0] ^ key[1] * 0xc2b2ae3d27d4eb4fu) * 0x9e3779b97f4a7c15u;
+    size_t home = (size_t)(h >> (64 - CACHE_BITS));
 
-    /* A full window loses a slot chosen by the miss counter, a cheap stand-in for random
-     * replacement that keeps one hot token from being evicted again and again. */
-    struct cache_slot *victim = &m->cache[(home + (m->misses & (CACHE_PROBES - 1))) &
-                                          (CACHE_SLOTS - 1)];
     for (size_t i = 0; i < CACHE_PROBES; i++) {
         struct cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
-        if (slot->key[0] == 0) {
-            victim = slot;
-            break;
-        }
-        if (memcmp(slot->key, key, sizeof(key)) == 0) {
+        if (slot->key[0] == 0)
+            return decode_and_store(m, tok, len, key, home, slot, out);
+        if (load64(slot->key) == key[0] && load64(slot->key + 8) == key[1]) {
             m->hits++;
             if (slot->san.kind == NEG_KIND)
                 return -1;
@@ -527,14 +587,5 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
             return 0;
         }
     }
-    m->misses++;
-    int rc = decode_uncached(m, tok, len, out);
-    memcpy(victim->key, key, sizeof(key));
-    if (rc == 0) {
-        victim->san = *out;
-    } else {
-        memset(&victim->san, 0, sizeof(victim->san));
-        victim->san.kind = NEG_KIND;
-    }
-    return rc;
+    return decode_and_store(m, tok, len, key, home, NULL, out);
 }

@@ -13,6 +13,15 @@
 
 #include "pgnkit/attacks.h"
 #include "pgnkit/movegen.h"
+#include "position_internal.h"
+
+/* For the per-ply helpers: LTO's size heuristics otherwise move them in and out of
+ * line after unrelated edits, which costs more than the code they save. */
+#if defined(__GNUC__)
+#define SR_INLINE static inline __attribute__((always_inline))
+#else
+#define SR_INLINE static inline
+#endif
 
 static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
                                                           "rook",  "queen",  "king"};
@@ -50,10 +59,10 @@ struct played {
 };
 
 /* Copy-make m into *after and see what it does to the other side. */
-static struct played play(const struct position *pos, struct move m, struct position *after)
+SR_INLINE struct played play(const struct position *pos, struct move m, struct position *after)
 {
     *after = *pos;
-    position_do_move(after, m);
+    pos_do_move(after, m); /* inline: this runs once per ply */
     struct played p;
     p.checkers = __builtin_popcountll(position_checkers(after));
     /* Mate needs a legal-move search, but only when the move gives check. */
@@ -90,10 +99,14 @@ static bitboard hint_mask(const struct san *san)
 static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq) == 7; }
 
 /* Legal moves matching piece, hints, destination and promotion piece. */
-static int collect(const struct position *pos, enum piece_type piece, const struct san *san,
+SR_INLINE int collect(const struct position *pos, enum piece_type piece, const struct san *san,
                    struct move *cands)
 {
     int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
+    /* Only a pawn move to the last rank promotes; the grammar writes a promotion piece
+     * only on rank 1 or 8, so elsewhere every candidate already matches. */
+    if (!san->promo && !is_last_rank(san->to))
+        return n;
     int k = 0;
     for (int i = 0; i < n; i++)
         if (cands[i].promo == san->promo)
@@ -268,6 +281,18 @@ static void check_claims(const struct san *san, struct move m, const struct play
         add_problem(out, DIAG_DOUBLE_CHECK_WRONG, "++ written but the move is a single check");
 }
 
+/* Every mark written is exactly what the move does (the usual token): check_claims()
+ * would find nothing, so the per-ply path asks this first. */
+SR_INLINE bool claims_exact(const struct san *san, struct move m, const struct played *p)
+{
+    bool captures = (m.flags & MOVE_CAPTURE) != 0;
+    if (san->capture != captures || san->ep)
+        return false;
+    if (p->mate)
+        return san->mate;
+    return !san->mate && san->checks == (p->checkers != 0);
+}
+
 static void note_lenient(const struct san *san, struct san_outcome *out)
 {
     static const char *const forms[] = {
@@ -377,8 +402,9 @@ static int filter_by_claims(const struct position *pos, const struct san *san,
     return first >= 0 ? first : 0;
 }
 
-static void choose(const struct position *pos, const struct san *san, const struct move *cands,
-                   int n, const struct san_options *opts, struct san_outcome *out)
+SR_INLINE void choose_inline(const struct position *pos, const struct san *san,
+                             const struct move *cands, int n, const struct san_options *opts,
+                             struct san_outcome *out)
 {
     int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
     if (pick < 0)
@@ -388,7 +414,8 @@ static void choose(const struct position *pos, const struct san *san, const stru
     out->ok = true;
     out->gives_check = p.checkers != 0;
     out->gives_mate = p.mate;
-    check_claims(san, out->move, &p, out);
+    if (!claims_exact(san, out->move, &p))
+        check_claims(san, out->move, &p, out);
     if (san->kind != SAN_MOVE || san->piece_implicit)
         return;
     if (opts->strict)
@@ -396,6 +423,13 @@ static void choose(const struct position *pos, const struct san *san, const stru
     else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
              !(san->lenient & SAN_LENIENT_LONG))
         check_full_origin(pos, san, out->move, out);
+}
+
+/* The rare callers (castling): one copy of the body out of line. */
+static void choose(const struct position *pos, const struct san *san, const struct move *cands,
+                   int n, const struct san_options *opts, struct san_outcome *out)
+{
+    choose_inline(pos, san, cands, n, opts, out);
 }
 
 static void resolve_castle(const struct position *pos, const struct san *san,
@@ -469,7 +503,7 @@ void san_resolve(const struct position *pos, const struct san *san,
         return;
     }
     if (piece == san->piece) {
-        choose(pos, san, cands, n, opts, out);
+        choose_inline(pos, san, cands, n, opts, out);
         return;
     }
     struct san resolved = *san; /* the board named the piece (e2e4, or b meaning a bishop) */
