@@ -129,17 +129,6 @@ enum game_phase {
 
 enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
 
-/* A tag as stored while the game is read: offsets survive buffer moves. */
-struct tag_rec {
-    size_t name_off;  /* from the game's first byte */
-    size_t name_len;
-    size_t value_off; /* from the game's first byte, or into scratch */
-    size_t value_len;
-    uint32_t line;
-    uint32_t col;
-    bool in_scratch;
-};
-
 struct pgn_reader {
     struct pgn_source src;
     const char *name;
@@ -181,10 +170,11 @@ struct pgn_reader {
 
     struct pgn_token *toks;
     size_t ntok, tok_cap;
-    struct tag_rec *trecs;
-    size_t ntrec, trec_cap;
+    /* The tags as handed out, built as they are read: names and unescaped values point
+     * into data and move with it (make_room); an escaped value has a NULL pointer until
+     * finish_game, as scratch may still move: those values lie in scratch in tag order. */
     struct pgn_tag *tags;
-    size_t tags_cap;
+    size_t ntag, tag_cap;
     uint32_t eols;    /* line ends since the last byte that was not whitespace */
     uint64_t *hashes; /* of the tag names seen while skipping this game (tag_is_dup) */
     size_t nhash, hash_cap;
@@ -247,13 +237,25 @@ static void push_name_hash(struct pgn_reader *r, uint64_t h)
 /* Called while the game's bytes are still in the buffer (before fill() moves them). */
 static void start_skipping(struct pgn_reader *r)
 {
-    for (size_t k = 0; k < r->ntrec; k++)
-        push_name_hash(r, name_hash(r->data + r->game_start + r->trecs[k].name_off,
-                                    r->trecs[k].name_len));
+    for (size_t k = 0; k < r->ntag; k++)
+        push_name_hash(r, name_hash(r->tags[k].name.ptr, r->tags[k].name.len));
     r->skipping = true;
     r->ntok = 0;
-    r->ntrec = 0;
+    r->ntag = 0;
     r->scratch_len = 0;
+}
+
+/* Move the game's pointers into data along with the bytes: p becomes nb + (p - old). */
+static void rebase_game(struct pgn_reader *r, const char *old, char *nb)
+{
+    for (size_t k = 0; k < r->ntok; k++)
+        r->toks[k].text = nb + (r->toks[k].text - old);
+    for (size_t k = 0; k < r->ntag; k++) {
+        struct pgn_tag *t = &r->tags[k];
+        t->name.ptr = nb + (t->name.ptr - old);
+        if (t->value.ptr)
+            t->value.ptr = nb + (t->value.ptr - old);
+    }
 }
 
 /* Make room by moving [keep, len) to the front or into a larger buffer. */
@@ -262,8 +264,7 @@ static void make_room(struct pgn_reader *r, size_t keep)
     size_t live = r->len - keep;
     if (keep > 0 && r->cap - live >= READ_CHUNK) {
         memmove(r->buf, r->buf + keep, live);
-        for (size_t k = 0; k < r->ntok; k++)
-            r->toks[k].text -= keep;
+        rebase_game(r, r->buf + keep, r->buf);
     } else {
         size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
         while (ncap - live < READ_CHUNK)
@@ -271,9 +272,8 @@ static void make_room(struct pgn_reader *r, size_t keep)
         char *nb = xmalloc(ncap);
         if (live)
             memcpy(nb, r->buf + keep, live);
-        /* Tokens point into the old buffer, which is still alive here. */
-        for (size_t k = 0; k < r->ntok; k++)
-            r->toks[k].text = nb + (r->toks[k].text - (r->buf + keep));
+        /* Tokens and tags point into the old buffer, which is still alive here. */
+        rebase_game(r, r->buf + keep, nb);
         free(r->buf);
         r->buf = nb;
         r->cap = ncap;
@@ -561,11 +561,25 @@ static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct t
     for (size_t k = 0; k < r->nhash; k++)
         if (r->hashes[k] == h)
             return true;
-    const char *g = r->data + r->game_start;
-    for (size_t k = 0; k < r->ntrec; k++)
-        if (name_hash(g + r->trecs[k].name_off, r->trecs[k].name_len) == h)
+    for (size_t k = 0; k < r->ntag; k++)
+        if (name_hash(r->tags[k].name.ptr, r->tags[k].name.len) == h)
             return true;
     return false;
+}
+
+static __attribute__((noinline, cold)) void grow_tags(struct pgn_reader *r)
+{
+    void *p = r->tags;
+    xgrow(&p, &r->tag_cap, r->ntag + 1, sizeof *r->tags);
+    r->tags = p;
+}
+
+/* A new tag at the end of the game's tags, for the caller to fill. */
+static inline struct pgn_tag *push_tag(struct pgn_reader *r)
+{
+    if (r->ntag == r->tag_cap)
+        grow_tags(r);
+    return &r->tags[r->ntag++];
 }
 
 /* Keep the tag pair parsed at d[i], on the line `line` whose first byte is at ls. */
@@ -582,20 +596,12 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
         push_name_hash(r, name_hash(d + tp->name, tp->name_len));
         return;
     }
-    if (r->ntrec == r->trec_cap) {
-        void *p = r->trecs;
-        xgrow(&p, &r->trec_cap, r->ntrec + 1, sizeof *r->trecs);
-        r->trecs = p;
-    }
-    struct tag_rec *t = &r->trecs[r->ntrec++];
-    t->name_off = tp->name - r->game_start;
-    t->name_len = tp->name_len;
+    struct pgn_tag *t = push_tag(r);
+    t->name = (struct slice){d + tp->name, tp->name_len};
     t->line = line;
     t->col = col_of(i, ls);
-    t->in_scratch = tp->escaped;
     if (!tp->escaped) {
-        t->value_off = tp->value - r->game_start;
-        t->value_len = tp->value_len;
+        t->value = (struct slice){d + tp->value, tp->value_len};
         return;
     }
     /* Undo \" and \\ into the scratch area; other backslashes stay as written. */
@@ -612,8 +618,7 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
             k++;
         o[out++] = s[k];
     }
-    t->value_off = r->scratch_len;
-    t->value_len = out;
+    t->value = (struct slice){NULL, out}; /* finish_game points it into scratch */
     r->scratch_len += out;
 }
 
@@ -832,7 +837,7 @@ static void reset_game(struct pgn_reader *r)
     r->phase = PHASE_BEFORE;
     r->depth = 0;
     r->ntok = 0;
-    r->ntrec = 0;
+    r->ntag = 0;
     r->nhash = 0;
     r->scratch_len = 0;
     diag_list_clear(&r->diags);
@@ -1312,6 +1317,18 @@ done:
     return r->started ? 1 : 0;
 }
 
+/* Point the escaped tag values (NULL so far) at their unescaped text, in scratch in order. */
+static void place_escaped(struct pgn_reader *r)
+{
+    const char *s = r->scratch;
+    for (size_t k = 0; k < r->ntag; k++) {
+        if (!r->tags[k].value.ptr) {
+            r->tags[k].value.ptr = s;
+            s += r->tags[k].value.len;
+        }
+    }
+}
+
 /* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */
 static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game *game)
 {
@@ -1349,28 +1366,16 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
                  r->lim.max_game_bytes, (unsigned long long)bytes);
     }
 
-    if (r->ntrec > r->tags_cap) {
-        void *p = r->tags;
-        xgrow(&p, &r->tags_cap, r->ntrec, sizeof *r->tags);
-        r->tags = p;
-    }
-    const char *g = r->ntrec ? r->data + r->game_start : NULL;
-    for (size_t k = 0; k < r->ntrec; k++) {
-        const struct tag_rec *t = &r->trecs[k];
-        r->tags[k].name = (struct slice){g + t->name_off, t->name_len};
-        r->tags[k].value = (struct slice){
-            (t->in_scratch ? r->scratch : g) + t->value_off, t->value_len};
-        r->tags[k].line = t->line;
-        r->tags[k].col = t->col;
-    }
+    if (r->scratch_len)
+        place_escaped(r);
     game->index = ++r->games;
     game->file = r->name;
     game->line = r->game_line;
     game->offset = r->game_off;
     game->bytes = bytes;
     game->text = r->data + r->game_start;
-    game->tags = r->ntrec ? r->tags : NULL;
-    game->tag_count = r->ntrec;
+    game->tags = r->ntag ? r->tags : NULL;
+    game->tag_count = r->ntag;
     game->tokens = r->ntok ? r->toks : NULL;
     game->token_count = r->ntok;
     game->diags = r->diags;
@@ -1467,7 +1472,6 @@ void pgn_reader_free(struct pgn_reader *r)
         return;
     free(r->buf);
     free(r->toks);
-    free(r->trecs);
     free(r->tags);
     free(r->hashes);
     free(r->scratch);
