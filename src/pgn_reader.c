@@ -20,6 +20,9 @@
 #ifdef __SSSE3__
 #include <tmmintrin.h>
 #endif
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #include "pgnkit/xalloc.h"
 
@@ -98,20 +101,28 @@ static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
  * has delimiters: 0-1 all, 2 " $ ( ) space, 3 ; < >, 5 [ ], 7 { } DEL).  A move is 2 to 7
  * bytes: one such step replaces a loop of several tests per byte.
  */
-static inline size_t run_end(const char *d, size_t j, size_t n)
-{
 #ifdef __SSSE3__
+/* Bit k set when p[k] is a delimiter, for the 16 bytes at p (see run_end). */
+static inline unsigned delim_bits(const char *p)
+{
     const __m128i lo_tab = _mm_setr_epi8(0x03, 0x01, 0x03, 0x01, 0x03, 0x01, 0x01, 0x01, 0x03,
                                          0x03, 0x01, 0x1d, 0x05, 0x19, 0x05, 0x11);
     const __m128i hi_tab = _mm_setr_epi8(0x01, 0x01, 0x02, 0x04, 0x00, 0x08, 0x00, 0x10, 0, 0,
                                          0, 0, 0, 0, 0, 0);
     const __m128i nib = _mm_set1_epi8(0x0f);
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
+    __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+    __m128i plain = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
+    return (unsigned)_mm_movemask_epi8(plain) ^ 0xffffu;
+}
+#endif
+
+static inline size_t run_end(const char *d, size_t j, size_t n)
+{
+#ifdef __SSSE3__
     for (; n - j >= 16; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
-        __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
-        __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
-        __m128i plain = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
-        unsigned bits = (unsigned)_mm_movemask_epi8(plain) ^ 0xffffu;
+        unsigned bits = delim_bits(d + j);
         if (bits)
             return j + (size_t)__builtin_ctz(bits);
     }
@@ -326,6 +337,20 @@ static int fill(struct pgn_reader *r, size_t mark)
  */
 static inline size_t find_stop(const char *d, size_t p, size_t n, char a, char b)
 {
+#ifdef __AVX2__
+    /* 32 bytes a step: most tag values and clock comments take one. */
+    for (; n - p >= 32; p += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + p));
+        __m256i hit = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(a)),
+                            _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b))),
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
+                            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
+        unsigned bits = (unsigned)_mm256_movemask_epi8(hit);
+        if (bits)
+            return p + (size_t)__builtin_ctz(bits);
+    }
+#endif
 #ifdef __SSE2__
     const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
     const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
@@ -867,6 +892,105 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
 }
 
 /*
+ * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
+ * token's first byte are classified with one vector step and no bounds checks: a move
+ * ends within 16 bytes, a move number's digits and dots are counted from two masks, a
+ * comment's '}' is found among the next 32 (16 without AVX2).  A token found that way is
+ * complete (it ends before the end of the data) and shorter than the limits, which
+ * window_end() checks once: each such token skips scan_fast's general checks.  Anything
+ * not found within its window takes the general path, which decides as before.
+ */
+#define WINDOW_SLACK 64
+
+/* Index below which scan_fast may use windows: 0 (never) when the limits are below a
+ * window's reach, so that a token found in a window is surely within them. */
+static inline size_t window_end(const struct pgn_reader *r, size_t n)
+{
+#ifdef __SSSE3__
+    if (n > WINDOW_SLACK && r->lim.max_token_bytes >= 16 && r->lim.max_comment_bytes >= 32)
+        return n - WINDOW_SLACK;
+#else
+    (void)r;
+    (void)n;
+#endif
+    return 0;
+}
+
+#ifdef __SSSE3__
+/*
+ * The length of the move number (digits then dots) at p, whose first byte is a digit: 0
+ * when the 16 bytes at p hold no such number ending within them (a result, a bare
+ * number, a longer one), which the general path then decides.
+ */
+static inline size_t number_window(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* Signed compares: bytes 0x80 and up are below '0', not digits either. */
+    __m128i nondigit = _mm_or_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('9')),
+                                    _mm_cmplt_epi8(v, _mm_set1_epi8('0')));
+    unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
+    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+    unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
+    if (!((dots >> k) & 1))
+        return 0;
+    unsigned e = (unsigned)__builtin_ctz(~(dots | ((1u << k) - 1))); /* the first non-dot */
+    return e < 16 ? e : 0;
+}
+#endif
+
+/* Index, from p, of the first '}', LF or CR in the window at p; the window's size if none. */
+static inline size_t comment_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')),
+                                  _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
+                                                  _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
+    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
+    return (size_t)__builtin_ctzll(bits);
+#elif defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#else
+    (void)p;
+    return 0; /* never used: window_end() is 0 without SSSE3 */
+#endif
+}
+
+/*
+ * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
+ * after its ']' or 0.  Only below window_end(), so the name is within the limit.
+ */
+static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                                struct tag_parse *tp)
+{
+#ifdef __SSSE3__
+    size_t name = i + 1;
+    unsigned bits = delim_bits(d + name);
+    if (!bits)
+        return 0;
+    size_t j = name + (size_t)__builtin_ctz(bits);
+    if (j == name || d[j] != ' ' || d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = find_stop(d, value, n, '"', '\\');
+    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+        return 0;
+    tp->name = name;
+    tp->name_len = j - name;
+    tp->value = value;
+    tp->value_len = q - value;
+    return q + 2;
+#else
+    (void)r, (void)d, (void)i, (void)n, (void)tp;
+    return 0;
+#endif
+}
+
+/*
  * The fast path: move tokens, move numbers with their dots, comments closed on their own
  * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
  * state (index, line, line start, line-end count, token count) lives in registers for the
@@ -876,6 +1000,10 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
  * limit, any other byte) is left to scan_game: the returned index is where it stopped.
  * Only for a started game whose tokens are kept (the caller checks), so nothing here
  * drops tokens, fills or reports.  Writes its state back to r.
+ *
+ * Token room: every token takes at least one byte, so a stretch of data no longer than
+ * the free token slots cannot overflow them; the loop runs to the end of such a stretch
+ * (`stop`) and checks the room only there, not for each token.
  */
 static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
 {
@@ -883,88 +1011,123 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     const size_t n = r->len, max_tok = r->lim.max_token_bytes;
     /* A token ending at `short_at` or later may go on in bytes not read yet. */
     const size_t short_at = r->eof ? SIZE_MAX : n;
+    const size_t win_end = window_end(r, n);
     uint32_t line = r->line, run = r->eols;
     ptrdiff_t ls = r->ls;
     /* Columns then fit 32 bits without col_of()'s clamp (ls only grows below). */
     if ((ptrdiff_t)n - ls >= (ptrdiff_t)UINT32_MAX)
         return i;
-    struct pgn_token *tok = r->toks + r->ntok, *tok_end = r->toks + r->tok_cap;
     enum game_phase phase = r->phase;
+    struct pgn_token *tok = r->toks + r->ntok;
     while (i < n) {
-        unsigned cl = cls(d[i]);
-        size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
-        enum pgn_token_kind kind;
-        if (cl == CC_OTHER) {
-            if ((unsigned char)d[i] == 0xc2)
-                break; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
-            e = next = run_end(d, i + 1, n);
-            if (e - i > max_tok || e >= short_at)
-                break;
-            kind = PGN_TOK_MOVE;
-            phase = PHASE_MOVETEXT;
-        } else if (cl == CC_DIGIT) {
-            size_t k = i + 1;
-            while (k < n && is_digit(d[k]))
-                k++;
-            if (k == n || d[k] != '.')
-                break; /* a result or a bare number */
-            while (k < n && d[k] == '.')
-                k++;
-            if (k - i > max_tok || k >= short_at)
-                break;
-            e = next = k;
-            kind = PGN_TOK_MOVE_NUMBER;
-            phase = PHASE_MOVETEXT;
-        } else if (cl == CC_LBRACE) {
-            size_t stop = find_stop(d, i + 1, n, '}', '}');
-            if (stop == n || d[stop] != '}' || stop - i - 1 > r->lim.max_comment_bytes)
-                break; /* over lines, unterminated, or too long: scan_comment's case */
-            s = i + 1;
-            e = stop;
-            next = stop + 1;
-            kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
-        } else if (cl == CC_LBRACKET) {
-            /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
-             * and a tag after a blank line (perhaps a new game) are scan_game's. */
-            if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
-                break;
-            struct tag_parse tp;
-            size_t j = parse_tag_simple(r, d, i, n, &tp);
-            if (j == 0)
-                break;
-            commit_tag(r, d, i, &tp, line, ls);
-            phase = PHASE_TAGS;
-            run = 0;
-            i = j;
-            continue;
-        } else if (cl == CC_LF) {
-            i++;
-            run++;
-            line++;
-            ls = (ptrdiff_t)i;
-            continue;
-        } else if (cl == CC_SPACE) {
-            i++;
-            continue;
-        } else {
-            break;
-        }
-        if (tok == tok_end) {
+        if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
             r->ntok = (size_t)(tok - r->toks);
             grow_tokens(r);
             tok = r->toks + r->ntok;
-            tok_end = r->toks + r->tok_cap;
         }
-        *tok++ = (struct pgn_token){.text = d + s,
-                                    .len = (uint32_t)(e - s),
-                                    .line = line,
-                                    .col = (uint32_t)((ptrdiff_t)i - ls + 1),
-                                    .kind = (uint8_t)kind};
-        run = 0;
-        i = next;
-        if (i < n && d[i] == ' ')
-            i++;
+        size_t room = r->tok_cap - (size_t)(tok - r->toks);
+        const size_t stop = n - i > room ? i + room : n;
+        while (i < stop) {
+            unsigned char c = (unsigned char)d[i];
+            unsigned cl = char_class[c];
+            size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
+            enum pgn_token_kind kind;
+            if (cl == CC_OTHER) {
+                if (c == 0xc2)
+                    goto out; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
+#ifdef __SSSE3__
+                unsigned bits;
+                if (i < win_end && (bits = delim_bits(d + i + 1)) != 0) {
+                    e = i + 1 + (size_t)__builtin_ctz(bits);
+                    next = e + (d[e] == ' ');
+                } else
+#endif
+                {
+                    e = run_end(d, i + 1, n);
+                    if (e - i > max_tok || e >= short_at)
+                        goto out;
+                    next = e + (e < n && d[e] == ' ');
+                }
+                kind = PGN_TOK_MOVE;
+                phase = PHASE_MOVETEXT;
+            } else if (cl == CC_DIGIT) {
+                size_t len = 0;
+#ifdef __SSSE3__
+                if (i < win_end)
+                    len = number_window(d + i);
+#endif
+                if (len) {
+                    e = i + len;
+                } else {
+                    size_t k = i + 1;
+                    while (k < n && is_digit(d[k]))
+                        k++;
+                    if (k == n || d[k] != '.')
+                        goto out; /* a result or a bare number */
+                    while (k < n && d[k] == '.')
+                        k++;
+                    if (k - i > max_tok || k >= short_at)
+                        goto out;
+                    e = k;
+                }
+                next = e + (e < n && d[e] == ' ');
+                kind = PGN_TOK_MOVE_NUMBER;
+                phase = PHASE_MOVETEXT;
+            } else if (cl == CC_LBRACE) {
+                size_t close;
+                if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
+                    next = close + 1 + (d[close + 1] == ' ');
+                } else {
+                    close = find_stop(d, i + 1, n, '}', '}');
+                    if (close == n || d[close] != '}' ||
+                        close - i - 1 > r->lim.max_comment_bytes)
+                        goto out; /* over lines, unterminated, or too long: scan_comment's */
+                    next = close + 1 + (close + 1 < n && d[close + 1] == ' ');
+                }
+                s = i + 1;
+                e = close;
+                kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+            } else if (cl == CC_SPACE) {
+                i++;
+                continue;
+            } else if (cl == CC_LF) {
+                i++;
+                run++;
+                line++;
+                ls = (ptrdiff_t)i;
+                continue;
+            } else if (cl == CC_LBRACKET) {
+                /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
+                 * and a tag after a blank line (perhaps a new game) are scan_game's. */
+                if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
+                    goto out;
+                struct tag_parse tp;
+                size_t j = i < win_end ? tag_window(r, d, i, n, &tp) : 0;
+                if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
+                    goto out;
+                /* A usual tag pair: commit_tag's case without an error or an escape. */
+                *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                                {d + tp.value, tp.value_len},
+                                                line,
+                                                (uint32_t)((ptrdiff_t)i - ls + 1)};
+                phase = PHASE_TAGS;
+                run = 0;
+                i = j;
+                continue;
+            } else {
+                goto out;
+            }
+            tok->text = d + s;
+            tok->len = (uint32_t)(e - s);
+            tok->line = line;
+            tok->col = (uint32_t)((ptrdiff_t)i - ls + 1);
+            tok->kind = (uint8_t)kind;
+            tok++;
+            run = 0;
+            i = next;
+        }
     }
+out:
     r->line = line;
     r->ls = ls;
     r->eols = run;
