@@ -101,20 +101,44 @@ static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
  * has delimiters: 0-1 all, 2 " $ ( ) space, 3 ; < >, 5 [ ], 7 { } DEL).  A move is 2 to 7
  * bytes: one such step replaces a loop of several tests per byte.
  */
+#ifdef __SSE2__
+/* Vector constants as memory operands: the hot loops then neither rebuild them per token
+ * nor hold them in registers they need for their own state. */
+static const uint8_t vec_const[][16] __attribute__((aligned(16))) = {
+#define VC_LO_TAB 0
+    {0x03, 0x01, 0x03, 0x01, 0x03, 0x01, 0x01, 0x01, 0x03, 0x03, 0x01, 0x1d, 0x05, 0x19, 0x05,
+     0x11},
+#define VC_HI_TAB 1
+    {0x01, 0x01, 0x02, 0x04, 0x00, 0x08, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0, 0},
+#define VC_NIBBLE 2
+    {0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f,
+     0x0f},
+#define VC_SAT7F 3 /* + 0x7f saturating: any non-zero byte gets its top bit */
+    {0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f,
+     0x7f},
+#define VC_ZERO_CH 4
+    {'0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'},
+#define VC_SAT76 5 /* + 0x76 saturating: bytes 10 and up get their top bit */
+    {0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76,
+     0x76},
+#define VC_DOT 6
+    {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'},
+};
+
+static inline __m128i vc(int k) { return _mm_load_si128((const __m128i *)(const void *)vec_const[k]); }
+#endif
+
 #ifdef __SSSE3__
-/* Bit k set when p[k] is a delimiter, for the 16 bytes at p (see run_end). */
+/*
+ * Bit k set when p[k] is a delimiter, for the 16 bytes at p (see run_end).  The low-nibble
+ * lookup needs no mask: pshufb gives 0 for bytes 0x80 and up, which are no delimiters.
+ */
 static inline unsigned delim_bits(const char *p)
 {
-    const __m128i lo_tab = _mm_setr_epi8(0x03, 0x01, 0x03, 0x01, 0x03, 0x01, 0x01, 0x01, 0x03,
-                                         0x03, 0x01, 0x1d, 0x05, 0x19, 0x05, 0x11);
-    const __m128i hi_tab = _mm_setr_epi8(0x01, 0x01, 0x02, 0x04, 0x00, 0x08, 0x00, 0x10, 0, 0,
-                                         0, 0, 0, 0, 0, 0);
-    const __m128i nib = _mm_set1_epi8(0x0f);
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
-    __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
-    __m128i plain = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
-    return (unsigned)_mm_movemask_epi8(plain) ^ 0xffffu;
+    __m128i lo = _mm_shuffle_epi8(vc(VC_LO_TAB), v);
+    __m128i hi = _mm_shuffle_epi8(vc(VC_HI_TAB), _mm_and_si128(_mm_srli_epi16(v, 4), vc(VC_NIBBLE)));
+    return (unsigned)_mm_movemask_epi8(_mm_adds_epu8(_mm_and_si128(lo, hi), vc(VC_SAT7F)));
 }
 #endif
 
@@ -335,6 +359,23 @@ static int fill(struct pgn_reader *r, size_t mark)
  * are short and on one line: one SSE2 pass finding the first byte that matters is
  * cheaper than a byte loop with several tests per byte, or a memchr per byte value.
  */
+#ifdef __AVX2__
+#define SPLAT32(c) {c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, \
+                    c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c}
+static const char splat_const[][32] __attribute__((aligned(32))) = {
+    SPLAT32('"'), SPLAT32('\\'), SPLAT32('\n'), SPLAT32('\r'), SPLAT32('}'),
+};
+
+/* c in all 32 bytes, from memory for the usual stops (see vec_const); c is a constant. */
+static inline __m256i splat32(char c)
+{
+    const char *k = c == '"' ? splat_const[0] : c == '\\' ? splat_const[1]
+                  : c == '\n' ? splat_const[2] : c == '\r' ? splat_const[3]
+                  : c == '}' ? splat_const[4] : NULL;
+    return k ? _mm256_load_si256((const __m256i *)(const void *)k) : _mm256_set1_epi8(c);
+}
+#endif
+
 static inline size_t find_stop(const char *d, size_t p, size_t n, char a, char b)
 {
 #ifdef __AVX2__
@@ -342,10 +383,9 @@ static inline size_t find_stop(const char *d, size_t p, size_t n, char a, char b
     for (; n - p >= 32; p += 32) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + p));
         __m256i hit = _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(a)),
-                            _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b))),
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
-                            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32(a)), _mm256_cmpeq_epi8(v, splat32(b))),
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')),
+                            _mm256_cmpeq_epi8(v, splat32('\r'))));
         unsigned bits = (unsigned)_mm256_movemask_epi8(hit);
         if (bits)
             return p + (size_t)__builtin_ctz(bits);
@@ -925,11 +965,10 @@ static inline size_t window_end(const struct pgn_reader *r, size_t n)
 static inline size_t number_window(const char *p)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    /* Signed compares: bytes 0x80 and up are below '0', not digits either. */
-    __m128i nondigit = _mm_or_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('9')),
-                                    _mm_cmplt_epi8(v, _mm_set1_epi8('0')));
+    /* A byte minus '0' (wrapping) is 10 or more for anything but a digit. */
+    __m128i nondigit = _mm_adds_epu8(_mm_sub_epi8(v, vc(VC_ZERO_CH)), vc(VC_SAT76));
     unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
-    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc(VC_DOT)));
     unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
     if (!((dots >> k) & 1))
         return 0;
@@ -943,9 +982,9 @@ static inline size_t comment_window(const char *p)
 {
 #if defined(__AVX2__)
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')),
-                                  _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
-                                                  _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('}')),
+                                  _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')),
+                                                  _mm256_cmpeq_epi8(v, splat32('\r'))));
     uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
     return (size_t)__builtin_ctzll(bits);
 #elif defined(__SSE2__)
@@ -1029,10 +1068,11 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
         const size_t stop = n - i > room ? i + room : n;
         while (i < stop) {
             unsigned char c = (unsigned char)d[i];
-            unsigned cl = char_class[c];
             size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
             enum pgn_token_kind kind;
-            if (cl == CC_OTHER) {
+            /* Tests on the byte itself, in the order of frequency: a chain of two-instruction
+             * tests, where one on the class became a jump table. */
+            if (char_class[c] == CC_OTHER) {
                 if (c == 0xc2)
                     goto out; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
 #ifdef __SSSE3__
@@ -1050,7 +1090,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 }
                 kind = PGN_TOK_MOVE;
                 phase = PHASE_MOVETEXT;
-            } else if (cl == CC_DIGIT) {
+            } else if (is_digit((char)c)) {
                 size_t len = 0;
 #ifdef __SSSE3__
                 if (i < win_end)
@@ -1073,7 +1113,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 next = e + (e < n && d[e] == ' ');
                 kind = PGN_TOK_MOVE_NUMBER;
                 phase = PHASE_MOVETEXT;
-            } else if (cl == CC_LBRACE) {
+            } else if (c == '{') {
                 size_t close;
                 if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
                     next = close + 1 + (d[close + 1] == ' ');
@@ -1087,16 +1127,16 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 s = i + 1;
                 e = close;
                 kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
-            } else if (cl == CC_SPACE) {
-                i++;
-                continue;
-            } else if (cl == CC_LF) {
+            } else if (c == '\n') {
                 i++;
                 run++;
                 line++;
                 ls = (ptrdiff_t)i;
                 continue;
-            } else if (cl == CC_LBRACKET) {
+            } else if (c == ' ' || char_class[c] == CC_SPACE) {
+                i++;
+                continue;
+            } else if (c == '[') {
                 /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
                  * and a tag after a blank line (perhaps a new game) are scan_game's. */
                 if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
