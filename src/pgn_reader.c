@@ -20,6 +20,9 @@
 #ifdef __SSSE3__
 #include <tmmintrin.h>
 #endif
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #include "pgnkit/xalloc.h"
 
@@ -98,20 +101,52 @@ static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
  * has delimiters: 0-1 all, 2 " $ ( ) space, 3 ; < >, 5 [ ], 7 { } DEL).  A move is 2 to 7
  * bytes: one such step replaces a loop of several tests per byte.
  */
+#ifdef __SSE2__
+/* Vector constants as memory operands: the hot loops then neither rebuild them per token
+ * nor hold them in registers they need for their own state. */
+static const uint8_t vec_const[][16] __attribute__((aligned(16))) = {
+#define VC_LO_TAB 0
+    {0x03, 0x01, 0x03, 0x01, 0x03, 0x01, 0x01, 0x01, 0x03, 0x03, 0x01, 0x1d, 0x05, 0x19, 0x05,
+     0x11},
+#define VC_HI_TAB 1
+    {0x01, 0x01, 0x02, 0x04, 0x00, 0x08, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0, 0},
+#define VC_NIBBLE 2
+    {0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f,
+     0x0f},
+#define VC_SAT7F 3 /* + 0x7f saturating: any non-zero byte gets its top bit */
+    {0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f,
+     0x7f},
+#define VC_ZERO_CH 4
+    {'0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'},
+#define VC_SAT76 5 /* + 0x76 saturating: bytes 10 and up get their top bit */
+    {0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76, 0x76,
+     0x76},
+#define VC_DOT 6
+    {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'},
+};
+
+static inline __m128i vc(int k) { return _mm_load_si128((const __m128i *)(const void *)vec_const[k]); }
+#endif
+
+#ifdef __SSSE3__
+/*
+ * Bit k set when p[k] is a delimiter, for the 16 bytes at p (see run_end).  The low-nibble
+ * lookup needs no mask: pshufb gives 0 for bytes 0x80 and up, which are no delimiters.
+ */
+static inline unsigned delim_bits(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i lo = _mm_shuffle_epi8(vc(VC_LO_TAB), v);
+    __m128i hi = _mm_shuffle_epi8(vc(VC_HI_TAB), _mm_and_si128(_mm_srli_epi16(v, 4), vc(VC_NIBBLE)));
+    return (unsigned)_mm_movemask_epi8(_mm_adds_epu8(_mm_and_si128(lo, hi), vc(VC_SAT7F)));
+}
+#endif
+
 static inline size_t run_end(const char *d, size_t j, size_t n)
 {
 #ifdef __SSSE3__
-    const __m128i lo_tab = _mm_setr_epi8(0x03, 0x01, 0x03, 0x01, 0x03, 0x01, 0x01, 0x01, 0x03,
-                                         0x03, 0x01, 0x1d, 0x05, 0x19, 0x05, 0x11);
-    const __m128i hi_tab = _mm_setr_epi8(0x01, 0x01, 0x02, 0x04, 0x00, 0x08, 0x00, 0x10, 0, 0,
-                                         0, 0, 0, 0, 0, 0);
-    const __m128i nib = _mm_set1_epi8(0x0f);
     for (; n - j >= 16; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
-        __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
-        __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
-        __m128i plain = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
-        unsigned bits = (unsigned)_mm_movemask_epi8(plain) ^ 0xffffu;
+        unsigned bits = delim_bits(d + j);
         if (bits)
             return j + (size_t)__builtin_ctz(bits);
     }
@@ -128,17 +163,6 @@ enum game_phase {
 };
 
 enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
-
-/* A tag as stored while the game is read: offsets survive buffer moves. */
-struct tag_rec {
-    size_t name_off;  /* from the game's first byte */
-    size_t name_len;
-    size_t value_off; /* from the game's first byte, or into scratch */
-    size_t value_len;
-    uint32_t line;
-    uint32_t col;
-    bool in_scratch;
-};
 
 struct pgn_reader {
     struct pgn_source src;
@@ -181,10 +205,11 @@ struct pgn_reader {
 
     struct pgn_token *toks;
     size_t ntok, tok_cap;
-    struct tag_rec *trecs;
-    size_t ntrec, trec_cap;
+    /* The tags as handed out, built as they are read: names and unescaped values point
+     * into data and move with it (make_room); an escaped value has a NULL pointer until
+     * finish_game, as scratch may still move: those values lie in scratch in tag order. */
     struct pgn_tag *tags;
-    size_t tags_cap;
+    size_t ntag, tag_cap;
     uint32_t eols;    /* line ends since the last byte that was not whitespace */
     uint64_t *hashes; /* of the tag names seen while skipping this game (tag_is_dup) */
     size_t nhash, hash_cap;
@@ -247,13 +272,25 @@ static void push_name_hash(struct pgn_reader *r, uint64_t h)
 /* Called while the game's bytes are still in the buffer (before fill() moves them). */
 static void start_skipping(struct pgn_reader *r)
 {
-    for (size_t k = 0; k < r->ntrec; k++)
-        push_name_hash(r, name_hash(r->data + r->game_start + r->trecs[k].name_off,
-                                    r->trecs[k].name_len));
+    for (size_t k = 0; k < r->ntag; k++)
+        push_name_hash(r, name_hash(r->tags[k].name.ptr, r->tags[k].name.len));
     r->skipping = true;
     r->ntok = 0;
-    r->ntrec = 0;
+    r->ntag = 0;
     r->scratch_len = 0;
+}
+
+/* Move the game's pointers into data along with the bytes: p becomes nb + (p - old). */
+static void rebase_game(struct pgn_reader *r, const char *old, char *nb)
+{
+    for (size_t k = 0; k < r->ntok; k++)
+        r->toks[k].text = nb + (r->toks[k].text - old);
+    for (size_t k = 0; k < r->ntag; k++) {
+        struct pgn_tag *t = &r->tags[k];
+        t->name.ptr = nb + (t->name.ptr - old);
+        if (t->value.ptr)
+            t->value.ptr = nb + (t->value.ptr - old);
+    }
 }
 
 /* Make room by moving [keep, len) to the front or into a larger buffer. */
@@ -262,8 +299,7 @@ static void make_room(struct pgn_reader *r, size_t keep)
     size_t live = r->len - keep;
     if (keep > 0 && r->cap - live >= READ_CHUNK) {
         memmove(r->buf, r->buf + keep, live);
-        for (size_t k = 0; k < r->ntok; k++)
-            r->toks[k].text -= keep;
+        rebase_game(r, r->buf + keep, r->buf);
     } else {
         size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
         while (ncap - live < READ_CHUNK)
@@ -271,9 +307,8 @@ static void make_room(struct pgn_reader *r, size_t keep)
         char *nb = xmalloc(ncap);
         if (live)
             memcpy(nb, r->buf + keep, live);
-        /* Tokens point into the old buffer, which is still alive here. */
-        for (size_t k = 0; k < r->ntok; k++)
-            r->toks[k].text = nb + (r->toks[k].text - (r->buf + keep));
+        /* Tokens and tags point into the old buffer, which is still alive here. */
+        rebase_game(r, r->buf + keep, nb);
         free(r->buf);
         r->buf = nb;
         r->cap = ncap;
@@ -324,8 +359,38 @@ static int fill(struct pgn_reader *r, size_t mark)
  * are short and on one line: one SSE2 pass finding the first byte that matters is
  * cheaper than a byte loop with several tests per byte, or a memchr per byte value.
  */
+#ifdef __AVX2__
+#define SPLAT32(c) {c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, \
+                    c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c}
+static const char splat_const[][32] __attribute__((aligned(32))) = {
+    SPLAT32('"'), SPLAT32('\\'), SPLAT32('\n'), SPLAT32('\r'), SPLAT32('}'),
+};
+
+/* c in all 32 bytes, from memory for the usual stops (see vec_const); c is a constant. */
+static inline __m256i splat32(char c)
+{
+    const char *k = c == '"' ? splat_const[0] : c == '\\' ? splat_const[1]
+                  : c == '\n' ? splat_const[2] : c == '\r' ? splat_const[3]
+                  : c == '}' ? splat_const[4] : NULL;
+    return k ? _mm256_load_si256((const __m256i *)(const void *)k) : _mm256_set1_epi8(c);
+}
+#endif
+
 static inline size_t find_stop(const char *d, size_t p, size_t n, char a, char b)
 {
+#ifdef __AVX2__
+    /* 32 bytes a step: most tag values and clock comments take one. */
+    for (; n - p >= 32; p += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + p));
+        __m256i hit = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32(a)), _mm256_cmpeq_epi8(v, splat32(b))),
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')),
+                            _mm256_cmpeq_epi8(v, splat32('\r'))));
+        unsigned bits = (unsigned)_mm256_movemask_epi8(hit);
+        if (bits)
+            return p + (size_t)__builtin_ctz(bits);
+    }
+#endif
 #ifdef __SSE2__
     const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
     const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
@@ -561,11 +626,25 @@ static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct t
     for (size_t k = 0; k < r->nhash; k++)
         if (r->hashes[k] == h)
             return true;
-    const char *g = r->data + r->game_start;
-    for (size_t k = 0; k < r->ntrec; k++)
-        if (name_hash(g + r->trecs[k].name_off, r->trecs[k].name_len) == h)
+    for (size_t k = 0; k < r->ntag; k++)
+        if (name_hash(r->tags[k].name.ptr, r->tags[k].name.len) == h)
             return true;
     return false;
+}
+
+static __attribute__((noinline, cold)) void grow_tags(struct pgn_reader *r)
+{
+    void *p = r->tags;
+    xgrow(&p, &r->tag_cap, r->ntag + 1, sizeof *r->tags);
+    r->tags = p;
+}
+
+/* A new tag at the end of the game's tags, for the caller to fill. */
+static inline struct pgn_tag *push_tag(struct pgn_reader *r)
+{
+    if (r->ntag == r->tag_cap)
+        grow_tags(r);
+    return &r->tags[r->ntag++];
 }
 
 /* Keep the tag pair parsed at d[i], on the line `line` whose first byte is at ls. */
@@ -582,20 +661,12 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
         push_name_hash(r, name_hash(d + tp->name, tp->name_len));
         return;
     }
-    if (r->ntrec == r->trec_cap) {
-        void *p = r->trecs;
-        xgrow(&p, &r->trec_cap, r->ntrec + 1, sizeof *r->trecs);
-        r->trecs = p;
-    }
-    struct tag_rec *t = &r->trecs[r->ntrec++];
-    t->name_off = tp->name - r->game_start;
-    t->name_len = tp->name_len;
+    struct pgn_tag *t = push_tag(r);
+    t->name = (struct slice){d + tp->name, tp->name_len};
     t->line = line;
     t->col = col_of(i, ls);
-    t->in_scratch = tp->escaped;
     if (!tp->escaped) {
-        t->value_off = tp->value - r->game_start;
-        t->value_len = tp->value_len;
+        t->value = (struct slice){d + tp->value, tp->value_len};
         return;
     }
     /* Undo \" and \\ into the scratch area; other backslashes stay as written. */
@@ -612,8 +683,7 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
             k++;
         o[out++] = s[k];
     }
-    t->value_off = r->scratch_len;
-    t->value_len = out;
+    t->value = (struct slice){NULL, out}; /* finish_game points it into scratch */
     r->scratch_len += out;
 }
 
@@ -832,7 +902,7 @@ static void reset_game(struct pgn_reader *r)
     r->phase = PHASE_BEFORE;
     r->depth = 0;
     r->ntok = 0;
-    r->ntrec = 0;
+    r->ntag = 0;
     r->nhash = 0;
     r->scratch_len = 0;
     diag_list_clear(&r->diags);
@@ -862,6 +932,104 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
 }
 
 /*
+ * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
+ * token's first byte are classified with one vector step and no bounds checks: a move
+ * ends within 16 bytes, a move number's digits and dots are counted from two masks, a
+ * comment's '}' is found among the next 32 (16 without AVX2).  A token found that way is
+ * complete (it ends before the end of the data) and shorter than the limits, which
+ * window_end() checks once: each such token skips scan_fast's general checks.  Anything
+ * not found within its window takes the general path, which decides as before.
+ */
+#define WINDOW_SLACK 64
+
+/* Index below which scan_fast may use windows: 0 (never) when the limits are below a
+ * window's reach, so that a token found in a window is surely within them. */
+static inline size_t window_end(const struct pgn_reader *r, size_t n)
+{
+#ifdef __SSSE3__
+    if (n > WINDOW_SLACK && r->lim.max_token_bytes >= 16 && r->lim.max_comment_bytes >= 32)
+        return n - WINDOW_SLACK;
+#else
+    (void)r;
+    (void)n;
+#endif
+    return 0;
+}
+
+#ifdef __SSSE3__
+/*
+ * The length of the move number (digits then dots) at p, whose first byte is a digit: 0
+ * when the 16 bytes at p hold no such number ending within them (a result, a bare
+ * number, a longer one), which the general path then decides.
+ */
+static inline size_t number_window(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* A byte minus '0' (wrapping) is 10 or more for anything but a digit. */
+    __m128i nondigit = _mm_adds_epu8(_mm_sub_epi8(v, vc(VC_ZERO_CH)), vc(VC_SAT76));
+    unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
+    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc(VC_DOT)));
+    unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
+    if (!((dots >> k) & 1))
+        return 0;
+    unsigned e = (unsigned)__builtin_ctz(~(dots | ((1u << k) - 1))); /* the first non-dot */
+    return e < 16 ? e : 0;
+}
+#endif
+
+/* Index, from p, of the first '}', LF or CR in the window at p; the window's size if none. */
+static inline size_t comment_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('}')),
+                                  _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')),
+                                                  _mm256_cmpeq_epi8(v, splat32('\r'))));
+    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
+    return (size_t)__builtin_ctzll(bits);
+#elif defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#else
+    (void)p;
+    return 0; /* never used: window_end() is 0 without SSSE3 */
+#endif
+}
+
+/*
+ * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
+ * after its ']' or 0.  Only below window_end(), so the name is within the limit.
+ */
+static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                                struct tag_parse *tp)
+{
+#ifdef __SSSE3__
+    size_t name = i + 1;
+    unsigned bits = delim_bits(d + name);
+    if (!bits)
+        return 0;
+    size_t j = name + (size_t)__builtin_ctz(bits);
+    if (j == name || d[j] != ' ' || d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = find_stop(d, value, n, '"', '\\');
+    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+        return 0;
+    tp->name = name;
+    tp->name_len = j - name;
+    tp->value = value;
+    tp->value_len = q - value;
+    return q + 2;
+#else
+    (void)r, (void)d, (void)i, (void)n, (void)tp;
+    return 0;
+#endif
+}
+
+/*
  * The fast path: move tokens, move numbers with their dots, comments closed on their own
  * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
  * state (index, line, line start, line-end count, token count) lives in registers for the
@@ -871,6 +1039,10 @@ static size_t token_too_long(struct pgn_reader *r, size_t i)
  * limit, any other byte) is left to scan_game: the returned index is where it stopped.
  * Only for a started game whose tokens are kept (the caller checks), so nothing here
  * drops tokens, fills or reports.  Writes its state back to r.
+ *
+ * Token room: every token takes at least one byte, so a stretch of data no longer than
+ * the free token slots cannot overflow them; the loop runs to the end of such a stretch
+ * (`stop`) and checks the room only there, not for each token.
  */
 static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
 {
@@ -878,88 +1050,124 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     const size_t n = r->len, max_tok = r->lim.max_token_bytes;
     /* A token ending at `short_at` or later may go on in bytes not read yet. */
     const size_t short_at = r->eof ? SIZE_MAX : n;
+    const size_t win_end = window_end(r, n);
     uint32_t line = r->line, run = r->eols;
     ptrdiff_t ls = r->ls;
     /* Columns then fit 32 bits without col_of()'s clamp (ls only grows below). */
     if ((ptrdiff_t)n - ls >= (ptrdiff_t)UINT32_MAX)
         return i;
-    struct pgn_token *tok = r->toks + r->ntok, *tok_end = r->toks + r->tok_cap;
     enum game_phase phase = r->phase;
+    struct pgn_token *tok = r->toks + r->ntok;
     while (i < n) {
-        unsigned cl = cls(d[i]);
-        size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
-        enum pgn_token_kind kind;
-        if (cl == CC_OTHER) {
-            if ((unsigned char)d[i] == 0xc2)
-                break; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
-            e = next = run_end(d, i + 1, n);
-            if (e - i > max_tok || e >= short_at)
-                break;
-            kind = PGN_TOK_MOVE;
-            phase = PHASE_MOVETEXT;
-        } else if (cl == CC_DIGIT) {
-            size_t k = i + 1;
-            while (k < n && is_digit(d[k]))
-                k++;
-            if (k == n || d[k] != '.')
-                break; /* a result or a bare number */
-            while (k < n && d[k] == '.')
-                k++;
-            if (k - i > max_tok || k >= short_at)
-                break;
-            e = next = k;
-            kind = PGN_TOK_MOVE_NUMBER;
-            phase = PHASE_MOVETEXT;
-        } else if (cl == CC_LBRACE) {
-            size_t stop = find_stop(d, i + 1, n, '}', '}');
-            if (stop == n || d[stop] != '}' || stop - i - 1 > r->lim.max_comment_bytes)
-                break; /* over lines, unterminated, or too long: scan_comment's case */
-            s = i + 1;
-            e = stop;
-            next = stop + 1;
-            kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
-        } else if (cl == CC_LBRACKET) {
-            /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
-             * and a tag after a blank line (perhaps a new game) are scan_game's. */
-            if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
-                break;
-            struct tag_parse tp;
-            size_t j = parse_tag_simple(r, d, i, n, &tp);
-            if (j == 0)
-                break;
-            commit_tag(r, d, i, &tp, line, ls);
-            phase = PHASE_TAGS;
-            run = 0;
-            i = j;
-            continue;
-        } else if (cl == CC_LF) {
-            i++;
-            run++;
-            line++;
-            ls = (ptrdiff_t)i;
-            continue;
-        } else if (cl == CC_SPACE) {
-            i++;
-            continue;
-        } else {
-            break;
-        }
-        if (tok == tok_end) {
+        if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
             r->ntok = (size_t)(tok - r->toks);
             grow_tokens(r);
             tok = r->toks + r->ntok;
-            tok_end = r->toks + r->tok_cap;
         }
-        *tok++ = (struct pgn_token){.text = d + s,
-                                    .len = (uint32_t)(e - s),
-                                    .line = line,
-                                    .col = (uint32_t)((ptrdiff_t)i - ls + 1),
-                                    .kind = (uint8_t)kind};
-        run = 0;
-        i = next;
-        if (i < n && d[i] == ' ')
-            i++;
+        size_t room = r->tok_cap - (size_t)(tok - r->toks);
+        const size_t stop = n - i > room ? i + room : n;
+        while (i < stop) {
+            unsigned char c = (unsigned char)d[i];
+            size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
+            enum pgn_token_kind kind;
+            /* Tests on the byte itself, in the order of frequency: a chain of two-instruction
+             * tests, where one on the class became a jump table. */
+            if (char_class[c] == CC_OTHER) {
+                if (c == 0xc2)
+                    goto out; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
+#ifdef __SSSE3__
+                unsigned bits;
+                if (i < win_end && (bits = delim_bits(d + i + 1)) != 0) {
+                    e = i + 1 + (size_t)__builtin_ctz(bits);
+                    next = e + (d[e] == ' ');
+                } else
+#endif
+                {
+                    e = run_end(d, i + 1, n);
+                    if (e - i > max_tok || e >= short_at)
+                        goto out;
+                    next = e + (e < n && d[e] == ' ');
+                }
+                kind = PGN_TOK_MOVE;
+                phase = PHASE_MOVETEXT;
+            } else if (is_digit((char)c)) {
+                size_t len = 0;
+#ifdef __SSSE3__
+                if (i < win_end)
+                    len = number_window(d + i);
+#endif
+                if (len) {
+                    e = i + len;
+                } else {
+                    size_t k = i + 1;
+                    while (k < n && is_digit(d[k]))
+                        k++;
+                    if (k == n || d[k] != '.')
+                        goto out; /* a result or a bare number */
+                    while (k < n && d[k] == '.')
+                        k++;
+                    if (k - i > max_tok || k >= short_at)
+                        goto out;
+                    e = k;
+                }
+                next = e + (e < n && d[e] == ' ');
+                kind = PGN_TOK_MOVE_NUMBER;
+                phase = PHASE_MOVETEXT;
+            } else if (c == '{') {
+                size_t close;
+                if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
+                    next = close + 1 + (d[close + 1] == ' ');
+                } else {
+                    close = find_stop(d, i + 1, n, '}', '}');
+                    if (close == n || d[close] != '}' ||
+                        close - i - 1 > r->lim.max_comment_bytes)
+                        goto out; /* over lines, unterminated, or too long: scan_comment's */
+                    next = close + 1 + (close + 1 < n && d[close + 1] == ' ');
+                }
+                s = i + 1;
+                e = close;
+                kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+            } else if (c == '\n') {
+                i++;
+                run++;
+                line++;
+                ls = (ptrdiff_t)i;
+                continue;
+            } else if (c == ' ' || char_class[c] == CC_SPACE) {
+                i++;
+                continue;
+            } else if (c == '[') {
+                /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
+                 * and a tag after a blank line (perhaps a new game) are scan_game's. */
+                if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
+                    goto out;
+                struct tag_parse tp;
+                size_t j = i < win_end ? tag_window(r, d, i, n, &tp) : 0;
+                if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
+                    goto out;
+                /* A usual tag pair: commit_tag's case without an error or an escape. */
+                *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                                {d + tp.value, tp.value_len},
+                                                line,
+                                                (uint32_t)((ptrdiff_t)i - ls + 1)};
+                phase = PHASE_TAGS;
+                run = 0;
+                i = j;
+                continue;
+            } else {
+                goto out;
+            }
+            tok->text = d + s;
+            tok->len = (uint32_t)(e - s);
+            tok->line = line;
+            tok->col = (uint32_t)((ptrdiff_t)i - ls + 1);
+            tok->kind = (uint8_t)kind;
+            tok++;
+            run = 0;
+            i = next;
+        }
     }
+out:
     r->line = line;
     r->ls = ls;
     r->eols = run;
@@ -1312,6 +1520,18 @@ done:
     return r->started ? 1 : 0;
 }
 
+/* Point the escaped tag values (NULL so far) at their unescaped text, in scratch in order. */
+static void place_escaped(struct pgn_reader *r)
+{
+    const char *s = r->scratch;
+    for (size_t k = 0; k < r->ntag; k++) {
+        if (!r->tags[k].value.ptr) {
+            r->tags[k].value.ptr = s;
+            s += r->tags[k].value.len;
+        }
+    }
+}
+
 /* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */
 static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game *game)
 {
@@ -1349,28 +1569,16 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
                  r->lim.max_game_bytes, (unsigned long long)bytes);
     }
 
-    if (r->ntrec > r->tags_cap) {
-        void *p = r->tags;
-        xgrow(&p, &r->tags_cap, r->ntrec, sizeof *r->tags);
-        r->tags = p;
-    }
-    const char *g = r->ntrec ? r->data + r->game_start : NULL;
-    for (size_t k = 0; k < r->ntrec; k++) {
-        const struct tag_rec *t = &r->trecs[k];
-        r->tags[k].name = (struct slice){g + t->name_off, t->name_len};
-        r->tags[k].value = (struct slice){
-            (t->in_scratch ? r->scratch : g) + t->value_off, t->value_len};
-        r->tags[k].line = t->line;
-        r->tags[k].col = t->col;
-    }
+    if (r->scratch_len)
+        place_escaped(r);
     game->index = ++r->games;
     game->file = r->name;
     game->line = r->game_line;
     game->offset = r->game_off;
     game->bytes = bytes;
     game->text = r->data + r->game_start;
-    game->tags = r->ntrec ? r->tags : NULL;
-    game->tag_count = r->ntrec;
+    game->tags = r->ntag ? r->tags : NULL;
+    game->tag_count = r->ntag;
     game->tokens = r->ntok ? r->toks : NULL;
     game->token_count = r->ntok;
     game->diags = r->diags;
@@ -1467,7 +1675,6 @@ void pgn_reader_free(struct pgn_reader *r)
         return;
     free(r->buf);
     free(r->toks);
-    free(r->trecs);
     free(r->tags);
     free(r->hashes);
     free(r->scratch);
