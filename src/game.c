@@ -228,7 +228,8 @@ static inline size_t play_token(struct game_replayer *r, const struct pgn_game *
         lv->dead = true;
         return used;
     }
-    r->token_moves[i] = (struct game_token_move){o.move, ply, true};
+    if (!r->opts.skip_token_moves)
+        r->token_moves[i] = (struct game_token_move){o.move, ply, true};
     lv->cur ^= 1;
     lv->has_last = true;
     lv->ply = ply;
@@ -401,12 +402,14 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     rec->diags = diags;
     diag_list_clear(&rec->diags);
     rec->game = g;
-    xgrow((void **)&r->token_moves, &r->token_move_cap, g->token_count + 1,
-          sizeof *r->token_moves);
     /* Each move token plays at most one mainline move: grow once per game, not per move. */
     xgrow((void **)&r->mainline, &r->mainline_cap, g->token_count + 1, sizeof *r->mainline);
-    memset(r->token_moves, 0, g->token_count * sizeof *r->token_moves);
-    rec->token_moves = r->token_moves;
+    if (!r->opts.skip_token_moves) {
+        xgrow((void **)&r->token_moves, &r->token_move_cap, g->token_count + 1,
+              sizeof *r->token_moves);
+        memset(r->token_moves, 0, g->token_count * sizeof *r->token_moves);
+        rec->token_moves = r->token_moves;
+    }
     for (size_t i = 0; i < g->diags.count; i++)
         diag_list_push(&rec->diags, &g->diags.items[i]);
 }

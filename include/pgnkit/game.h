@@ -24,6 +24,9 @@
 struct game_options {
     struct san_options san;
     bool skip_variations;    /* do not replay (...) variations */
+    /* Leave game_record.token_moves NULL: only writers that walk the tokens (PGN, TSV)
+     * read it, and filling it costs a store per move and a clear per game. */
+    bool skip_token_moves;
     enum san_letters letters;
 };
 
@@ -52,7 +55,8 @@ struct game_record {
     struct position final;            /* after the last mainline move played */
     const struct move *mainline;      /* the mainline moves played */
     size_t mainline_count;
-    const struct game_token_move *token_moves; /* one per game->tokens[i] */
+    const struct game_token_move *token_moves; /* one per game->tokens[i]; NULL with
+                                                * game_options.skip_token_moves */
     uint32_t error_ply;               /* ply of the mainline error that stopped it, or 0 */
     enum game_end end;                /* of the final position, when no error stopped it */
     struct slice result_token;        /* the termination marker written, if any */

@@ -462,5 +462,10 @@ int options_parse(int argc, char **argv, struct config *cfg)
         }
         cfg->inputs[cfg->input_count++] = a;
     }
+    /* Only the PGN writer (pgn, fen --comments) and uci's TSV walk the tokens' moves. */
+    cfg->game.skip_token_moves =
+        !(cfg->command == CMD_PGN ||
+          (cfg->command == CMD_FEN && cfg->writer.fen_mode == FEN_MODE_COMMENTS) ||
+          (cfg->command == CMD_UCI && cfg->writer.format == FORMAT_TSV));
     return 0;
 }
