@@ -21,8 +21,12 @@ bitboard attacks_between_table[SQUARE_COUNT][SQUARE_COUNT];
 bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
 struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
 struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
-static bitboard rook_storage[0x19000];  /* 102400: sum of 2^bits over all squares */
-static bitboard bishop_storage[0x1480]; /* 5248 */
+/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  A build
+ * uses one kind (attacks_internal.h): the other stays untouched zero pages. */
+static bitboard rook_storage[0x19000];
+static bitboard bishop_storage[0x1480];
+static uint16_t rook_packed[0x19000];
+static uint16_t bishop_packed[0x1480];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static const int rook_dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
@@ -162,21 +166,22 @@ static bool magic_fits(const struct attacks_magic *m, bitboard *slots, const bit
     return true;
 }
 
-/* PEXT indexing: the subset's bits under the mask, packed, are its slot. */
-static void pext_fill(const struct attacks_magic *m, bitboard *slots, const bitboard *occupancy,
+/* PEXT indexing: the subset's bits under the mask, packed, are its slot; the slot holds
+ * the attack set packed under the empty-board reach (at most 14 squares: 16 bits). */
+static void pext_fill(const struct attacks_magic *m, uint16_t *slots, const bitboard *occupancy,
                       const bitboard *reference, int size)
 {
 #if PGNKIT_ATTACKS_PEXT
     for (int i = 0; i < size; i++)
-        slots[_pext_u64(occupancy[i], m->mask)] = reference[i];
+        slots[_pext_u64(occupancy[i], m->mask)] = (uint16_t)_pext_u64(reference[i], m->reach);
 #else
     (void)m, (void)slots, (void)occupancy, (void)reference, (void)size;
 #endif
 }
 
 /* Fill every square's table, with the stored magic or else one found by trial. */
-static void init_magics(struct attacks_magic *table, bitboard *storage, const int dirs[4][2],
-                        const uint64_t *known)
+static void init_magics(struct attacks_magic *table, bitboard *storage, uint16_t *packed,
+                        const int dirs[4][2], const uint64_t *known)
 {
     static const uint64_t seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
     /* Scratch, static to keep 80 KiB off the stack; only touched under pthread_once. */
@@ -194,6 +199,8 @@ static void init_magics(struct attacks_magic *table, bitboard *storage, const in
         m->mask = slide(dirs, sq, 0) & ~edges;
         m->shift = (unsigned)(64 - bb_count(m->mask));
         m->attacks = slots;
+        m->reach = slide(dirs, sq, 0);
+        m->packed = packed + (next - storage);
 
         /* Carry-Rippler: enumerate every subset of the mask. */
         int size = 0;
@@ -208,7 +215,7 @@ static void init_magics(struct attacks_magic *table, bitboard *storage, const in
 
         m->magic = known[sq];
         if (PGNKIT_ATTACKS_PEXT) {
-            pext_fill(m, slots, occupancy, reference, size);
+            pext_fill(m, packed + (slots - storage), occupancy, reference, size);
             continue;
         }
         if (magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt))
@@ -237,8 +244,9 @@ static void init_tables(void)
         attacks_pawn_table[WHITE][sq] = step_set(sq, wpawn_d, 2);
         attacks_pawn_table[BLACK][sq] = step_set(sq, bpawn_d, 2);
     }
-    init_magics(attacks_rook_magics, rook_storage, rook_dirs, rook_magic_numbers);
-    init_magics(attacks_bishop_magics, bishop_storage, bishop_dirs, bishop_magic_numbers);
+    init_magics(attacks_rook_magics, rook_storage, rook_packed, rook_dirs, rook_magic_numbers);
+    init_magics(attacks_bishop_magics, bishop_storage, bishop_packed, bishop_dirs,
+                bishop_magic_numbers);
 
     /* From the slider tables just built (the slow ray walk made start-up cost more
      * than replaying a 10 MB file's worth of pins). */
