@@ -238,6 +238,21 @@ static inline size_t play_token(struct game_replayer *r, const struct pgn_game *
     return used;
 }
 
+/* The next move token's SAN cache slot starts loading while this move is resolved:
+ * otherwise that load is a cache miss at the start of nearly every ply.  Between two
+ * moves there is usually a number and perhaps a comment: look a few tokens ahead. */
+static inline void prefetch_next_move(const struct game_replayer *r, const struct pgn_game *g,
+                                      size_t i)
+{
+    size_t end = i + 4 < g->token_count ? i + 4 : g->token_count;
+    for (size_t j = i + 1; j < end; j++) {
+        if (g->tokens[j].kind == PGN_TOK_MOVE) {
+            san_prefetch(r->san, g->tokens[j].text, g->tokens[j].len);
+            return;
+        }
+    }
+}
+
 /* Tokens between moves that the walk steps over: numbers, NAGs, comments. */
 static bool is_filler(uint8_t kind)
 {
@@ -257,8 +272,10 @@ static size_t play_run(struct game_replayer *r, const struct pgn_game *g, size_t
 {
     while (i < g->token_count && !lv->dead) {
         uint8_t kind = g->tokens[i].kind;
-        if (kind == PGN_TOK_MOVE)
+        if (kind == PGN_TOK_MOVE) {
+            prefetch_next_move(r, g, i);
             i += play_token(r, g, i, lv, mainline);
+        }
         else if (is_filler(kind))
             i++;
         else

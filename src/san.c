@@ -563,6 +563,22 @@ static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
     return rc;
 }
 
+static size_t cache_home(const uint64_t key[2])
+{
+    /* The top bits of an odd-constant product depend on every bit of the key. */
+    uint64_t h = (key[0] ^ key[1] * 0xc2b2ae3d27d4eb4fu) * 0x9e3779b97f4a7c15u;
+    return (size_t)(h >> (64 - CACHE_BITS));
+}
+
+void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
+{
+    if (len - 1 >= CACHE_KEY_MAX || !m->use_cache)
+        return;
+    uint64_t key[2];
+    cache_key((const unsigned char *)tok, len, key);
+    __builtin_prefetch(&m->cache[cache_home(key)]);
+}
+
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
     /* len - 1 wraps for the empty token, which is no move (and never cached). */
@@ -571,9 +587,7 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
 
     uint64_t key[2];
     cache_key((const unsigned char *)tok, len, key);
-    /* The top bits of an odd-constant product depend on every bit of the key. */
-    uint64_t h = (key[0] ^ key[1] * 0xc2b2ae3d27d4eb4fu) * 0x9e3779b97f4a7c15u;
-    size_t home = (size_t)(h >> (64 - CACHE_BITS));
+    size_t home = cache_home(key);
 
     for (size_t i = 0; i < CACHE_PROBES; i++) {
         struct cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];

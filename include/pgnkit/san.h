@@ -120,6 +120,12 @@ int san_letters_from_name(const char *name);
  */
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out);
 
+/**
+ * A hint that tok will be decoded soon: starts loading its cache slot, so that the
+ * load overlaps other work (the cache is larger than L1).  No effect on results.
+ */
+void san_prefetch(const struct san_matcher *m, const char *tok, size_t len);
+
 /** Whether the JIT is in use (for diagnostics of the tool itself). */
 int san_matcher_jit(const struct san_matcher *m);
 
