@@ -96,9 +96,14 @@ for c in $corpora; do
     echo
     echo "== $c.pgn: $bytes bytes, $games games, $plies plies"
     compare "$c" "uci (SAN->UCI)" "$bin uci -j1 --format pgn" "-s -Wuci"
+    one_thread=$ours
+    compare "$c" "uci, moves only" "$bin uci -j1" ""
     compare "$c" "check (all claims)" "$bin check -j1 -q" ""
+    compare "$c" "fen --every" "$bin fen -j1 --every" ""
     compare "$c" "fen --comments" "$bin fen -j1 --comments" "-s --fencomments"
     compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
+    awk -v a="$one_thread" -v b="$ours" -v n="$(nproc)" \
+        'BEGIN { printf "%-12s %-22s %8.2fx one thread\n", "scaling", "--jobs " n, a / b }'
 done
 
 echo
