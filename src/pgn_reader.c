@@ -125,7 +125,14 @@ static const uint8_t vec_const[][16] __attribute__((aligned(16))) = {
     {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'},
 };
 
-static inline __m128i vc(int k) { return _mm_load_si128((const __m128i *)(const void *)vec_const[k]); }
+/* The empty asm keeps the value a load: gcc otherwise sees the splats through the constant
+ * table and rebuilds each one per use from a general register (mov, vmovd, vpbroadcastb). */
+static inline __m128i vc(int k)
+{
+    __m128i v = _mm_load_si128((const __m128i *)(const void *)vec_const[k]);
+    __asm__("" : "+x"(v));
+    return v;
+}
 #endif
 
 #ifdef __SSSE3__
@@ -372,7 +379,11 @@ static inline __m256i splat32(char c)
     const char *k = c == '"' ? splat_const[0] : c == '\\' ? splat_const[1]
                   : c == '\n' ? splat_const[2] : c == '\r' ? splat_const[3]
                   : c == '}' ? splat_const[4] : NULL;
-    return k ? _mm256_load_si256((const __m256i *)(const void *)k) : _mm256_set1_epi8(c);
+    if (!k)
+        return _mm256_set1_epi8(c);
+    __m256i v = _mm256_load_si256((const __m256i *)(const void *)k);
+    __asm__("" : "+x"(v)); /* a load, not a rebuilt splat (see vc) */
+    return v;
 }
 #endif
 
