@@ -125,12 +125,21 @@ static const uint8_t vec_const[][16] __attribute__((aligned(16))) = {
     {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'},
 };
 
-/* The empty asm keeps the value a load: gcc otherwise sees the splats through the constant
- * table and rebuilds each one per use from a general register (mov, vmovd, vpbroadcastb). */
+/*
+ * The load is an asm: gcc otherwise sees the splats through the constant table and
+ * rebuilds each one per use from a general register (movabs, vmovq, vpunpcklqdq or
+ * vpbroadcast: three instructions and a general register, where a load is one).  Not
+ * volatile, so gcc may still hoist it out of a loop.
+ */
+#ifdef __AVX__
+#define VLOAD_ASM "vmovdqa %1, %0"
+#else
+#define VLOAD_ASM "movdqa %1, %0"
+#endif
 static inline __m128i vc(int k)
 {
-    __m128i v = _mm_load_si128((const __m128i *)(const void *)vec_const[k]);
-    __asm__("" : "+x"(v));
+    __m128i v;
+    __asm__(VLOAD_ASM : "=x"(v) : "m"(*(const __m128i *)(const void *)vec_const[k]));
     return v;
 }
 #endif
@@ -381,8 +390,8 @@ static inline __m256i splat32(char c)
                   : c == '}' ? splat_const[4] : NULL;
     if (!k)
         return _mm256_set1_epi8(c);
-    __m256i v = _mm256_load_si256((const __m256i *)(const void *)k);
-    __asm__("" : "+x"(v)); /* a load, not a rebuilt splat (see vc) */
+    __m256i v; /* a load, not a rebuilt splat (see vc) */
+    __asm__("vmovdqa %1, %0" : "=x"(v) : "m"(*(const __m256i *)(const void *)k));
     return v;
 }
 #endif
