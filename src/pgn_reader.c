@@ -63,20 +63,25 @@ enum char_class {
      (1u << CC_SEMI) | (1u << CC_LBRACKET) | (1u << CC_LPAREN) | (1u << CC_RPAREN) |           \
      (1u << CC_DOLLAR) | (1u << CC_BAD))
 
-static const uint8_t char_class[256] = {
-    [0] = CC_CTRL,   [1] = CC_CTRL,    [2] = CC_CTRL,   [3] = CC_CTRL,   [4] = CC_CTRL,
-    [5] = CC_CTRL,   [6] = CC_CTRL,    [7] = CC_CTRL,   [8] = CC_CTRL,   ['\t'] = CC_SPACE,
-    ['\n'] = CC_LF,  ['\v'] = CC_SPACE, ['\f'] = CC_SPACE, ['\r'] = CC_CR, [14] = CC_CTRL,
-    [15] = CC_CTRL,  [16] = CC_CTRL,   [17] = CC_CTRL,  [18] = CC_CTRL,  [19] = CC_CTRL,
-    [20] = CC_CTRL,  [21] = CC_CTRL,   [22] = CC_CTRL,  [23] = CC_CTRL,  [24] = CC_CTRL,
-    [25] = CC_CTRL,  [26] = CC_CTRL,   [27] = CC_CTRL,  [28] = CC_CTRL,  [29] = CC_CTRL,
-    [30] = CC_CTRL,  [31] = CC_CTRL,   [127] = CC_CTRL, [' '] = CC_SPACE,
-    ['0'] = CC_DIGIT, ['1'] = CC_DIGIT, ['2'] = CC_DIGIT, ['3'] = CC_DIGIT, ['4'] = CC_DIGIT,
-    ['5'] = CC_DIGIT, ['6'] = CC_DIGIT, ['7'] = CC_DIGIT, ['8'] = CC_DIGIT, ['9'] = CC_DIGIT,
-    ['{'] = CC_LBRACE, [';'] = CC_SEMI, ['%'] = CC_PERCENT, ['['] = CC_LBRACKET,
-    ['('] = CC_LPAREN, [')'] = CC_RPAREN, ['$'] = CC_DOLLAR, ['*'] = CC_STAR, ['.'] = CC_DOT,
-    [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD,
-};
+#define CHAR_CLASS_ENTRIES \
+    [0] = CC_CTRL,   [1] = CC_CTRL,    [2] = CC_CTRL,   [3] = CC_CTRL,   [4] = CC_CTRL, \
+    [5] = CC_CTRL,   [6] = CC_CTRL,    [7] = CC_CTRL,   [8] = CC_CTRL,   ['\t'] = CC_SPACE, \
+    ['\n'] = CC_LF,  ['\v'] = CC_SPACE, ['\f'] = CC_SPACE, ['\r'] = CC_CR, [14] = CC_CTRL, \
+    [15] = CC_CTRL,  [16] = CC_CTRL,   [17] = CC_CTRL,  [18] = CC_CTRL,  [19] = CC_CTRL, \
+    [20] = CC_CTRL,  [21] = CC_CTRL,   [22] = CC_CTRL,  [23] = CC_CTRL,  [24] = CC_CTRL, \
+    [25] = CC_CTRL,  [26] = CC_CTRL,   [27] = CC_CTRL,  [28] = CC_CTRL,  [29] = CC_CTRL, \
+    [30] = CC_CTRL,  [31] = CC_CTRL,   [127] = CC_CTRL, [' '] = CC_SPACE, \
+    ['0'] = CC_DIGIT, ['1'] = CC_DIGIT, ['2'] = CC_DIGIT, ['3'] = CC_DIGIT, ['4'] = CC_DIGIT, \
+    ['5'] = CC_DIGIT, ['6'] = CC_DIGIT, ['7'] = CC_DIGIT, ['8'] = CC_DIGIT, ['9'] = CC_DIGIT, \
+    ['{'] = CC_LBRACE, [';'] = CC_SEMI, ['%'] = CC_PERCENT, ['['] = CC_LBRACKET, \
+    ['('] = CC_LPAREN, [')'] = CC_RPAREN, ['$'] = CC_DOLLAR, ['*'] = CC_STAR, ['.'] = CC_DOT, \
+    [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD
+
+static const uint8_t char_class[256] = {CHAR_CLASS_ENTRIES};
+
+/* scan_fast's classes: 0xc2 (a result's "½" begins with it) is no move byte there, so its
+ * move test needs no second compare; it leaves the fast path like any other stray byte. */
+static const uint8_t fast_class[256] = {CHAR_CLASS_ENTRIES, [0xc2] = CC_BAD};
 
 /* 1 for the bytes that end a move, number or NAG token: the classes in DELIM_MASK. */
 static const uint8_t delim_table[256] = {
@@ -1050,10 +1055,32 @@ static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_
 }
 
 /*
+ * scan_fast's game phase, derived only where it is needed (a tag, the exit) rather than
+ * stored per token: movetext once a move or number token is read (a comment changes
+ * nothing), else the phase at the mark (the entry, or the last tag pair: PHASE_TAGS).
+ * Only comments lie between a mark and a tag pair, so each token is looked at once.
+ */
+struct fast_mark {
+    size_t ntok;
+    enum game_phase phase;
+};
+
+static inline enum game_phase fast_phase(const struct pgn_reader *r, const struct pgn_token *tok,
+                                         struct fast_mark m)
+{
+    if (m.phase == PHASE_MOVETEXT)
+        return PHASE_MOVETEXT;
+    for (const struct pgn_token *t = r->toks + m.ntok; t < tok; t++)
+        if (t->kind != PGN_TOK_COMMENT)
+            return PHASE_MOVETEXT;
+    return m.phase;
+}
+
+/*
  * The fast path: move tokens, move numbers with their dots, comments closed on their own
  * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
  * state (index, line, line start, line-end count, token count) lives in registers for the
- * whole run; scan_game's loop, which must also handle tags, limits and refills and calls
+ * whole run, the phase is derived when needed (fast_mark); scan_game's loop, which must also handle tags, limits and refills and calls
  * out for them, keeps its state in the reader.  Each token is handled exactly as
  * scan_game would; anything else (a result, a token at the end of the data or over a
  * limit, any other byte) is left to scan_game: the returned index is where it stopped.
@@ -1072,11 +1099,12 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     const size_t short_at = r->eof ? SIZE_MAX : n;
     const size_t win_end = window_end(r, n);
     uint32_t line = r->line, run = r->eols;
-    ptrdiff_t ls = r->ls;
-    /* Columns then fit 32 bits without col_of()'s clamp (ls only grows below). */
-    if ((ptrdiff_t)n - ls >= (ptrdiff_t)UINT32_MAX)
+    /* The index before the line's first byte: a column is then one subtraction. */
+    ptrdiff_t ls1 = r->ls - 1;
+    /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
+    if ((ptrdiff_t)n - ls1 > (ptrdiff_t)UINT32_MAX)
         return i;
-    enum game_phase phase = r->phase;
+    struct fast_mark mark = {r->ntok, r->phase};
     struct pgn_token *tok = r->toks + r->ntok;
     while (i < n) {
         if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
@@ -1092,9 +1120,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             enum pgn_token_kind kind;
             /* Tests on the byte itself, in the order of frequency: a chain of two-instruction
              * tests, where one on the class became a jump table. */
-            if (char_class[c] == CC_OTHER) {
-                if (c == 0xc2)
-                    goto out; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
+            if (fast_class[c] == CC_OTHER) {
 #ifdef __SSSE3__
                 unsigned bits;
                 if (i < win_end && (bits = delim_bits(d + i + 1)) != 0) {
@@ -1109,7 +1135,6 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                     next = e + (e < n && d[e] == ' ');
                 }
                 kind = PGN_TOK_MOVE;
-                phase = PHASE_MOVETEXT;
             } else if (is_digit((char)c)) {
                 size_t len = 0;
 #ifdef __SSSE3__
@@ -1132,7 +1157,6 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 }
                 next = e + (e < n && d[e] == ' ');
                 kind = PGN_TOK_MOVE_NUMBER;
-                phase = PHASE_MOVETEXT;
             } else if (c == '{') {
                 size_t close;
                 if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
@@ -1151,14 +1175,15 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 i++;
                 run++;
                 line++;
-                ls = (ptrdiff_t)i;
+                ls1 = (ptrdiff_t)i - 1;
                 continue;
-            } else if (c == ' ' || char_class[c] == CC_SPACE) {
+            } else if (c == ' ' || fast_class[c] == CC_SPACE) {
                 i++;
                 continue;
             } else if (c == '[') {
                 /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
                  * and a tag after a blank line (perhaps a new game) are scan_game's. */
+                enum game_phase phase = fast_phase(r, tok, mark);
                 if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
                     goto out;
                 struct tag_parse tp;
@@ -1169,8 +1194,8 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
                                                 {d + tp.value, tp.value_len},
                                                 line,
-                                                (uint32_t)((ptrdiff_t)i - ls + 1)};
-                phase = PHASE_TAGS;
+                                                (uint32_t)((ptrdiff_t)i - ls1)};
+                mark = (struct fast_mark){(size_t)(tok - r->toks), PHASE_TAGS};
                 run = 0;
                 i = j;
                 continue;
@@ -1180,7 +1205,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             tok->text = d + s;
             tok->len = (uint32_t)(e - s);
             tok->line = line;
-            tok->col = (uint32_t)((ptrdiff_t)i - ls + 1);
+            tok->col = (uint32_t)((ptrdiff_t)i - ls1);
             tok->kind = (uint8_t)kind;
             tok++;
             run = 0;
@@ -1189,10 +1214,10 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     }
 out:
     r->line = line;
-    r->ls = ls;
+    r->ls = ls1 + 1;
     r->eols = run;
+    r->phase = fast_phase(r, tok, mark);
     r->ntok = (size_t)(tok - r->toks);
-    r->phase = phase;
     return i;
 }
 
