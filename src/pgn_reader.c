@@ -983,9 +983,10 @@ static inline size_t window_end(const struct pgn_reader *r, size_t n)
 
 #ifdef __SSSE3__
 /*
- * The length of the move number (digits then dots) at p, whose first byte is a digit: 0
+ * The length of the move number (digits then dots) at p, whose first byte is a digit: 16
  * when the 16 bytes at p hold no such number ending within them (a result, a bare
- * number, a longer one), which the general path then decides.
+ * number, a longer one), which the general path then decides.  No dot after the digits
+ * makes the first non-dot the first non-digit: e == k.
  */
 static inline size_t number_window(const char *p)
 {
@@ -995,10 +996,8 @@ static inline size_t number_window(const char *p)
     unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
     unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc(VC_DOT)));
     unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
-    if (!((dots >> k) & 1))
-        return 0;
     unsigned e = (unsigned)__builtin_ctz(~(dots | ((1u << k) - 1))); /* the first non-dot */
-    return e < 16 ? e : 0;
+    return e > k ? e : 16;
 }
 #endif
 
@@ -1061,16 +1060,15 @@ static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_
  * Only comments lie between a mark and a tag pair, so each token is looked at once.
  */
 struct fast_mark {
-    size_t ntok;
+    const struct pgn_token *tok; /* the first token after the mark */
     enum game_phase phase;
 };
 
-static inline enum game_phase fast_phase(const struct pgn_reader *r, const struct pgn_token *tok,
-                                         struct fast_mark m)
+static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fast_mark m)
 {
     if (m.phase == PHASE_MOVETEXT)
         return PHASE_MOVETEXT;
-    for (const struct pgn_token *t = r->toks + m.ntok; t < tok; t++)
+    for (const struct pgn_token *t = m.tok; t < tok; t++)
         if (t->kind != PGN_TOK_COMMENT)
             return PHASE_MOVETEXT;
     return m.phase;
@@ -1080,8 +1078,9 @@ static inline enum game_phase fast_phase(const struct pgn_reader *r, const struc
  * The fast path: move tokens, move numbers with their dots, comments closed on their own
  * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
  * state (index, line, line start, line-end count, token count) lives in registers for the
- * whole run, the phase is derived when needed (fast_mark); scan_game's loop, which must also handle tags, limits and refills and calls
- * out for them, keeps its state in the reader.  Each token is handled exactly as
+ * whole run, the phase is derived when needed (fast_mark); scan_game's loop, which must
+ * also handle tags, limits and refills and calls out for them, keeps its state in the
+ * reader.  Each token is handled exactly as
  * scan_game would; anything else (a result, a token at the end of the data or over a
  * limit, any other byte) is left to scan_game: the returned index is where it stopped.
  * Only for a started game whose tokens are kept (the caller checks), so nothing here
@@ -1104,13 +1103,15 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
     if ((ptrdiff_t)n - ls1 > (ptrdiff_t)UINT32_MAX)
         return i;
-    struct fast_mark mark = {r->ntok, r->phase};
     struct pgn_token *tok = r->toks + r->ntok;
+    struct fast_mark mark = {tok, r->phase};
     while (i < n) {
         if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
+            size_t marked = (size_t)(mark.tok - r->toks);
             r->ntok = (size_t)(tok - r->toks);
             grow_tokens(r);
             tok = r->toks + r->ntok;
+            mark.tok = r->toks + marked;
         }
         size_t room = r->tok_cap - (size_t)(tok - r->toks);
         const size_t stop = n - i > room ? i + room : n;
@@ -1136,14 +1137,14 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 }
                 kind = PGN_TOK_MOVE;
             } else if (is_digit((char)c)) {
-                size_t len = 0;
 #ifdef __SSSE3__
-                if (i < win_end)
-                    len = number_window(d + i);
-#endif
-                if (len) {
+                size_t len;
+                if (i < win_end && (len = number_window(d + i)) < 16) {
                     e = i + len;
-                } else {
+                    next = e + (d[e] == ' ');
+                } else
+#endif
+                {
                     size_t k = i + 1;
                     while (k < n && is_digit(d[k]))
                         k++;
@@ -1154,8 +1155,8 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                     if (k - i > max_tok || k >= short_at)
                         goto out;
                     e = k;
+                    next = e + (e < n && d[e] == ' ');
                 }
-                next = e + (e < n && d[e] == ' ');
                 kind = PGN_TOK_MOVE_NUMBER;
             } else if (c == '{') {
                 size_t close;
@@ -1183,7 +1184,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             } else if (c == '[') {
                 /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
                  * and a tag after a blank line (perhaps a new game) are scan_game's. */
-                enum game_phase phase = fast_phase(r, tok, mark);
+                enum game_phase phase = fast_phase(tok, mark);
                 if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
                     goto out;
                 struct tag_parse tp;
@@ -1195,7 +1196,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                                                 {d + tp.value, tp.value_len},
                                                 line,
                                                 (uint32_t)((ptrdiff_t)i - ls1)};
-                mark = (struct fast_mark){(size_t)(tok - r->toks), PHASE_TAGS};
+                mark = (struct fast_mark){tok, PHASE_TAGS};
                 run = 0;
                 i = j;
                 continue;
@@ -1216,7 +1217,7 @@ out:
     r->line = line;
     r->ls = ls1 + 1;
     r->eols = run;
-    r->phase = fast_phase(r, tok, mark);
+    r->phase = fast_phase(tok, mark);
     r->ntok = (size_t)(tok - r->toks);
     return i;
 }
