@@ -1023,24 +1023,60 @@ static inline size_t comment_window(const char *p)
 #endif
 }
 
+#if defined(__AVX2__)
+#define VALUE_WINDOW 32
+#else
+#define VALUE_WINDOW 16
+#endif
+
+/* Index, from p, of the first '"', '\\', LF or CR in the window at p (a tag value's
+ * find_stop in one step); VALUE_WINDOW if none. */
+static inline size_t value_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hit = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')), _mm256_cmpeq_epi8(v, splat32('\r'))));
+    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
+    return (size_t)__builtin_ctzll(bits);
+#elif defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i hit = _mm_or_si128(quote, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#else
+    (void)p;
+    return VALUE_WINDOW; /* never used: window_end() is 0 without SSSE3 */
+#endif
+}
+
 /*
  * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
- * after its ']' or 0.  Only below window_end(), so the name is within the limit.
+ * after its ']' or 0.  Only below window_end(), so the name is within the limit, and a
+ * value closed within its window (value_window) is within the data and max_comment_bytes
+ * (the name ends within 16 bytes of i, the value window within 18 + 32 < WINDOW_SLACK).
+ * A name of 16 bytes has no delimiter in the name window: j is then name + 16, which
+ * d[j] == ' ' confirms as run_end would.
  */
 static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
                                 struct tag_parse *tp)
 {
 #ifdef __SSSE3__
     size_t name = i + 1;
-    unsigned bits = delim_bits(d + name);
-    if (!bits)
-        return 0;
-    size_t j = name + (size_t)__builtin_ctz(bits);
+    size_t j = name + (size_t)__builtin_ctz(delim_bits(d + name) | 0x10000u);
     if (j == name || d[j] != ' ' || d[j + 1] != '"')
         return 0;
     size_t value = j + 2;
-    size_t q = find_stop(d, value, n, '"', '\\');
-    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+    size_t q = value + value_window(d + value);
+    if (q == value + VALUE_WINDOW) {
+        q = find_stop(d, q, n, '"', '\\');
+        if (n - q < 2 || q - value > r->lim.max_comment_bytes)
+            return 0;
+    }
+    if (d[q] != '"' || d[q + 1] != ']')
         return 0;
     tp->name = name;
     tp->name_len = j - name;
