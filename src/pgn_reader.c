@@ -1033,15 +1033,16 @@ static inline size_t comment_window(const char *p)
 #define VALUE_WINDOW 16
 #endif
 
-/* Index, from p, of the first '"', '\\', LF or CR in the window at p (a tag value's
- * find_stop in one step); VALUE_WINDOW if none. */
+/* Index, from p, of the first '"', '\\' or byte up to CR (see comment_window) in the window
+ * at p (a tag value's find_stop in one step); VALUE_WINDOW if none. */
 static inline size_t value_window(const char *p)
 {
 #if defined(__AVX2__)
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
     __m256i hit = _mm256_or_si256(
         _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')), _mm256_cmpeq_epi8(v, splat32('\r'))));
+        low);
     uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
     return (size_t)__builtin_ctzll(bits);
 #elif defined(__SSE2__)
