@@ -63,20 +63,25 @@ enum char_class {
      (1u << CC_SEMI) | (1u << CC_LBRACKET) | (1u << CC_LPAREN) | (1u << CC_RPAREN) |           \
      (1u << CC_DOLLAR) | (1u << CC_BAD))
 
-static const uint8_t char_class[256] = {
-    [0] = CC_CTRL,   [1] = CC_CTRL,    [2] = CC_CTRL,   [3] = CC_CTRL,   [4] = CC_CTRL,
-    [5] = CC_CTRL,   [6] = CC_CTRL,    [7] = CC_CTRL,   [8] = CC_CTRL,   ['\t'] = CC_SPACE,
-    ['\n'] = CC_LF,  ['\v'] = CC_SPACE, ['\f'] = CC_SPACE, ['\r'] = CC_CR, [14] = CC_CTRL,
-    [15] = CC_CTRL,  [16] = CC_CTRL,   [17] = CC_CTRL,  [18] = CC_CTRL,  [19] = CC_CTRL,
-    [20] = CC_CTRL,  [21] = CC_CTRL,   [22] = CC_CTRL,  [23] = CC_CTRL,  [24] = CC_CTRL,
-    [25] = CC_CTRL,  [26] = CC_CTRL,   [27] = CC_CTRL,  [28] = CC_CTRL,  [29] = CC_CTRL,
-    [30] = CC_CTRL,  [31] = CC_CTRL,   [127] = CC_CTRL, [' '] = CC_SPACE,
-    ['0'] = CC_DIGIT, ['1'] = CC_DIGIT, ['2'] = CC_DIGIT, ['3'] = CC_DIGIT, ['4'] = CC_DIGIT,
-    ['5'] = CC_DIGIT, ['6'] = CC_DIGIT, ['7'] = CC_DIGIT, ['8'] = CC_DIGIT, ['9'] = CC_DIGIT,
-    ['{'] = CC_LBRACE, [';'] = CC_SEMI, ['%'] = CC_PERCENT, ['['] = CC_LBRACKET,
-    ['('] = CC_LPAREN, [')'] = CC_RPAREN, ['$'] = CC_DOLLAR, ['*'] = CC_STAR, ['.'] = CC_DOT,
-    [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD,
-};
+#define CHAR_CLASS_ENTRIES \
+    [0] = CC_CTRL,   [1] = CC_CTRL,    [2] = CC_CTRL,   [3] = CC_CTRL,   [4] = CC_CTRL, \
+    [5] = CC_CTRL,   [6] = CC_CTRL,    [7] = CC_CTRL,   [8] = CC_CTRL,   ['\t'] = CC_SPACE, \
+    ['\n'] = CC_LF,  ['\v'] = CC_SPACE, ['\f'] = CC_SPACE, ['\r'] = CC_CR, [14] = CC_CTRL, \
+    [15] = CC_CTRL,  [16] = CC_CTRL,   [17] = CC_CTRL,  [18] = CC_CTRL,  [19] = CC_CTRL, \
+    [20] = CC_CTRL,  [21] = CC_CTRL,   [22] = CC_CTRL,  [23] = CC_CTRL,  [24] = CC_CTRL, \
+    [25] = CC_CTRL,  [26] = CC_CTRL,   [27] = CC_CTRL,  [28] = CC_CTRL,  [29] = CC_CTRL, \
+    [30] = CC_CTRL,  [31] = CC_CTRL,   [127] = CC_CTRL, [' '] = CC_SPACE, \
+    ['0'] = CC_DIGIT, ['1'] = CC_DIGIT, ['2'] = CC_DIGIT, ['3'] = CC_DIGIT, ['4'] = CC_DIGIT, \
+    ['5'] = CC_DIGIT, ['6'] = CC_DIGIT, ['7'] = CC_DIGIT, ['8'] = CC_DIGIT, ['9'] = CC_DIGIT, \
+    ['{'] = CC_LBRACE, [';'] = CC_SEMI, ['%'] = CC_PERCENT, ['['] = CC_LBRACKET, \
+    ['('] = CC_LPAREN, [')'] = CC_RPAREN, ['$'] = CC_DOLLAR, ['*'] = CC_STAR, ['.'] = CC_DOT, \
+    [']'] = CC_BAD,  ['}'] = CC_BAD,   ['"'] = CC_BAD,  ['<'] = CC_BAD,  ['>'] = CC_BAD
+
+static const uint8_t char_class[256] = {CHAR_CLASS_ENTRIES};
+
+/* scan_fast's classes: 0xc2 (a result's "½" begins with it) is no move byte there, so its
+ * move test needs no second compare; it leaves the fast path like any other stray byte. */
+static const uint8_t fast_class[256] = {CHAR_CLASS_ENTRIES, [0xc2] = CC_BAD};
 
 /* 1 for the bytes that end a move, number or NAG token: the classes in DELIM_MASK. */
 static const uint8_t delim_table[256] = {
@@ -125,7 +130,23 @@ static const uint8_t vec_const[][16] __attribute__((aligned(16))) = {
     {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'},
 };
 
-static inline __m128i vc(int k) { return _mm_load_si128((const __m128i *)(const void *)vec_const[k]); }
+/*
+ * The load is an asm: gcc otherwise sees the splats through the constant table and
+ * rebuilds each one per use from a general register (movabs, vmovq, vpunpcklqdq or
+ * vpbroadcast: three instructions and a general register, where a load is one).  Not
+ * volatile, so gcc may still hoist it out of a loop.
+ */
+#ifdef __AVX__
+#define VLOAD_ASM "vmovdqa %1, %0"
+#else
+#define VLOAD_ASM "movdqa %1, %0"
+#endif
+static inline __m128i vc(int k)
+{
+    __m128i v;
+    __asm__(VLOAD_ASM : "=x"(v) : "m"(*(const __m128i *)(const void *)vec_const[k]));
+    return v;
+}
 #endif
 
 #ifdef __SSSE3__
@@ -372,7 +393,11 @@ static inline __m256i splat32(char c)
     const char *k = c == '"' ? splat_const[0] : c == '\\' ? splat_const[1]
                   : c == '\n' ? splat_const[2] : c == '\r' ? splat_const[3]
                   : c == '}' ? splat_const[4] : NULL;
-    return k ? _mm256_load_si256((const __m256i *)(const void *)k) : _mm256_set1_epi8(c);
+    if (!k)
+        return _mm256_set1_epi8(c);
+    __m256i v; /* a load, not a rebuilt splat (see vc) */
+    __asm__("vmovdqa %1, %0" : "=x"(v) : "m"(*(const __m256i *)(const void *)k));
+    return v;
 }
 #endif
 
@@ -958,9 +983,10 @@ static inline size_t window_end(const struct pgn_reader *r, size_t n)
 
 #ifdef __SSSE3__
 /*
- * The length of the move number (digits then dots) at p, whose first byte is a digit: 0
+ * The length of the move number (digits then dots) at p, whose first byte is a digit: 16
  * when the 16 bytes at p hold no such number ending within them (a result, a bare
- * number, a longer one), which the general path then decides.
+ * number, a longer one), which the general path then decides.  No dot after the digits
+ * makes the first non-dot the first non-digit: e == k.
  */
 static inline size_t number_window(const char *p)
 {
@@ -970,21 +996,23 @@ static inline size_t number_window(const char *p)
     unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
     unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc(VC_DOT)));
     unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
-    if (!((dots >> k) & 1))
-        return 0;
     unsigned e = (unsigned)__builtin_ctz(~(dots | ((1u << k) - 1))); /* the first non-dot */
-    return e < 16 ? e : 0;
+    return e > k ? e : 16;
 }
 #endif
 
-/* Index, from p, of the first '}', LF or CR in the window at p; the window's size if none. */
+/*
+ * Index, from p, of the first '}' or byte up to CR in the window at p; the window's size if
+ * none.  Bytes up to CR are LF and CR, and the control bytes below them: one unsigned min
+ * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
+ * stopped at one of those (a tab, say) to the general path, which finds the real stop.
+ */
 static inline size_t comment_window(const char *p)
 {
 #if defined(__AVX2__)
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('}')),
-                                  _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('\n')),
-                                                  _mm256_cmpeq_epi8(v, splat32('\r'))));
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('}')), low);
     uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
     return (size_t)__builtin_ctzll(bits);
 #elif defined(__SSE2__)
@@ -999,24 +1027,61 @@ static inline size_t comment_window(const char *p)
 #endif
 }
 
+#if defined(__AVX2__)
+#define VALUE_WINDOW 32
+#else
+#define VALUE_WINDOW 16
+#endif
+
+/* Index, from p, of the first '"', '\\' or byte up to CR (see comment_window) in the window
+ * at p (a tag value's find_stop in one step); VALUE_WINDOW if none. */
+static inline size_t value_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
+    __m256i hit = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
+        low);
+    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
+    return (size_t)__builtin_ctzll(bits);
+#elif defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i hit = _mm_or_si128(quote, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#else
+    (void)p;
+    return VALUE_WINDOW; /* never used: window_end() is 0 without SSSE3 */
+#endif
+}
+
 /*
  * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
- * after its ']' or 0.  Only below window_end(), so the name is within the limit.
+ * after its ']' or 0.  Only below window_end(), so the name is within the limit, and a
+ * value closed within its window (value_window) is within the data and max_comment_bytes
+ * (the name ends within 16 bytes of i, the value window within 18 + 32 < WINDOW_SLACK).
+ * A name of 16 bytes has no delimiter in the name window: j is then name + 16, which
+ * d[j] == ' ' confirms as run_end would.
  */
 static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
                                 struct tag_parse *tp)
 {
 #ifdef __SSSE3__
     size_t name = i + 1;
-    unsigned bits = delim_bits(d + name);
-    if (!bits)
-        return 0;
-    size_t j = name + (size_t)__builtin_ctz(bits);
+    size_t j = name + (size_t)__builtin_ctz(delim_bits(d + name) | 0x10000u);
     if (j == name || d[j] != ' ' || d[j + 1] != '"')
         return 0;
     size_t value = j + 2;
-    size_t q = find_stop(d, value, n, '"', '\\');
-    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+    size_t q = value + value_window(d + value);
+    if (q == value + VALUE_WINDOW) {
+        q = find_stop(d, q, n, '"', '\\');
+        if (n - q < 2 || q - value > r->lim.max_comment_bytes)
+            return 0;
+    }
+    if (d[q] != '"' || d[q + 1] != ']')
         return 0;
     tp->name = name;
     tp->name_len = j - name;
@@ -1030,11 +1095,33 @@ static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_
 }
 
 /*
+ * scan_fast's game phase, derived only where it is needed (a tag, the exit) rather than
+ * stored per token: movetext once a move or number token is read (a comment changes
+ * nothing), else the phase at the mark (the entry, or the last tag pair: PHASE_TAGS).
+ * Only comments lie between a mark and a tag pair, so each token is looked at once.
+ */
+struct fast_mark {
+    const struct pgn_token *tok; /* the first token after the mark */
+    enum game_phase phase;
+};
+
+static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fast_mark m)
+{
+    if (m.phase == PHASE_MOVETEXT)
+        return PHASE_MOVETEXT;
+    for (const struct pgn_token *t = m.tok; t < tok; t++)
+        if (t->kind != PGN_TOK_COMMENT)
+            return PHASE_MOVETEXT;
+    return m.phase;
+}
+
+/*
  * The fast path: move tokens, move numbers with their dots, comments closed on their own
  * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
  * state (index, line, line start, line-end count, token count) lives in registers for the
- * whole run; scan_game's loop, which must also handle tags, limits and refills and calls
- * out for them, keeps its state in the reader.  Each token is handled exactly as
+ * whole run, the phase is derived when needed (fast_mark); scan_game's loop, which must
+ * also handle tags, limits and refills and calls out for them, keeps its state in the
+ * reader.  Each token is handled exactly as
  * scan_game would; anything else (a result, a token at the end of the data or over a
  * limit, any other byte) is left to scan_game: the returned index is where it stopped.
  * Only for a started game whose tokens are kept (the caller checks), so nothing here
@@ -1052,17 +1139,20 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     const size_t short_at = r->eof ? SIZE_MAX : n;
     const size_t win_end = window_end(r, n);
     uint32_t line = r->line, run = r->eols;
-    ptrdiff_t ls = r->ls;
-    /* Columns then fit 32 bits without col_of()'s clamp (ls only grows below). */
-    if ((ptrdiff_t)n - ls >= (ptrdiff_t)UINT32_MAX)
+    /* The index before the line's first byte: a column is then one subtraction. */
+    ptrdiff_t ls1 = r->ls - 1;
+    /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
+    if ((ptrdiff_t)n - ls1 > (ptrdiff_t)UINT32_MAX)
         return i;
-    enum game_phase phase = r->phase;
     struct pgn_token *tok = r->toks + r->ntok;
+    struct fast_mark mark = {tok, r->phase};
     while (i < n) {
         if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
+            size_t marked = (size_t)(mark.tok - r->toks);
             r->ntok = (size_t)(tok - r->toks);
             grow_tokens(r);
             tok = r->toks + r->ntok;
+            mark.tok = r->toks + marked;
         }
         size_t room = r->tok_cap - (size_t)(tok - r->toks);
         const size_t stop = n - i > room ? i + room : n;
@@ -1072,9 +1162,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             enum pgn_token_kind kind;
             /* Tests on the byte itself, in the order of frequency: a chain of two-instruction
              * tests, where one on the class became a jump table. */
-            if (char_class[c] == CC_OTHER) {
-                if (c == 0xc2)
-                    goto out; /* perhaps a result: "\xc2\xbd-\xc2\xbd" */
+            if (fast_class[c] == CC_OTHER) {
 #ifdef __SSSE3__
                 unsigned bits;
                 if (i < win_end && (bits = delim_bits(d + i + 1)) != 0) {
@@ -1089,16 +1177,15 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                     next = e + (e < n && d[e] == ' ');
                 }
                 kind = PGN_TOK_MOVE;
-                phase = PHASE_MOVETEXT;
             } else if (is_digit((char)c)) {
-                size_t len = 0;
 #ifdef __SSSE3__
-                if (i < win_end)
-                    len = number_window(d + i);
-#endif
-                if (len) {
+                size_t len;
+                if (i < win_end && (len = number_window(d + i)) < 16) {
                     e = i + len;
-                } else {
+                    next = e + (d[e] == ' ');
+                } else
+#endif
+                {
                     size_t k = i + 1;
                     while (k < n && is_digit(d[k]))
                         k++;
@@ -1109,10 +1196,9 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                     if (k - i > max_tok || k >= short_at)
                         goto out;
                     e = k;
+                    next = e + (e < n && d[e] == ' ');
                 }
-                next = e + (e < n && d[e] == ' ');
                 kind = PGN_TOK_MOVE_NUMBER;
-                phase = PHASE_MOVETEXT;
             } else if (c == '{') {
                 size_t close;
                 if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
@@ -1131,14 +1217,15 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 i++;
                 run++;
                 line++;
-                ls = (ptrdiff_t)i;
+                ls1 = (ptrdiff_t)i - 1;
                 continue;
-            } else if (c == ' ' || char_class[c] == CC_SPACE) {
+            } else if (c == ' ' || fast_class[c] == CC_SPACE) {
                 i++;
                 continue;
             } else if (c == '[') {
                 /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
                  * and a tag after a blank line (perhaps a new game) are scan_game's. */
+                enum game_phase phase = fast_phase(tok, mark);
                 if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
                     goto out;
                 struct tag_parse tp;
@@ -1149,8 +1236,8 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
                 *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
                                                 {d + tp.value, tp.value_len},
                                                 line,
-                                                (uint32_t)((ptrdiff_t)i - ls + 1)};
-                phase = PHASE_TAGS;
+                                                (uint32_t)((ptrdiff_t)i - ls1)};
+                mark = (struct fast_mark){tok, PHASE_TAGS};
                 run = 0;
                 i = j;
                 continue;
@@ -1160,7 +1247,7 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
             tok->text = d + s;
             tok->len = (uint32_t)(e - s);
             tok->line = line;
-            tok->col = (uint32_t)((ptrdiff_t)i - ls + 1);
+            tok->col = (uint32_t)((ptrdiff_t)i - ls1);
             tok->kind = (uint8_t)kind;
             tok++;
             run = 0;
@@ -1169,10 +1256,10 @@ static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i
     }
 out:
     r->line = line;
-    r->ls = ls;
+    r->ls = ls1 + 1;
     r->eols = run;
+    r->phase = fast_phase(tok, mark);
     r->ntok = (size_t)(tok - r->toks);
-    r->phase = phase;
     return i;
 }
 
