@@ -370,17 +370,20 @@ static bool piece_can_move(const struct position *pos, const struct gen_state *s
     return false;
 }
 
-/* Mate and stalemate tests ask this after many moves: stop at the first legal move. */
+/* Mate and stalemate tests ask this after many moves: stop at the first legal move.
+ * King steps come first and need no pinned set: they usually settle it (after a check
+ * as well), so the pinned set is found only for the other pieces. */
 bool position_has_legal_move(const struct position *pos)
 {
     struct gen_state st;
-    state_init(&st, pos);
+    state_init_light(&st, pos);
     bitboard steps = att_king(st.ksq) & ~st.own;
     while (steps)
         if (!king_square_attacked(pos, &st, bb_pop(&steps)))
             return true;
     if (bb_many(st.checkers))
         return false;
+    st.pinned = pinned_of(pos, st.us, st.ksq, st.occ);
     if (piece_can_move(pos, &st))
         return true;
     struct move scratch[MAX_MOVES];
