@@ -484,22 +484,33 @@ MG_INLINE int legal_to_piece(const struct position *pos, enum piece_type t, int 
     return n;
 }
 
+/* A king step to `to` (not onto our own piece): legal when `to` is not attacked with
+ * the king lifted off the board (x-ray checks).  Needs no check or pin mask, so it
+ * reads the position directly. */
+MG_INLINE int legal_to_king(const struct position *pos, int to, bitboard from_mask,
+                            struct move *out)
+{
+    int us = pos->side_to_move, ksq = pos->king_square[us];
+    if (!bb_has(from_mask, ksq) || !bb_has(att_king(ksq), to))
+        return 0;
+    bitboard enemy = pos->by_color[us ^ 1];
+    bitboard occ = (pos->by_color[us] | enemy) ^ bb_square(ksq);
+    if (pos_attackers(pos, to, us ^ 1, occ))
+        return 0;
+    out[0] = (struct move){(uint8_t)ksq, (uint8_t)to, 0, bb_has(enemy, to) ? MOVE_CAPTURE : 0};
+    return 1;
+}
+
 /* Pawns, the king, and any move while in check.  Out of line so that the common case
  * in movegen_legal_to() keeps a small frame. */
 MG_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
                                  bitboard from_mask, struct move *out)
 {
+    if (t == KING)
+        return legal_to_king(pos, to, from_mask, out);
     struct gen_state st;
     state_init_light(&st, pos);
-    uint8_t flags = bb_has(st.enemy, to) ? MOVE_CAPTURE : 0;
 
-    if (t == KING) {
-        if (!bb_has(from_mask, st.ksq) || !bb_has(att_king(st.ksq), to) ||
-            king_square_attacked(pos, &st, to))
-            return 0;
-        out[0] = (struct move){(uint8_t)st.ksq, (uint8_t)to, 0, flags};
-        return 1;
-    }
     if (bb_many(st.checkers))
         return 0;
     if (t == PAWN)
