@@ -23,6 +23,15 @@
 #define SR_INLINE static inline
 #endif
 
+/* For what runs only on a problem (a reason, a warning, several candidates): kept out of
+ * san_resolve's per-ply path and so out of the replay loop it is inlined into.  The PGO
+ * profile, trained on error-heavy test files, otherwise inlines them there. */
+#if defined(__GNUC__)
+#define SR_COLD static __attribute__((noinline, cold))
+#else
+#define SR_COLD static
+#endif
+
 static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
                                                           "rook",  "queen",  "king"};
 static const char piece_letters[PIECE_TYPE_COUNT] = {'P', 'N', 'B', 'R', 'Q', 'K'};
@@ -191,7 +200,7 @@ static bitboard pseudo_origins(const struct position *pos, enum piece_type piece
     return from;
 }
 
-static void explain_illegal(const struct position *pos, const struct san *san,
+SR_COLD void explain_illegal(const struct position *pos, const struct san *san,
                             enum piece_type piece, struct san_outcome *out)
 {
     enum color us = (enum color)pos->side_to_move;
@@ -253,7 +262,7 @@ static void explain_illegal(const struct position *pos, const struct san *san,
 
 /* ---- claims on the chosen move (SPEC §3.3) ---- */
 
-static void check_claims(const struct san *san, struct move m, const struct played *p,
+SR_COLD void check_claims(const struct san *san, struct move m, const struct played *p,
                          struct san_outcome *out)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
@@ -293,7 +302,7 @@ SR_INLINE bool claims_exact(const struct san *san, struct move m, const struct p
     return !san->mate && san->checks == (p->checkers != 0);
 }
 
-static void note_lenient(const struct san *san, struct san_outcome *out)
+SR_COLD void describe_lenient(const struct san *san, struct san_outcome *out)
 {
     static const char *const forms[] = {
         "0-0 castling with zeros", "promotion without =",    "promotion in parentheses",
@@ -305,8 +314,6 @@ static void note_lenient(const struct san *san, struct san_outcome *out)
     /* One text per enum san_lenient bit (the pawn letter's was missing: a token like Pe4
      * printed an uninitialised buffer; found by valgrind over the fuzz corpus). */
     _Static_assert(sizeof forms / sizeof *forms == 13, "a text for every san_lenient bit");
-    if (!san->lenient)
-        return;
     char buf[160];
     buf[0] = '\0';
     size_t len = 0;
@@ -321,13 +328,19 @@ static void note_lenient(const struct san *san, struct san_outcome *out)
     add_problem(out, DIAG_NONSTANDARD, "non-standard notation accepted: %s", buf);
 }
 
+SR_INLINE void note_lenient(const struct san *san, struct san_outcome *out)
+{
+    if (san->lenient)
+        describe_lenient(san, out);
+}
+
 /* ---- the resolution itself ---- */
 
 static size_t write_disambiguation(const struct position *pos, struct move m,
                                    enum piece_type piece, char *dst);
 
 /* --strict: more origin hints written than canonical SAN needs (Ngf3 for Nf3). */
-static void check_over_disambiguation(const struct position *pos, const struct san *san,
+SR_COLD void check_over_disambiguation(const struct position *pos, const struct san *san,
                                       struct move m, struct san_outcome *out)
 {
     int written = (san->from_file >= 0) + (san->from_rank >= 0);
@@ -341,7 +354,7 @@ static void check_over_disambiguation(const struct position *pos, const struct s
 
 /* Ng1xf3, Qh4e1: a full origin square reads as long algebraic (SPEC §3.6) unless the
  * position needs both coordinates to tell the pieces apart. */
-static void check_full_origin(const struct position *pos, const struct san *san, struct move m,
+SR_COLD void check_full_origin(const struct position *pos, const struct san *san, struct move m,
                               struct san_outcome *out)
 {
     char needed[4];
@@ -368,7 +381,7 @@ static void list_candidates(const struct position *pos, const struct move *cands
 
 /* Several legal moves: keep those whose written claims hold, never skipping one.
  * Returns the index of the chosen candidate, or -1 (AMBIGUOUS reported). */
-static int filter_by_claims(const struct position *pos, const struct san *san,
+SR_COLD int filter_by_claims(const struct position *pos, const struct san *san,
                             const struct move *cands, int n, const struct san_options *opts,
                             struct san_outcome *out)
 {

@@ -29,12 +29,16 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
  * is at most 5 bytes plus a separator): this runs for every ply of every game. */
 static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
 {
-    char *p = buf_reserve(out, rec->mainline_count * 6 + 1);
+    /* In locals: the text is written by byte stores, which may alias *rec, so its
+     * fields would be loaded again for every move. */
+    const struct move *moves = rec->mainline;
+    size_t count = rec->mainline_count;
+    char *p = buf_reserve(out, count * 6 + 1);
     size_t n = 0;
-    for (size_t i = 0; i < rec->mainline_count; i++) {
+    for (size_t i = 0; i < count; i++) {
         if (i)
             p[n++] = sep;
-        n += uci_write_move(&rec->start, rec->mainline[i], ktr, p + n);
+        n += uci_write_move(&rec->start, moves[i], ktr, p + n);
     }
     out->len += n;
     out->data[out->len] = '\0';

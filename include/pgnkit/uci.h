@@ -10,6 +10,18 @@
 
 #include "pgnkit/position.h"
 
+/* "a1", "b1", ... "h8" without terminators: a square's name is one 2-byte copy. */
+static const char uci_square_names[64][2] = {
+    {'a', '1'}, {'b', '1'}, {'c', '1'}, {'d', '1'}, {'e', '1'}, {'f', '1'}, {'g', '1'}, {'h', '1'},
+    {'a', '2'}, {'b', '2'}, {'c', '2'}, {'d', '2'}, {'e', '2'}, {'f', '2'}, {'g', '2'}, {'h', '2'},
+    {'a', '3'}, {'b', '3'}, {'c', '3'}, {'d', '3'}, {'e', '3'}, {'f', '3'}, {'g', '3'}, {'h', '3'},
+    {'a', '4'}, {'b', '4'}, {'c', '4'}, {'d', '4'}, {'e', '4'}, {'f', '4'}, {'g', '4'}, {'h', '4'},
+    {'a', '5'}, {'b', '5'}, {'c', '5'}, {'d', '5'}, {'e', '5'}, {'f', '5'}, {'g', '5'}, {'h', '5'},
+    {'a', '6'}, {'b', '6'}, {'c', '6'}, {'d', '6'}, {'e', '6'}, {'f', '6'}, {'g', '6'}, {'h', '6'},
+    {'a', '7'}, {'b', '7'}, {'c', '7'}, {'d', '7'}, {'e', '7'}, {'f', '7'}, {'g', '7'}, {'h', '7'},
+    {'a', '8'}, {'b', '8'}, {'c', '8'}, {'d', '8'}, {'e', '8'}, {'f', '8'}, {'g', '8'}, {'h', '8'},
+};
+
 /**
  * Write m, a move of pos_before (the position before the move; only its chess960 flag
  * is read, so any position of the same game will do), as UCI into dst
@@ -31,10 +43,8 @@ static inline size_t uci_write_move(const struct position *pos_before, struct mo
      * chess960 flag is all that is read from it). */
     if ((m.flags & MOVE_CASTLE) && !chess960_king_takes_rook && !pos_before->chess960)
         to = square_make(m.to > m.from ? 6 : 2, square_rank(m.from));
-    dst[0] = (char)('a' + square_file(m.from));
-    dst[1] = (char)('1' + square_rank(m.from));
-    dst[2] = (char)('a' + square_file(to));
-    dst[3] = (char)('1' + square_rank(to));
+    memcpy(dst, uci_square_names[m.from], 2);
+    memcpy(dst + 2, uci_square_names[to], 2);
     size_t n = 4;
     if (m.promo >= KNIGHT && m.promo <= QUEEN)
         dst[n++] = " nbrqk"[m.promo];
