@@ -221,7 +221,7 @@ struct run {
     struct position *now;   /* current(lv) */
     struct position *prev;  /* before_last(lv) */
     uint32_t ply;           /* lv->ply */
-    bool moved;             /* a move was played: lv->cur flips, has_last */
+    bool moved;             /* an odd number of moves was played: lv->cur flips */
     struct move *mainline;  /* where the next mainline move goes, or NULL off the mainline */
 };
 
@@ -314,11 +314,11 @@ static size_t play_run(struct game_replayer *r, const struct pgn_game *g, size_t
         if (kind == PGN_TOK_MOVE) {
             prefetch_next_move(r, &run, i);
             i += play_token(r, &run, i, lv);
-        }
-        else if (is_filler(kind))
+        } else if (is_filler(kind)) {
             i++;
-        else
+        } else {
             break;
+        }
     }
     if (run.ply != lv->ply) {
         lv->cur ^= run.moved;
