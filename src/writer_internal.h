@@ -9,4 +9,8 @@
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o);
 
+/** A PGN tag pair line, [Name "Value"] and a line end, with \ and " escaped. */
+void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
+                    size_t len);
+
 #endif

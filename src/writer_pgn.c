@@ -39,6 +39,7 @@
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/writer.h"
 #include "pgnkit/xalloc.h"
+#include "writer_internal.h"
 
 enum { LINE_MAX_COLUMNS = 80, INLINE_LEVELS = 16 };
 
@@ -218,18 +219,26 @@ static struct slice game_result(const struct game_record *rec)
     return (struct slice){"*", 1};
 }
 
-static void put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
+/* One reservation per tag, the worst case of every value byte escaped: tags are most of
+ * the bytes `uci --format pgn` writes, and a call per byte showed in profiles (11%). */
+void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
                     size_t len)
 {
-    buf_putc(out, '[');
-    buf_append(out, name, name_len);
-    buf_puts(out, " \"");
+    char *p = buf_reserve(out, name_len + 2 * len + 6);
+    size_t n = 0;
+    p[n++] = '[';
+    memcpy(p + n, name, name_len);
+    n += name_len;
+    p[n++] = ' ';
+    p[n++] = '"';
     for (size_t i = 0; i < len; i++) {
         if (value[i] == '"' || value[i] == '\\')
-            buf_putc(out, '\\');
-        buf_putc(out, value[i]);
+            p[n++] = '\\';
+        p[n++] = value[i];
     }
-    buf_puts(out, "\"]\n");
+    memcpy(p + n, "\"]\n", 3);
+    out->len += n + 3;
+    out->data[out->len] = '\0';
 }
 
 /* Fixes about the roster: added, repeated, out of order. */
@@ -270,11 +279,11 @@ static void write_tags(struct pgn_out *w, struct slice result)
         const struct slice *v = game_tag(g, roster[k]);
         const char *fill = k == 2 ? "????.??.??" : "?";
         struct slice value = k == 6 ? result : v ? *v : (struct slice){fill, strlen(fill)};
-        put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
+        writer_put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
     for (size_t i = 0; i < g->tag_count; i++)
         if (roster_index(&g->tags[i].name) < 0)
-            put_tag(w->out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
+            writer_put_tag(w->out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
                     g->tags[i].value.len);
     buf_putc(w->out, '\n');
     note_tag_fixes(w);

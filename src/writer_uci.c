@@ -125,18 +125,6 @@ static void write_json(struct buf *out, const struct game_record *rec,
     buf_puts(out, "}\n");
 }
 
-static void put_tag_pair(struct buf *out, const struct slice *name, const struct slice *value)
-{
-    buf_putc(out, '[');
-    buf_append(out, name->ptr, name->len);
-    buf_puts(out, " \"");
-    for (size_t i = 0; i < value->len; i++) {
-        if (value->ptr[i] == '"' || value->ptr[i] == '\\')
-            buf_putc(out, '\\');
-        buf_putc(out, value->ptr[i]);
-    }
-    buf_puts(out, "\"]\n");
-}
 
 /* PGN whose movetext is UCI moves, wrapped at 80 columns. */
 static void write_pgn(struct buf *out, const struct game_record *rec,
@@ -144,22 +132,28 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
 {
     const struct pgn_game *g = rec->game;
     for (size_t i = 0; i < g->tag_count; i++)
-        put_tag_pair(out, &g->tags[i].name, &g->tags[i].value);
+        writer_put_tag(out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
+                       g->tags[i].value.len);
     buf_putc(out, '\n');
-    size_t column = 0;
+    /* The room is reserved once: a move is at most 5 bytes and a separator. */
+    char *p = buf_reserve(out, rec->mainline_count * 6);
+    size_t len = 0, column = 0;
     for (size_t i = 0; i < rec->mainline_count; i++) {
         char m[8];
         size_t n = uci_write_move(&rec->start, rec->mainline[i], o->king_takes_rook, m);
         if (column && column + 1 + n > 80) {
-            buf_putc(out, '\n');
+            p[len++] = '\n';
             column = 0;
         } else if (column) {
-            buf_putc(out, ' ');
+            p[len++] = ' ';
             column++;
         }
-        buf_append(out, m, n);
+        memcpy(p + len, m, n);
+        len += n;
         column += n;
     }
+    out->len += len;
+    out->data[out->len] = '\0';
     const struct slice *result = rec->result_token.ptr ? &rec->result_token : NULL;
     size_t rlen = result ? result->len : 1;
     if (column && column + 1 + rlen > 80)
