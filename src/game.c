@@ -18,6 +18,7 @@
 #include "pgnkit/movegen.h"
 #include "pgnkit/uci.h"
 #include "pgnkit/xalloc.h"
+#include "inline_hints.h"
 
 /* One variation level: where its line stands and the position its next sibling
  * variation starts from (the position before the level's last move).  The two live in
@@ -142,18 +143,12 @@ static bool set_up(struct game_record *rec, const struct pgn_game *g)
 
 /* ---- diagnostics about a move ---- */
 
-/* The diagnostic paths run for few moves: kept out of the replay loop, whose hot code
- * and register allocation they would otherwise share once inlined (a measured 5-8%
- * in the PGO build). */
-#if defined(__GNUC__)
-#define GAME_COLD __attribute__((noinline, cold))
-#else
-#define GAME_COLD
-#endif
+/* The diagnostic paths run for few moves: PGNKIT_COLD keeps them out of the replay loop
+ * (inlined there they cost a measured 5-8% in the PGO build). */
 
-GAME_COLD static void fill_move_context(struct diag *d, const struct position *before,
-                              const struct pgn_token *tok, uint32_t ply,
-                              const struct san_outcome *o, bool chess960)
+PGNKIT_COLD void fill_move_context(struct diag *d, const struct position *before,
+                                   const struct pgn_token *tok, uint32_t ply,
+                                   const struct san_outcome *o, bool chess960)
 {
     d->ply = ply;
     d->move_number = before->fullmove_number;
@@ -171,9 +166,9 @@ GAME_COLD static void fill_move_context(struct diag *d, const struct position *b
     d->candidates[len] = '\0';
 }
 
-GAME_COLD static struct diag *move_diag(struct game_record *rec, enum diag_code code,
-                              const struct pgn_token *tok, uint32_t ply,
-                              const struct position *before, const char *message)
+PGNKIT_COLD struct diag *move_diag(struct game_record *rec, enum diag_code code,
+                                   const struct pgn_token *tok, uint32_t ply,
+                                   const struct position *before, const char *message)
 {
     struct diag *d = diag_list_add(&rec->diags, code, tok->line, tok->col, "%s", message);
     fill_move_context(d, before, tok, ply, NULL, rec->chess960);
@@ -181,9 +176,9 @@ GAME_COLD static struct diag *move_diag(struct game_record *rec, enum diag_code 
 }
 
 /* Each problem san_resolve() found with the token, as a positioned diagnostic. */
-GAME_COLD static void report_problems(struct game_record *rec, const struct pgn_token *tok,
-                                      uint32_t ply, const struct position *before,
-                                      const struct san_outcome *o)
+PGNKIT_COLD void report_problems(struct game_record *rec, const struct pgn_token *tok,
+                                 uint32_t ply, const struct position *before,
+                                 const struct san_outcome *o)
 {
     for (int k = 0; k < o->problem_count; k++) {
         struct diag *d = diag_list_add(&rec->diags, o->problems[k].code, tok->line, tok->col,
@@ -228,11 +223,8 @@ struct run {
 /* Resolve the move token at index i.  Returns the tokens consumed; sets lv->dead when
  * the move ends the line.  Inlined into its one caller, play_run(), the loop over a
  * run of moves. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline size_t play_token(struct game_replayer *r, struct run *run, size_t i,
-                                struct level *lv)
+PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
+                             struct level *lv)
 {
     struct game_record *rec = &r->record;
     const struct pgn_token *tok = &run->tokens[i];

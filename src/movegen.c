@@ -7,15 +7,8 @@
  */
 #include "pgnkit/movegen.h"
 
+#include "inline_hints.h"
 #include "position_internal.h"
-
-#if defined(__GNUC__)
-#define MG_INLINE static inline __attribute__((always_inline))
-#define MG_NOINLINE static __attribute__((noinline))
-#else
-#define MG_INLINE static inline
-#define MG_NOINLINE static
-#endif
 
 /* What the generators share: computed once per position. */
 struct gen_state {
@@ -29,9 +22,10 @@ struct gen_state {
 static bitboard pinned_of(const struct position *pos, int us, int ksq, bitboard occ)
 {
     bitboard enemy = pos->by_color[us ^ 1];
-    bitboard snipers = enemy & ((att_rook(ksq, enemy) & (pos->by_type[ROOK] | pos->by_type[QUEEN])) |
-                                (att_bishop(ksq, enemy) &
-                                 (pos->by_type[BISHOP] | pos->by_type[QUEEN])));
+    bitboard straight = pos->by_type[ROOK] | pos->by_type[QUEEN];
+    bitboard diagonal = pos->by_type[BISHOP] | pos->by_type[QUEEN];
+    bitboard snipers =
+        enemy & ((att_rook(ksq, enemy) & straight) | (att_bishop(ksq, enemy) & diagonal));
     bitboard pinned = 0;
     while (snipers) {
         bitboard between = att_between(ksq, bb_pop(&snipers)) & occ;
@@ -73,8 +67,8 @@ static bool pinned_on_line(const struct position *pos, int ksq, int from, bitboa
  * line through king and piece, a move along that line, or no enemy slider on it
  * (enemy_sliders: the caller's, as stores into a move list may alias the position).
  */
-MG_INLINE bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
-                           bitboard enemy, bitboard enemy_sliders)
+PGNKIT_HOT bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
+                            bitboard enemy, bitboard enemy_sliders)
 {
     bitboard line = att_line(ksq, from);
     if (!(line & enemy_sliders) || bb_has(line, to))
@@ -83,13 +77,13 @@ MG_INLINE bool pinned_away(const struct position *pos, int ksq, int from, int to
 }
 
 /* The enemy's bishops, rooks and queens: what pinned_away() looks for. */
-MG_INLINE bitboard sliders_of(const struct position *pos, bitboard enemy)
+PGNKIT_HOT bitboard sliders_of(const struct position *pos, bitboard enemy)
 {
     return enemy & (pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN]);
 }
 
 /* The state without the pinned set (see pinned_away). */
-MG_INLINE void state_init_light(struct gen_state *st, const struct position *pos)
+PGNKIT_HOT void state_init_light(struct gen_state *st, const struct position *pos)
 {
     st->us = pos->side_to_move;
     st->them = st->us ^ 1;
@@ -107,15 +101,15 @@ MG_INLINE void state_init_light(struct gen_state *st, const struct position *pos
         st->target = 0;
 }
 
-MG_INLINE void state_init(struct gen_state *st, const struct position *pos)
+PGNKIT_HOT void state_init(struct gen_state *st, const struct position *pos)
 {
     state_init_light(st, pos);
     st->pinned = pinned_of(pos, st->us, st->ksq, st->occ);
 }
 
 /* Is sq attacked by the enemy once our king is lifted off the board? */
-MG_INLINE bool king_square_attacked(const struct position *pos, const struct gen_state *st,
-                                    int sq)
+PGNKIT_HOT bool king_square_attacked(const struct position *pos, const struct gen_state *st,
+                                     int sq)
 {
     bitboard occ = st->occ ^ bb_square(st->ksq);
     return pos_attackers(pos, sq, st->them, occ) != 0;
@@ -188,8 +182,8 @@ static const char *castle_check(const struct position *pos, const struct gen_sta
 
 /* ---- the generator: one body, specialised for "write moves" and "count only" ---- */
 
-MG_INLINE int emit_set(struct move *out, int n, int from, bitboard to_set, bitboard enemy,
-                       bool count)
+PGNKIT_HOT int emit_set(struct move *out, int n, int from, bitboard to_set, bitboard enemy,
+                        bool count)
 {
     if (count)
         return n + bb_count(to_set);
@@ -201,8 +195,8 @@ MG_INLINE int emit_set(struct move *out, int n, int from, bitboard to_set, bitbo
     return n;
 }
 
-MG_INLINE int emit_pawn(struct move *out, int n, int from, int to, uint8_t flags, bool promo,
-                        bool count)
+PGNKIT_HOT int emit_pawn(struct move *out, int n, int from, int to, uint8_t flags, bool promo,
+                         bool count)
 {
     if (count)
         return n + (promo ? 4 : 1);
@@ -216,8 +210,8 @@ MG_INLINE int emit_pawn(struct move *out, int n, int from, int to, uint8_t flags
 }
 
 /* Pawns moved together by a shift: dsts holds destinations, from = to - delta. */
-MG_INLINE int emit_pawn_set(struct move *out, int n, bitboard dsts, int delta, uint8_t flags,
-                            bitboard promo_rank, bool count)
+PGNKIT_HOT int emit_pawn_set(struct move *out, int n, bitboard dsts, int delta, uint8_t flags,
+                             bitboard promo_rank, bool count)
 {
     if (count)
         return n + bb_count(dsts & ~promo_rank) + 4 * bb_count(dsts & promo_rank);
@@ -228,8 +222,8 @@ MG_INLINE int emit_pawn_set(struct move *out, int n, bitboard dsts, int delta, u
     return n;
 }
 
-MG_INLINE int gen_pawns(const struct position *pos, const struct gen_state *st, struct move *out,
-                        int n, bool count)
+PGNKIT_HOT int gen_pawns(const struct position *pos, const struct gen_state *st, struct move *out,
+                         int n, bool count)
 {
     bool white = st->us == WHITE;
     int up = white ? 8 : -8;
@@ -282,7 +276,7 @@ MG_INLINE int gen_pawns(const struct position *pos, const struct gen_state *st, 
     return n;
 }
 
-MG_INLINE int gen_all(const struct position *pos, struct move *out, bool count)
+PGNKIT_HOT int gen_all(const struct position *pos, struct move *out, bool count)
 {
     struct gen_state st;
     state_init(&st, pos);
@@ -409,8 +403,8 @@ bool position_ep_legal(const struct position *pos)
 
 /* A pawn push or ordinary capture (not en passant) to `to`, which must be in target.
  * Needs no gen_state, so the common case out of check reads the position directly. */
-MG_INLINE int legal_to_pawn_plain(const struct position *pos, int to, bitboard from_mask,
-                                  bitboard target, struct move *out)
+PGNKIT_HOT int legal_to_pawn_plain(const struct position *pos, int to, bitboard from_mask,
+                                   bitboard target, struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
@@ -465,8 +459,8 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
 
 /* A knight, bishop, rook or queen to `to`, our king not in check: the common SAN move,
  * which needs no check mask. */
-MG_INLINE int legal_to_piece(const struct position *pos, enum piece_type t, int to,
-                             bitboard from_mask, struct move *out)
+PGNKIT_HOT int legal_to_piece(const struct position *pos, enum piece_type t, int to,
+                              bitboard from_mask, struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
@@ -487,8 +481,8 @@ MG_INLINE int legal_to_piece(const struct position *pos, enum piece_type t, int 
 /* A king step to `to` (not onto our own piece): legal when `to` is not attacked with
  * the king lifted off the board (x-ray checks).  Needs no check or pin mask, so it
  * reads the position directly. */
-MG_INLINE int legal_to_king(const struct position *pos, int to, bitboard from_mask,
-                            struct move *out)
+PGNKIT_HOT int legal_to_king(const struct position *pos, int to, bitboard from_mask,
+                             struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
     if (!bb_has(from_mask, ksq) || !bb_has(att_king(ksq), to))
@@ -503,8 +497,8 @@ MG_INLINE int legal_to_king(const struct position *pos, int to, bitboard from_ma
 
 /* Pawns, the king, and any move while in check.  Out of line so that the common case
  * in movegen_legal_to() keeps a small frame. */
-MG_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
-                                 bitboard from_mask, struct move *out)
+PGNKIT_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
+                                     bitboard from_mask, struct move *out)
 {
     if (t == KING)
         return legal_to_king(pos, to, from_mask, out);

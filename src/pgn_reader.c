@@ -24,6 +24,7 @@
 #include <immintrin.h>
 #endif
 
+#include "inline_hints.h"
 #include "pgnkit/xalloc.h"
 
 enum {
@@ -158,7 +159,8 @@ static inline unsigned delim_bits(const char *p)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i lo = _mm_shuffle_epi8(vc(VC_LO_TAB), v);
-    __m128i hi = _mm_shuffle_epi8(vc(VC_HI_TAB), _mm_and_si128(_mm_srli_epi16(v, 4), vc(VC_NIBBLE)));
+    __m128i high_nibbles = _mm_and_si128(_mm_srli_epi16(v, 4), vc(VC_NIBBLE));
+    __m128i hi = _mm_shuffle_epi8(vc(VC_HI_TAB), high_nibbles);
     return (unsigned)_mm_movemask_epi8(_mm_adds_epu8(_mm_and_si128(lo, hi), vc(VC_SAT7F)));
 }
 #endif
@@ -437,7 +439,7 @@ static inline size_t find_stop(const char *d, size_t p, size_t n, char a, char b
 /* ---- tokens and tags -------------------------------------------------------------------- */
 
 /* Out of line and cold: keeps emit() small enough to inline without register spills. */
-static __attribute__((noinline, cold)) void grow_tokens(struct pgn_reader *r)
+PGNKIT_COLD void grow_tokens(struct pgn_reader *r)
 {
     void *p = r->toks;
     xgrow(&p, &r->tok_cap, r->ntok + 1, sizeof *r->toks);
@@ -657,7 +659,7 @@ static bool tag_is_dup(const struct pgn_reader *r, const char *d, const struct t
     return false;
 }
 
-static __attribute__((noinline, cold)) void grow_tags(struct pgn_reader *r)
+PGNKIT_COLD void grow_tags(struct pgn_reader *r)
 {
     void *p = r->tags;
     xgrow(&p, &r->tag_cap, r->ntag + 1, sizeof *r->tags);
@@ -797,8 +799,8 @@ static size_t trim_end(const char *d, size_t s, size_t e)
     return e;
 }
 
-static __attribute__((noinline, cold)) void comment_too_long(struct pgn_reader *r, size_t len,
-                                                              uint32_t line, uint32_t col)
+PGNKIT_COLD void comment_too_long(struct pgn_reader *r, size_t len,
+                                  uint32_t line, uint32_t col)
 {
     add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
              "a comment of %zu bytes is over the limit of %zu; dropped", len,
@@ -1131,7 +1133,7 @@ static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fas
  * the free token slots cannot overflow them; the loop runs to the end of such a stretch
  * (`stop`) and checks the room only there, not for each token.
  */
-static __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
+PGNKIT_NOINLINE size_t scan_fast(struct pgn_reader *r, size_t i)
 {
     const char *d = r->data;
     const size_t n = r->len, max_tok = r->lim.max_token_bytes;

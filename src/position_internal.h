@@ -6,18 +6,13 @@
 #define PGNKIT_POSITION_INTERNAL_H
 
 #include "attacks_internal.h"
+#include "inline_hints.h"
 #include "pgnkit/position.h"
 
-/* Making a move is the inner loop of SAN resolution and perft: force the inlining that
- * LTO's size heuristics otherwise decide differently after any unrelated edit. */
-#if defined(__GNUC__)
-#define POS_INLINE static inline __attribute__((always_inline))
-#else
-#define POS_INLINE static inline
-#endif
+/* Making a move is the inner loop of SAN resolution and perft: PGNKIT_HOT. */
 
 /* Pieces of colour `by` attacking sq through occupancy occ. */
-POS_INLINE bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
+PGNKIT_HOT bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
 {
     bitboard them = pos->by_color[by];
     bitboard rq = pos->by_type[ROOK] | pos->by_type[QUEEN];
@@ -58,7 +53,7 @@ static inline void pos_castle(struct position *pos, int us, int k, int r)
     pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
 }
 
-POS_INLINE void pos_move_pieces(struct position *pos, struct move m)
+PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
 {
     int us = pos->side_to_move, them = us ^ 1;
     int old_ep = pos->ep_square;
@@ -120,7 +115,7 @@ POS_INLINE void pos_move_pieces(struct position *pos, struct move m)
 
 /* The move, then the checks it gives: every caller (SAN claims, the next move's
  * generator) needs them, so they are found once here. */
-POS_INLINE void pos_do_move(struct position *pos, struct move m)
+PGNKIT_HOT void pos_do_move(struct position *pos, struct move m)
 {
     pos_move_pieces(pos, m);
     int us = pos->side_to_move;

@@ -13,24 +13,8 @@
 
 #include "pgnkit/attacks.h"
 #include "pgnkit/movegen.h"
+#include "inline_hints.h"
 #include "position_internal.h"
-
-/* For the per-ply helpers: LTO's size heuristics otherwise move them in and out of
- * line after unrelated edits, which costs more than the code they save. */
-#if defined(__GNUC__)
-#define SR_INLINE static inline __attribute__((always_inline))
-#else
-#define SR_INLINE static inline
-#endif
-
-/* For what runs only on a problem (a reason, a warning, several candidates): kept out of
- * san_resolve's per-ply path and so out of the replay loop it is inlined into.  The PGO
- * profile, trained on error-heavy test files, otherwise inlines them there. */
-#if defined(__GNUC__)
-#define SR_COLD static __attribute__((noinline, cold))
-#else
-#define SR_COLD static
-#endif
 
 static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
                                                           "rook",  "queen",  "king"};
@@ -68,7 +52,7 @@ struct played {
 };
 
 /* Copy-make m into *after and see what it does to the other side. */
-SR_INLINE struct played play(const struct position *pos, struct move m, struct position *after)
+PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct position *after)
 {
     *after = *pos;
     pos_do_move(after, m); /* inline: this runs once per ply */
@@ -108,8 +92,8 @@ static bitboard hint_mask(const struct san *san)
 static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq) == 7; }
 
 /* Legal moves matching piece, hints, destination and promotion piece. */
-SR_INLINE int collect(const struct position *pos, enum piece_type piece, const struct san *san,
-                   struct move *cands)
+PGNKIT_HOT int collect(const struct position *pos, enum piece_type piece, const struct san *san,
+                       struct move *cands)
 {
     int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
     /* Only a pawn move to the last rank promotes; the grammar writes a promotion piece
@@ -200,8 +184,8 @@ static bitboard pseudo_origins(const struct position *pos, enum piece_type piece
     return from;
 }
 
-SR_COLD void explain_illegal(const struct position *pos, const struct san *san,
-                            enum piece_type piece, struct san_outcome *out)
+PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *san,
+                                 enum piece_type piece, struct san_outcome *out)
 {
     enum color us = (enum color)pos->side_to_move;
     const char *who = color_names[us];
@@ -262,8 +246,8 @@ SR_COLD void explain_illegal(const struct position *pos, const struct san *san,
 
 /* ---- claims on the chosen move (SPEC §3.3) ---- */
 
-SR_COLD void check_claims(const struct san *san, struct move m, const struct played *p,
-                         struct san_outcome *out)
+PGNKIT_COLD void check_claims(const struct san *san, struct move m, const struct played *p,
+                              struct san_outcome *out)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
     if (san->capture && !captures && !(m.flags & MOVE_CASTLE))
@@ -292,7 +276,7 @@ SR_COLD void check_claims(const struct san *san, struct move m, const struct pla
 
 /* Every mark written is exactly what the move does (the usual token): check_claims()
  * would find nothing, so the per-ply path asks this first. */
-SR_INLINE bool claims_exact(const struct san *san, struct move m, const struct played *p)
+PGNKIT_HOT bool claims_exact(const struct san *san, struct move m, const struct played *p)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
     if (san->capture != captures || san->ep)
@@ -302,7 +286,7 @@ SR_INLINE bool claims_exact(const struct san *san, struct move m, const struct p
     return !san->mate && san->checks == (p->checkers != 0);
 }
 
-SR_COLD void describe_lenient(const struct san *san, struct san_outcome *out)
+PGNKIT_COLD void describe_lenient(const struct san *san, struct san_outcome *out)
 {
     static const char *const forms[] = {
         "0-0 castling with zeros", "promotion without =",    "promotion in parentheses",
@@ -328,7 +312,7 @@ SR_COLD void describe_lenient(const struct san *san, struct san_outcome *out)
     add_problem(out, DIAG_NONSTANDARD, "non-standard notation accepted: %s", buf);
 }
 
-SR_INLINE void note_lenient(const struct san *san, struct san_outcome *out)
+PGNKIT_HOT void note_lenient(const struct san *san, struct san_outcome *out)
 {
     if (san->lenient)
         describe_lenient(san, out);
@@ -340,8 +324,8 @@ static size_t write_disambiguation(const struct position *pos, struct move m,
                                    enum piece_type piece, char *dst);
 
 /* --strict: more origin hints written than canonical SAN needs (Ngf3 for Nf3). */
-SR_COLD void check_over_disambiguation(const struct position *pos, const struct san *san,
-                                      struct move m, struct san_outcome *out)
+PGNKIT_COLD void check_over_disambiguation(const struct position *pos, const struct san *san,
+                                           struct move m, struct san_outcome *out)
 {
     int written = (san->from_file >= 0) + (san->from_rank >= 0);
     if (san->piece == PAWN && san->capture && san->from_file >= 0)
@@ -354,8 +338,8 @@ SR_COLD void check_over_disambiguation(const struct position *pos, const struct 
 
 /* Ng1xf3, Qh4e1: a full origin square reads as long algebraic (SPEC §3.6) unless the
  * position needs both coordinates to tell the pieces apart. */
-SR_COLD void check_full_origin(const struct position *pos, const struct san *san, struct move m,
-                              struct san_outcome *out)
+PGNKIT_COLD void check_full_origin(const struct position *pos, const struct san *san, struct move m,
+                                   struct san_outcome *out)
 {
     char needed[4];
     if (write_disambiguation(pos, m, (enum piece_type)san->piece, needed) < 2)
@@ -381,9 +365,9 @@ static void list_candidates(const struct position *pos, const struct move *cands
 
 /* Several legal moves: keep those whose written claims hold, never skipping one.
  * Returns the index of the chosen candidate, or -1 (AMBIGUOUS reported). */
-SR_COLD int filter_by_claims(const struct position *pos, const struct san *san,
-                            const struct move *cands, int n, const struct san_options *opts,
-                            struct san_outcome *out)
+PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *san,
+                                 const struct move *cands, int n, const struct san_options *opts,
+                                 struct san_outcome *out)
 {
     int kept = 0, first = -1;
     for (int i = 0; i < n; i++) {
@@ -415,9 +399,9 @@ SR_COLD int filter_by_claims(const struct position *pos, const struct san *san,
     return first >= 0 ? first : 0;
 }
 
-SR_INLINE void choose_inline(const struct position *pos, const struct san *san,
-                             const struct move *cands, int n, const struct san_options *opts,
-                             struct san_outcome *out)
+PGNKIT_HOT void choose_inline(const struct position *pos, const struct san *san,
+                              const struct move *cands, int n, const struct san_options *opts,
+                              struct san_outcome *out)
 {
     int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
     if (pick < 0)
