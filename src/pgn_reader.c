@@ -1123,9 +1123,9 @@ static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fas
  * state (index, line, line start, line-end count, token count) lives in registers for the
  * whole run, the phase is derived when needed (fast_mark); scan_game's loop, which must
  * also handle tags, limits and refills and calls out for them, keeps its state in the
- * reader.  Each token is handled exactly as
- * scan_game would; anything else (a result, a token at the end of the data or over a
- * limit, any other byte) is left to scan_game: the returned index is where it stopped.
+ * reader.  Each token is handled exactly as scan_game would; anything else (a result, a
+ * token at the end of the data or over a limit, any other byte) is left to scan_game: the
+ * returned index is where it stopped.
  * Only for a started game whose tokens are kept (the caller checks), so nothing here
  * drops tokens, fills or reports.  Writes its state back to r.
  *

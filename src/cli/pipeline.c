@@ -171,12 +171,19 @@ static void batch_release(struct batch *b)
 
 /* ---- workers ---- */
 
-/* Replay a taken batch (outside the lock). */
-static void process_batch(struct pipeline *p, struct game_replayer *r, struct batch *b)
+/* Take the oldest filled batch and replay it.  Called with the lock held, which it
+ * releases while replaying; the caller checked that a filled batch is waiting. */
+static void replay_next(struct pipeline *p, struct game_replayer *r)
 {
+    struct batch *b = &p->slots[p->next_take++ % p->slot_count];
+    b->state = SLOT_WORKING;
+    pthread_mutex_unlock(&p->lock);
     batch_fix_pointers(b); /* here, not on the reading thread: that one is the limit */
     for (size_t i = 0; r && i < b->game_count; i++)
         process_game(r, p->cfg, &b->games[i], &b->output);
+    pthread_mutex_lock(&p->lock);
+    b->state = SLOT_DONE;
+    pthread_cond_broadcast(&p->work_done);
 }
 
 static void *worker_main(void *arg)
@@ -191,13 +198,7 @@ static void *worker_main(void *arg)
             pthread_cond_wait(&p->work_ready, &p->lock);
         if (p->next_take == p->next_fill)
             break; /* closing and nothing left */
-        struct batch *b = &p->slots[p->next_take++ % p->slot_count];
-        b->state = SLOT_WORKING;
-        pthread_mutex_unlock(&p->lock);
-        process_batch(p, r, b);
-        pthread_mutex_lock(&p->lock);
-        b->state = SLOT_DONE;
-        pthread_cond_broadcast(&p->work_done);
+        replay_next(p, r);
     }
     pthread_mutex_unlock(&p->lock);
     game_replayer_free(r);
@@ -212,13 +213,7 @@ static bool help_one(struct pipeline *p, uint64_t spare)
 {
     if (!p->helper || p->next_fill - p->next_take <= spare)
         return false;
-    struct batch *b = &p->slots[p->next_take++ % p->slot_count];
-    b->state = SLOT_WORKING;
-    pthread_mutex_unlock(&p->lock);
-    process_batch(p, p->helper, b);
-    pthread_mutex_lock(&p->lock);
-    b->state = SLOT_DONE;
-    pthread_cond_broadcast(&p->work_done);
+    replay_next(p, p->helper);
     return true;
 }
 
