@@ -40,11 +40,11 @@ PROFILE_LDFLAGS_release = $(ARCH) $(LTO) -O3
 # once (scripts/pgo-train.sh) and the release objects are compiled with that profile,
 # worth 2-3% now that the hot paths are tuned by hand (15-25% before).  PGO=0: off.
 PGO ?= 1
-PROFILE_CFLAGS_pgo-gen = -O3 -g -DNDEBUG $(ARCH) $(LTO) -fprofile-generate -fprofile-update=single \
+PROFILE_CFLAGS_pgo-gen = -O3 -g -DNDEBUG $(ARCH) $(LTO) -fprofile-generate -fprofile-update=prefer-atomic \
                           --param=profile-func-internal-id=1
 PROFILE_LDFLAGS_pgo-gen = $(ARCH) $(LTO) -O3 -fprofile-generate
 ifeq ($(BUILD)$(PGO),release1)
-PROFILE_CFLAGS_release += -fprofile-use -fprofile-partial-training -Wno-missing-profile \
+PROFILE_CFLAGS_release += -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-missing-profile \
                           --param=profile-func-internal-id=1
 endif
 # callgrind: release code valgrind can run (no AVX-512), for instruction counts.

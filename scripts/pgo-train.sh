@@ -26,6 +26,16 @@ for cmd in uci check "fen --every" pgn; do
         exit 1
     fi
 done
+# The --jobs pipeline's own code (cutting, tokenizing per chunk) runs only with -j2 and
+# up: without this it would be laid out as cold code.
+for cmd in uci check; do
+    status=0
+    "$bin" $cmd -j2 $files >/dev/null 2>&1 || status=$?
+    if [ "$status" -gt 1 ]; then
+        echo "pgo-train: '$bin $cmd -j2' failed with status $status" >&2
+        exit 1
+    fi
+done
 
 count=0
 for gcda in $(cd "$gen" && find obj -name '*.gcda'); do

@@ -208,6 +208,7 @@ struct pgn_reader {
     bool finished;
     int err_no;
     uint64_t games;
+    size_t stop_at;    /* games starting at this index or later are not read (restart) */
 
     /* The game being read. */
     bool started;
@@ -1368,8 +1369,14 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             n = r->len;
             continue;
         }
-        if (!r->started)
+        if (!r->started) {
+            if (i >= r->stop_at) {
+                /* The next piece's first game (pgn_reader_restart): this piece ends. */
+                *end = END_EOF;
+                break;
+            }
             begin_game(r, i);
+        }
         if (cl == CC_OTHER) {
         move_token:;
             size_t j = i + 1;
@@ -1733,6 +1740,7 @@ static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits
     struct pgn_reader *r = xcalloc(1, sizeof *r);
     r->name = name;
     r->line = 1;
+    r->stop_at = SIZE_MAX;
     init_limits(r, limits);
     diag_list_init(&r->diags);
     return r;
@@ -1745,6 +1753,41 @@ struct pgn_reader *pgn_reader_new(struct pgn_source src, const char *name,
     r->src = src;
     r->data = "";
     return r;
+}
+
+/* Start reading at `at`: a line start between two games (0: the file's start). */
+static void resume_at(struct pgn_reader *r, const struct pgn_resume *at)
+{
+    r->base_off = at->offset;
+    r->line = at->line ? at->line : 1;
+    r->games = at->games;
+    r->bom_done = at->offset != 0; /* a BOM is looked for at the file's start only */
+}
+
+struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
+                                     const struct pgn_limits *limits,
+                                     const struct pgn_resume *at)
+{
+    struct pgn_reader *r = pgn_reader_new(src, name, limits);
+    resume_at(r, at);
+    return r;
+}
+
+void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size_t stop,
+                        const struct pgn_resume *at)
+{
+    r->data = data ? data : "";
+    r->len = data ? len : 0;
+    r->pos = 0;
+    r->shift = 0;
+    r->ls = 0;
+    r->eols = 0;
+    r->eof = true;
+    r->failed = false;
+    r->finished = false;
+    r->err_no = 0;
+    r->stop_at = stop;
+    resume_at(r, at);
 }
 
 struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,

@@ -101,6 +101,33 @@ struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const ch
 void pgn_reader_free(struct pgn_reader *r);
 
 /**
+ * Where a reader starts when a file is read in pieces (the --jobs pipeline): a line start
+ * between two games, as the whole-file reader would be there.
+ */
+struct pgn_resume {
+    uint64_t offset; /* file offset of that byte; 0 is the file's start (a BOM is skipped) */
+    uint32_t line;   /* its 1-based line number */
+    uint64_t games;  /* games before it: the next game's index is games + 1 */
+};
+
+/** A reader over src, whose first byte is the file's byte at->offset. */
+struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
+                                     const struct pgn_limits *limits,
+                                     const struct pgn_resume *at);
+
+/**
+ * Point a memory reader at another piece of a file: data[0, len) is the file from
+ * at->offset on.  A game that would start at data[stop] or later is not read (there
+ * pgn_reader_next returns 0): it belongs to the next piece.  The bytes from stop on are
+ * still read as lookahead, and a game that starts before stop is read to its end, past
+ * stop if that is where it ends: so the caller can tell whether stop really was a place
+ * between two games (no game returned crosses it) and the pieces read as the whole
+ * file would.  The token, tag and scratch arrays are kept and reused.
+ */
+void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size_t stop,
+                        const struct pgn_resume *at);
+
+/**
  * Read the next game into *game.  Returns 1 with a game, 0 at the end of input, -1 on
  * an I/O error (then *err is filled with DIAG_IO; the reader is finished).
  */

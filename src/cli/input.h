@@ -13,6 +13,7 @@ struct input {
     uint64_t size;      /* 0 when unknown (pipes, compressed input) */
     struct source *src; /* undoes gzip/zstd, found by content; reads fd */
     struct pgn_reader *reader;
+    uint64_t bytes_read; /* bytes read as PGN (decompressed), once the run is over */
 };
 
 /*

@@ -1,16 +1,27 @@
 /*
- * pipeline.c - the parallel run of one input (--jobs N), shaped like git's grep.
+ * pipeline.c - the parallel run of one input (--jobs N): the input cut into chunks that
+ * N threads tokenize, replay and write at once, the output flushed in input order.
  *
- * The calling thread reads and tokenizes games (the reader is sequential by nature:
- * where a game ends depends on everything before it) and copies them into batches.
- * N - 1 workers replay batches and write their output into the batch, and the calling
- * thread replays one too whenever a batch is waiting that no worker has taken: N threads
- * on N cores, not a reading thread time-sharing a core with a worker (which cost ~25%
- * more CPU on comment-heavy input, each switch evicting the other's hot data).  The
- * calling thread flushes finished batches strictly in input order, so the bytes out are
- * identical to the serial run.  A bounded ring of batches keeps memory flat: the reader
- * helps or waits when every slot is full or unflushed.
+ * The calling thread reads raw bytes into chunks of about CHUNK_BYTES, cut where a game
+ * starts (a guess: pgn_split.h), and counts their lines.  Any thread then tokenizes a
+ * chunk with a memory reader of its own (pgn_reader_restart) and replays its games.
+ * Tokenizing is a quarter of the work on comment-heavy input; here every thread does
+ * its share of it, and a chunk's tokens never leave the core that replays them.
+ *
+ * What a chunk cannot know alone is the number of its first game: that is known once
+ * every earlier chunk is tokenized.  So a thread tokenizes (phase A), waits for that
+ * (the chunks before were taken earlier: it rarely waits), then replays (phase B).  The
+ * same in-order step checks each cut: if a game crossed it, the guess was wrong, and
+ * everything from that chunk's start on is read on the calling thread by a whole-stream
+ * reader (run_serial), after the chunks before it are flushed.  So is the rest of an
+ * input with no cut in CHUNK_SEARCH_MAX bytes, or whose reading failed: the serial
+ * reader then meets the same bytes and the same error as in a run with --jobs 1.
+ *
+ * The calling thread also replays when chunks are waiting that no worker has taken: N
+ * threads on N cores.  A bounded ring of chunks keeps memory flat; when every slot is
+ * full or unflushed, the calling thread helps or waits.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,42 +30,84 @@
 #include "input.h"
 #include "output.h"
 #include "run.h"
+#include "pgnkit/pgn_split.h"
+#include "pgnkit/source.h"
 #include "pgnkit/xalloc.h"
 
-enum { BATCH_TEXT_BYTES = 192 * 1024, BATCH_MAX_GAMES = 1024 };
+/* 128 KiB: a chunk's bytes, tokens and output stay in L2 between the phases (64 KiB
+ * and 512 KiB were no faster); the search limit bounds memory on input with no cut. */
+enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20 };
 
-enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_WORKING, SLOT_DONE };
+enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
-/* A batch of games copied out of the reader's buffer, and what processing made of it. */
-struct batch {
-    enum slot_state state;
+/* A piece of the input and what became of it. */
+struct chunk {
+    enum chunk_state state;
+    bool tokenized;        /* phase A is over: games and cut_ok are set */
+    bool cut_ok;           /* no game crosses `cut` */
+    char *data;            /* the input's bytes from at.offset on */
+    size_t len, cap;
+    size_t cut;            /* games from data[cut] on are the next chunk's; len in the last */
+    struct pgn_resume at;  /* where data[0] is; at.games is known once resolved */
+    /* The games of [0, cut): tokens and tags point into data, escaped tag values into
+     * text; the arrays' pointers are offsets until phase A ends (fix_pointers). */
     struct pgn_game *games;
     size_t game_count, game_cap;
-    char *text;
-    size_t text_len, text_cap;
     struct pgn_token *tokens;
     size_t token_len, token_cap;
     struct pgn_tag *tags;
     size_t tag_len, tag_cap;
+    char *text;
+    size_t text_len, text_cap;
+    size_t *moved;         /* tag k's value is an offset into text: 2k + 1; its name: 2k */
+    size_t moved_len, moved_cap;
     struct diag *diags;
     size_t diag_len, diag_cap;
     struct work_output output;
 };
 
+/* A thread's own tools. */
+struct lane {
+    struct game_replayer *replayer;
+    struct pgn_reader *reader;
+};
+
 struct pipeline {
     const struct config *cfg;
     pthread_mutex_t lock;
-    pthread_cond_t work_ready;  /* a batch was filled, or the run ends */
-    pthread_cond_t work_done;   /* a batch was processed */
-    struct batch *slots;
+    pthread_cond_t work_ready; /* a chunk was filled, or the run ends */
+    pthread_cond_t resolved;   /* chunks' first game numbers are known, or the run goes serial */
+    pthread_cond_t work_done;  /* a chunk was processed */
+    struct chunk *slots;
     size_t slot_count;
-    uint64_t next_fill, next_take, next_flush; /* sequence numbers; slot = seq % count */
+    /* Sequence numbers (slot = seq % slot_count): filled < taken < resolved < flushed. */
+    uint64_t next_fill, next_take, next_resolve, next_flush;
+    uint64_t games_resolved;   /* games in the chunks before next_resolve */
+    bool serial;               /* from chunk serial_from on, the input is read serially */
+    uint64_t serial_from;
     bool closing;
-    bool failed;                /* a worker could not start */
-    struct game_replayer *helper; /* the calling thread's, for help_one() */
+    bool failed;               /* a thread could not get its replayer or reader */
+    struct lane helper;        /* the calling thread's */
+    /* The calling thread's alone. */
+    char *carry;               /* the bytes after the last cut, for the next chunk */
+    size_t carry_len, carry_cap;
+    int input_end;             /* 0: more to read; 1: end of input; -1: read error */
+    int input_errno;
+    uint64_t bytes_read;       /* by the chunks submitted */
+    uint64_t games_flushed;
 };
 
-/* ---- copying a game out of the reader ---- */
+static inline struct chunk *slot(const struct pipeline *p, uint64_t seq)
+{
+    return &p->slots[seq % p->slot_count];
+}
+
+static inline bool is_serial_at(const struct pipeline *p, uint64_t seq)
+{
+    return p->serial && seq >= p->serial_from;
+}
+
+/* ---- phase A: tokenizing a chunk ---- */
 
 static void *arena_take(void **base, size_t *len, size_t *cap, size_t n, size_t size)
 {
@@ -64,179 +117,227 @@ static void *arena_take(void **base, size_t *len, size_t *cap, size_t n, size_t 
     return p;
 }
 
-/* Copy a slice into the batch text; returns its offset (pointers are fixed up later,
- * once the text arena stops moving). */
-static size_t copy_text(struct batch *b, const char *p, size_t n)
+static bool in_data(const struct chunk *c, const char *p)
 {
-    size_t off = b->text_len;
-    char *dst = arena_take((void **)&b->text, &b->text_len, &b->text_cap, n, 1);
-    if (n)
-        memcpy(dst, p, n);
-    return off;
+    return p >= c->data && p <= c->data + c->len;
 }
 
-/* Where a slice lands in the batch text: inside the copied game span (most of them), or
- * copied alone (unescaped tag values live in the reader's scratch area). */
-static size_t place(struct batch *b, const struct pgn_game *g, size_t span_off, size_t span,
-                    const char *p, size_t n)
+/* A tag text outside the chunk's bytes (an escaped value, unescaped in the reader's
+ * scratch) is copied; its pointer becomes an offset until fix_pointers. */
+static void keep_text(struct chunk *c, struct slice *s, size_t tag, bool value)
 {
-    if (span && p >= g->text && p + n <= g->text + span)
-        return span_off + (size_t)(p - g->text);
-    return copy_text(b, p, n);
+    if (!s->ptr || in_data(c, s->ptr))
+        return;
+    size_t off = c->text_len;
+    char *dst = arena_take((void **)&c->text, &c->text_len, &c->text_cap, s->len, 1);
+    memcpy(dst, s->ptr, s->len);
+    s->ptr = (const char *)(uintptr_t)off;
+    size_t *m = arena_take((void **)&c->moved, &c->moved_len, &c->moved_cap, 1, sizeof *m);
+    *m = 2 * tag + value;
 }
 
-/* The game's tokens, their texts turned into offsets in the batch text: every token text
- * lies inside the game's span (pgn_reader.h), so one delta rebases them all.  This runs
- * on the reading thread, the one that limits --jobs, for every token of the input. */
-static size_t copy_tokens(struct batch *b, const struct pgn_game *g, size_t span_off)
-{
-    size_t tok0 = b->token_len;
-    struct pgn_token *t = arena_take((void **)&b->tokens, &b->token_len, &b->token_cap,
-                                     g->token_count, sizeof *t);
-    if (!g->token_count)
-        return tok0;
-    memcpy(t, g->tokens, g->token_count * sizeof *t);
-    uintptr_t delta = (uintptr_t)span_off - (uintptr_t)g->text;
-    for (size_t i = 0; i < g->token_count; i++)
-        t[i].text = (const char *)((uintptr_t)t[i].text + delta);
-    return tok0;
-}
-
-/* Offsets are stored in the pointer fields until batch_fix_pointers(). */
-static void batch_add_game(struct batch *b, const struct pgn_game *g)
+/* Keep a game the reader returned: its token texts are in the chunk's bytes already. */
+static void add_game(struct chunk *c, const struct pgn_game *g)
 {
     struct pgn_game *copy =
-        arena_take((void **)&b->games, &b->game_count, &b->game_cap, 1, sizeof *copy);
+        arena_take((void **)&c->games, &c->game_count, &c->game_cap, 1, sizeof *copy);
     *copy = *g;
-    size_t span = g->skipped || !g->text ? 0 : g->bytes;
-    size_t span_off = copy_text(b, g->text, span);
-    size_t tok0 = copy_tokens(b, g, span_off);
-    size_t tag0 = b->tag_len;
+    size_t tok0 = c->token_len, tag0 = c->tag_len, diag0 = c->diag_len;
+    struct pgn_token *t = arena_take((void **)&c->tokens, &c->token_len, &c->token_cap,
+                                     g->token_count, sizeof *t);
+    if (g->token_count)
+        memcpy(t, g->tokens, g->token_count * sizeof *t);
     struct pgn_tag *tags =
-        arena_take((void **)&b->tags, &b->tag_len, &b->tag_cap, g->tag_count, sizeof *tags);
+        arena_take((void **)&c->tags, &c->tag_len, &c->tag_cap, g->tag_count, sizeof *tags);
     for (size_t i = 0; i < g->tag_count; i++) {
-        const struct pgn_tag *src = &g->tags[i];
-        tags[i] = *src;
-        tags[i].name.ptr = (const char *)(uintptr_t)place(b, g, span_off, span, src->name.ptr,
-                                                          src->name.len);
-        tags[i].value.ptr = (const char *)(uintptr_t)place(b, g, span_off, span, src->value.ptr,
-                                                           src->value.len);
+        tags[i] = g->tags[i];
+        keep_text(c, &tags[i].name, tag0 + i, false);
+        keep_text(c, &tags[i].value, tag0 + i, true);
     }
-    size_t diag0 = b->diag_len;
-    struct diag *d = arena_take((void **)&b->diags, &b->diag_len, &b->diag_cap, g->diags.count,
-                                sizeof *d);
+    struct diag *d = arena_take((void **)&c->diags, &c->diag_len, &c->diag_cap,
+                                g->diags.count, sizeof *d);
     if (g->diags.count)
         memcpy(d, g->diags.items, g->diags.count * sizeof *d);
-    copy->text = (const char *)(uintptr_t)span_off;
     copy->tokens = (const struct pgn_token *)(uintptr_t)tok0;
     copy->tags = (const struct pgn_tag *)(uintptr_t)tag0;
     copy->diags.items = (struct diag *)(uintptr_t)diag0;
     copy->diags.cap = copy->diags.count;
 }
 
-static void batch_fix_pointers(struct batch *b)
+static void fix_pointers(struct chunk *c)
 {
-    for (size_t k = 0; k < b->game_count; k++) {
-        struct pgn_game *g = &b->games[k];
-        size_t tok0 = (size_t)(uintptr_t)g->tokens, tag0 = (size_t)(uintptr_t)g->tags;
-        struct pgn_token *t = b->tokens + tok0;
-        for (size_t i = 0; i < g->token_count; i++)
-            t[i].text = b->text + (size_t)(uintptr_t)t[i].text;
-        struct pgn_tag *tags = b->tags + tag0;
-        for (size_t i = 0; i < g->tag_count; i++) {
-            tags[i].name.ptr = b->text + (size_t)(uintptr_t)tags[i].name.ptr;
-            tags[i].value.ptr = b->text + (size_t)(uintptr_t)tags[i].value.ptr;
-        }
-        g->text = b->text + (size_t)(uintptr_t)g->text;
-        g->tokens = g->token_count ? t : NULL;
-        g->tags = g->tag_count ? tags : NULL;
-        g->diags.items = b->diags + (size_t)(uintptr_t)g->diags.items;
+    for (size_t k = 0; k < c->moved_len; k++) {
+        struct pgn_tag *t = &c->tags[c->moved[k] / 2];
+        struct slice *s = c->moved[k] % 2 ? &t->value : &t->name;
+        s->ptr = c->text + (size_t)(uintptr_t)s->ptr;
+    }
+    for (size_t k = 0; k < c->game_count; k++) {
+        struct pgn_game *g = &c->games[k];
+        g->tokens = g->token_count ? c->tokens + (size_t)(uintptr_t)g->tokens : NULL;
+        g->tags = g->tag_count ? c->tags + (size_t)(uintptr_t)g->tags : NULL;
+        g->diags.items = c->diags + (size_t)(uintptr_t)g->diags.items;
     }
 }
 
-static void batch_reset(struct batch *b)
+static void tokenize(struct chunk *c, struct pgn_reader *r)
 {
-    b->game_count = b->text_len = b->token_len = b->tag_len = b->diag_len = 0;
+    pgn_reader_restart(r, c->data, c->len, c->cut, &c->at);
+    uint64_t cut_offset = c->at.offset + c->cut;
+    struct pgn_game g;
+    c->cut_ok = true;
+    while (pgn_reader_next(r, &g, NULL) == 1) {
+        add_game(c, &g);
+        if (g.offset + g.bytes > cut_offset)
+            c->cut_ok = false; /* the last game went on past the cut: a wrong guess */
+    }
+    fix_pointers(c);
 }
 
-static void batch_release(struct batch *b)
+static void chunk_clear(struct chunk *c)
 {
-    free(b->games);
-    free(b->text);
-    free(b->tokens);
-    free(b->tags);
-    free(b->diags);
-    work_output_release(&b->output);
+    c->tokenized = false;
+    c->game_count = c->token_len = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
 }
 
-/* ---- workers ---- */
-
-/* Take the oldest filled batch and replay it.  Called with the lock held, which it
- * releases while replaying; the caller checked that a filled batch is waiting. */
-static void replay_next(struct pipeline *p, struct game_replayer *r)
+static void chunk_release(struct chunk *c)
 {
-    struct batch *b = &p->slots[p->next_take++ % p->slot_count];
-    b->state = SLOT_WORKING;
+    free(c->data);
+    free(c->games);
+    free(c->tokens);
+    free(c->tags);
+    free(c->text);
+    free(c->moved);
+    free(c->diags);
+    work_output_release(&c->output);
+}
+
+/* ---- the threads' work ---- */
+
+/* Give the chunks whose predecessors are all tokenized their first game number, in
+ * order, and stop at a wrong cut: the run goes serial from that chunk.  Lock held. */
+static void resolve(struct pipeline *p)
+{
+    uint64_t before = p->next_resolve;
+    while (p->next_resolve < p->next_take && !is_serial_at(p, p->next_resolve)) {
+        struct chunk *c = slot(p, p->next_resolve);
+        if (!c->tokenized)
+            break;
+        if (!c->cut_ok) {
+            p->serial = true;
+            p->serial_from = p->next_resolve;
+            pthread_cond_broadcast(&p->resolved);
+            break;
+        }
+        c->at.games = p->games_resolved;
+        p->games_resolved += c->game_count;
+        p->next_resolve++;
+    }
+    if (p->next_resolve != before)
+        pthread_cond_broadcast(&p->resolved);
+}
+
+static bool can_take(const struct pipeline *p)
+{
+    return p->next_take < p->next_fill && !is_serial_at(p, p->next_take);
+}
+
+/* Take the oldest filled chunk, tokenize it, wait for its first game number, replay it.
+ * Called with the lock held, which it releases while working. */
+static void work_one(struct pipeline *p, struct lane *lane)
+{
+    uint64_t seq = p->next_take++;
+    struct chunk *c = slot(p, seq);
+    c->state = CHUNK_TAKEN;
     pthread_mutex_unlock(&p->lock);
-    batch_fix_pointers(b); /* here, not on the reading thread: that one is the limit */
-    for (size_t i = 0; r && i < b->game_count; i++)
-        process_game(r, p->cfg, &b->games[i], &b->output);
+    tokenize(c, lane->reader);
     pthread_mutex_lock(&p->lock);
-    b->state = SLOT_DONE;
+    c->tokenized = true;
+    resolve(p);
+    while (seq >= p->next_resolve && !is_serial_at(p, seq))
+        pthread_cond_wait(&p->resolved, &p->lock);
+    if (!is_serial_at(p, seq)) {
+        pthread_mutex_unlock(&p->lock);
+        for (size_t i = 0; i < c->game_count; i++) {
+            c->games[i].index += c->at.games;
+            process_game(lane->replayer, p->cfg, &c->games[i], &c->output);
+        }
+        pthread_mutex_lock(&p->lock);
+    }
+    c->state = CHUNK_DONE;
     pthread_cond_broadcast(&p->work_done);
 }
 
+static bool lane_open(struct lane *lane, const struct config *cfg, const char *name)
+{
+    lane->replayer = replayer_for(cfg);
+    lane->reader = pgn_reader_from_memory(NULL, 0, name, &cfg->limits);
+    return lane->replayer != NULL;
+}
+
+static void lane_close(struct lane *lane)
+{
+    game_replayer_free(lane->replayer);
+    pgn_reader_free(lane->reader);
+}
+
+struct worker_arg {
+    struct pipeline *p;
+    const char *name;
+};
+
 static void *worker_main(void *arg)
 {
-    struct pipeline *p = arg;
-    struct game_replayer *r = replayer_for(p->cfg);
+    struct worker_arg *wa = arg;
+    struct pipeline *p = wa->p;
+    struct lane lane;
+    bool ok = lane_open(&lane, p->cfg, wa->name);
     pthread_mutex_lock(&p->lock);
-    if (!r)
+    if (!ok)
         p->failed = true;
     for (;;) {
-        while (!p->closing && p->next_take == p->next_fill)
+        while (!p->closing && !(ok && can_take(p)))
             pthread_cond_wait(&p->work_ready, &p->lock);
-        if (p->next_take == p->next_fill)
-            break; /* closing and nothing left */
-        replay_next(p, r);
+        if (p->closing && !(ok && can_take(p)))
+            break;
+        work_one(p, &lane);
     }
     pthread_mutex_unlock(&p->lock);
-    game_replayer_free(r);
+    lane_close(&lane);
     return NULL;
 }
 
-/* ---- the reading thread: fill, submit, help, flush in order ---- */
+/* ---- the calling thread: read, cut, submit, help, flush in order ---- */
 
-/* Replay the oldest batch no worker has taken, when more than `spare` are waiting.
- * Called with the lock held. */
+/* Process the oldest chunk no worker has taken, when more than `spare` wait.  Lock held. */
 static bool help_one(struct pipeline *p, uint64_t spare)
 {
-    if (!p->helper || p->next_fill - p->next_take <= spare)
+    if (!p->helper.replayer || p->next_fill - p->next_take <= spare || !can_take(p))
         return false;
-    replay_next(p, p->helper);
+    work_one(p, &p->helper);
     return true;
 }
 
-/* Flush finished batches in order; with wait, block until the oldest one is done.
- * Called with the lock held.  Returns 0, or 2 on an output error. */
+/* Flush processed chunks in order, up to where the run goes serial; with wait, block
+ * until the oldest is done.  Lock held.  Returns 0, or 2 on an output error. */
 static int flush_ready(struct pipeline *p, bool wait, struct output *out,
                        struct summary *summary)
 {
     int rc = 0;
-    while (p->next_flush < p->next_take || (wait && p->next_flush < p->next_fill)) {
-        struct batch *b = &p->slots[p->next_flush % p->slot_count];
-        if (b->state != SLOT_DONE) {
+    while (p->next_flush < p->next_fill && !is_serial_at(p, p->next_flush)) {
+        struct chunk *c = slot(p, p->next_flush);
+        if (c->state != CHUNK_DONE) {
             if (!wait)
                 break;
             pthread_cond_wait(&p->work_done, &p->lock);
             continue;
         }
         pthread_mutex_unlock(&p->lock);
-        if (work_output_flush(&b->output, out, summary) != 0)
+        if (work_output_flush(&c->output, out, summary) != 0)
             rc = 2;
-        batch_reset(b);
+        p->games_flushed += c->game_count;
+        chunk_clear(c);
         pthread_mutex_lock(&p->lock);
-        b->state = SLOT_FREE;
+        c->state = CHUNK_FREE;
         p->next_flush++;
         wait = false; /* one slot freed is enough to go on reading */
         if (rc)
@@ -245,56 +346,189 @@ static int flush_ready(struct pipeline *p, bool wait, struct output *out,
     return rc;
 }
 
-/* Hand the filling batch to the workers and get a free one.  Returns 0 or 2. */
-static int submit(struct pipeline *p, struct batch **filling, struct output *out,
-                  struct summary *summary)
+/* Hand the filled chunk to the threads; return when the next slot is free.  0 or 2. */
+static int submit(struct pipeline *p, struct output *out, struct summary *summary)
 {
     pthread_mutex_lock(&p->lock);
-    (*filling)->state = SLOT_FILLED;
+    slot(p, p->next_fill)->state = CHUNK_FILLED;
     p->next_fill++;
     pthread_cond_signal(&p->work_ready);
-    /* The batch just submitted is for a worker (it may not have woken yet), and one more
-     * keeps a worker busy while this thread replays; beyond that the workers are behind.
-     * (Helping at one waiting batch left the worker idle at the end of each help: lichess
-     * -j2 0.21 s against 0.19-0.20 s; at three, no better than two.) */
+    /* The chunk just submitted is for a worker (it may not have woken yet), and one more
+     * keeps a worker busy while this thread works; beyond that the workers are behind. */
     help_one(p, 2);
     int rc = flush_ready(p, false, out, summary);
     while (!rc && p->next_fill - p->next_flush >= p->slot_count)
         rc = help_one(p, 0) ? flush_ready(p, false, out, summary)
                             : flush_ready(p, true, out, summary);
-    *filling = &p->slots[p->next_fill % p->slot_count];
     pthread_mutex_unlock(&p->lock);
     return rc;
 }
 
-static bool batch_full(const struct batch *b)
+/* Read into c until it holds `want` bytes or the input ends.  Returns false at the end
+ * of the input or on a read error (p->input_end says which). */
+static bool read_into(struct pipeline *p, struct chunk *c, struct input *in, size_t want)
 {
-    return b->text_len >= BATCH_TEXT_BYTES || b->game_count >= BATCH_MAX_GAMES;
+    while (c->len < want) {
+        xgrow((void **)&c->data, &c->cap, want, 1);
+        ssize_t got = source_read(in->src, c->data + c->len, c->cap - c->len);
+        if (got < 0) {
+            p->input_end = -1;
+            p->input_errno = errno;
+            return false;
+        }
+        if (got == 0) {
+            p->input_end = 1;
+            return false;
+        }
+        c->len += (size_t)got;
+    }
+    return true;
 }
 
-static int read_all(struct pipeline *p, struct input *in, struct output *out,
-                    struct progress *prog, struct summary *summary)
+enum fill_result { FILL_CUT, FILL_LAST, FILL_SERIAL };
+
+/* Fill the chunk after the carried bytes and find its cut. */
+static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct input *in)
 {
-    struct batch *filling = &p->slots[0];
-    struct pgn_game game;
-    struct diag err;
-    int rc, status = 0;
-    uint64_t games = 0;
-    while ((rc = pgn_reader_next(in->reader, &game, &err)) == 1) {
-        batch_add_game(filling, &game);
-        games++;
-        if (batch_full(filling) && (status = submit(p, &filling, out, summary)) != 0)
-            break;
-        progress_update(prog, pgn_reader_bytes(in->reader), games);
+    c->len = 0;
+    xgrow((void **)&c->data, &c->cap, p->carry_len + CHUNK_BYTES, 1);
+    if (p->carry_len)
+        memcpy(c->data, p->carry, p->carry_len);
+    c->len = p->carry_len;
+    size_t want = p->carry_len + CHUNK_BYTES;
+    for (;;) {
+        if (!read_into(p, c, in, want)) {
+            c->cut = c->len;
+            return p->input_end > 0 ? FILL_LAST : FILL_SERIAL;
+        }
+        size_t cut = pgn_split_find_cut(c->data, 1, c->len);
+        if (cut != SIZE_MAX) {
+            c->cut = cut;
+            return FILL_CUT;
+        }
+        if (c->len >= CHUNK_SEARCH_MAX)
+            return FILL_SERIAL;
+        want = c->len * 2;
     }
-    if (rc < 0) {
-        report_read_error(in, &err);
-        status = 2;
-    }
-    if (!status && filling->game_count)
-        status = submit(p, &filling, out, summary);
-    return status;
 }
+
+/* Read and submit chunks to the end of the input, to an output error, or to where the
+ * run goes serial.  Returns 0 or 2; *pending says whether the slot at next_fill holds
+ * bytes that were read but not submitted (they go to the serial reader). */
+static int read_chunks(struct pipeline *p, struct input *in, struct output *out,
+                       struct progress *prog, struct summary *summary, bool *pending)
+{
+    struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
+    *pending = false;
+    for (;;) {
+        struct chunk *c = slot(p, p->next_fill);
+        c->at = at;
+        enum fill_result fr = fill_chunk(p, c, in);
+        if (fr == FILL_SERIAL) {
+            *pending = true;
+            return 0;
+        }
+        p->carry_len = 0;
+        if (fr == FILL_CUT) {
+            size_t rest = c->len - c->cut;
+            xgrow((void **)&p->carry, &p->carry_cap, rest, 1);
+            memcpy(p->carry, c->data + c->cut, rest);
+            p->carry_len = rest;
+            at.offset += c->cut;
+            at.line += (uint32_t)pgn_split_count_lines(c->data, c->cut);
+        }
+        p->bytes_read = c->at.offset + c->len;
+        int rc = submit(p, out, summary);
+        progress_update(prog, p->bytes_read, p->games_flushed);
+        if (rc || fr == FILL_LAST)
+            return rc;
+        pthread_mutex_lock(&p->lock);
+        bool stop = p->serial;
+        pthread_mutex_unlock(&p->lock);
+        if (stop)
+            return 0;
+    }
+}
+
+/* Process and flush every submitted chunk (up to where the run goes serial), then stop
+ * the workers. */
+static int drain(struct pipeline *p, struct output *out, struct summary *summary)
+{
+    pthread_mutex_lock(&p->lock);
+    while (help_one(p, 0))
+        continue;
+    int rc = 0;
+    while (!rc && p->next_flush < p->next_fill && !is_serial_at(p, p->next_flush))
+        rc = flush_ready(p, true, out, summary);
+    /* Chunks past a wrong cut are dropped, but their threads may still be on them. */
+    for (uint64_t s = p->next_flush; s < p->next_take; s++)
+        while (slot(p, s)->state != CHUNK_DONE)
+            pthread_cond_wait(&p->work_done, &p->lock);
+    p->closing = true;
+    pthread_cond_broadcast(&p->work_ready);
+    pthread_mutex_unlock(&p->lock);
+    return rc;
+}
+
+/* ---- the serial rest ---- */
+
+/* The bytes read but not processed, then the rest of the input (or its end or error). */
+struct rest_source {
+    char *bytes;
+    size_t len, pos;
+    struct input *in;
+    int input_end;
+    int input_errno;
+};
+
+static ssize_t rest_read(void *ctx, char *buf, size_t cap)
+{
+    struct rest_source *rs = ctx;
+    if (rs->pos < rs->len) {
+        size_t n = rs->len - rs->pos < cap ? rs->len - rs->pos : cap;
+        memcpy(buf, rs->bytes + rs->pos, n);
+        rs->pos += n;
+        return (ssize_t)n;
+    }
+    if (rs->input_end > 0)
+        return 0;
+    if (rs->input_end < 0) {
+        errno = rs->input_errno;
+        return -1;
+    }
+    return source_read(rs->in->src, buf, cap);
+}
+
+/* Read from chunk serial_from's start on with one whole-stream reader, as --jobs 1 does. */
+static int run_rest(struct pipeline *p, struct input *in, struct output *out,
+                    struct progress *prog, struct summary *summary, bool pending)
+{
+    struct rest_source rs = {.in = in, .input_end = p->input_end,
+                             .input_errno = p->input_errno};
+    size_t cap = 0;
+    uint64_t last = p->next_fill + (pending ? 1 : 0);
+    struct pgn_resume at = slot(p, p->serial_from)->at;
+    at.games = p->games_resolved;
+    uint64_t pos = at.offset;
+    for (uint64_t s = p->serial_from; s < last; s++) {
+        const struct chunk *c = slot(p, s);
+        uint64_t end = c->at.offset + c->len;
+        if (end <= pos)
+            continue;
+        size_t n = (size_t)(end - pos);
+        char *dst = arena_take((void **)&rs.bytes, &rs.len, &cap, n, 1);
+        memcpy(dst, c->data + (pos - c->at.offset), n);
+        pos = end;
+    }
+    struct pgn_reader *reader = pgn_reader_new_at((struct pgn_source){rest_read, &rs},
+                                                  in->name, &p->cfg->limits, &at);
+    int rc = run_serial(p->cfg, reader, in, out, prog, summary, p->games_flushed);
+    pgn_reader_free(reader);
+    free(rs.bytes);
+    return rc;
+}
+
+/* ---- the run ---- */
 
 static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs)
 {
@@ -302,6 +536,7 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
     p->cfg = cfg;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work_ready, NULL);
+    pthread_cond_init(&p->resolved, NULL);
     pthread_cond_init(&p->work_done, NULL);
     p->slot_count = (size_t)jobs * 2 + 1;
     p->slots = xcalloc(p->slot_count, sizeof *p->slots);
@@ -312,9 +547,11 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
 static void pipeline_release(struct pipeline *p)
 {
     for (size_t i = 0; i < p->slot_count; i++)
-        batch_release(&p->slots[i]);
+        chunk_release(&p->slots[i]);
     free(p->slots);
+    free(p->carry);
     pthread_cond_destroy(&p->work_done);
+    pthread_cond_destroy(&p->resolved);
     pthread_cond_destroy(&p->work_ready);
     pthread_mutex_destroy(&p->lock);
 }
@@ -324,32 +561,34 @@ int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
 {
     struct pipeline p;
     pipeline_init(&p, cfg, jobs);
-    p.helper = replayer_for(cfg);
-    if (!p.helper)
+    if (!lane_open(&p.helper, cfg, in->name))
         p.failed = true;
     int workers = jobs - 1; /* the calling thread is the other one (help_one) */
     pthread_t *threads = xcalloc((size_t)workers, sizeof *threads);
+    struct worker_arg wa = {&p, in->name};
     int started = 0;
     for (; started < workers; started++)
-        if (pthread_create(&threads[started], NULL, worker_main, &p) != 0)
+        if (pthread_create(&threads[started], NULL, worker_main, &wa) != 0)
             break;
-    int status = started ? read_all(&p, in, out, prog, summary) : 2;
-    pthread_mutex_lock(&p.lock);
-    while (help_one(&p, 0))
-        continue;
-    int rc = flush_ready(&p, true, out, summary);
-    while (!rc && p.next_flush < p.next_fill)
-        rc = flush_ready(&p, true, out, summary);
-    p.closing = true;
-    pthread_cond_broadcast(&p.work_ready);
-    bool failed = p.failed;
-    pthread_mutex_unlock(&p.lock);
+    bool pending = false;
+    int status = started ? read_chunks(&p, in, out, prog, summary, &pending) : 2;
+    int rc = drain(&p, out, summary);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     free(threads);
-    game_replayer_free(p.helper);
-    pipeline_release(&p);
+    if (!status)
+        status = rc;
+    if (!status && !p.failed && (p.serial || pending)) {
+        if (!p.serial)
+            p.serial_from = p.next_fill;
+        status = run_rest(&p, in, out, prog, summary, pending);
+    } else {
+        in->bytes_read = p.bytes_read;
+    }
     if (!started)
         fprintf(stderr, "pgnkit: cannot start worker threads\n");
-    return status ? status : rc ? rc : failed ? 2 : 0;
+    bool failed = p.failed;
+    lane_close(&p.helper);
+    pipeline_release(&p);
+    return status ? status : failed ? 2 : 0;
 }

@@ -134,8 +134,9 @@ static bool should_stop(const struct config *cfg, const struct summary *s,
 }
 
 /* Single-threaded: read, replay, write, flush as the buffers fill. */
-static int run_serial(const struct config *cfg, struct input *in, struct output *out,
-                      struct progress *prog, struct summary *summary)
+int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input *in,
+               struct output *out, struct progress *prog, struct summary *summary,
+               uint64_t games_before)
 {
     struct game_replayer *r = replayer_for(cfg);
     if (!r)
@@ -145,8 +146,8 @@ static int run_serial(const struct config *cfg, struct input *in, struct output 
     struct pgn_game game;
     struct diag err;
     int rc, status = 0;
-    uint64_t games = 0;
-    while ((rc = pgn_reader_next(in->reader, &game, &err)) == 1) {
+    uint64_t games = games_before;
+    while ((rc = pgn_reader_next(reader, &game, &err)) == 1) {
         process_game(r, cfg, &game, &o);
         games++;
         if (o.err.len)
@@ -155,7 +156,7 @@ static int run_serial(const struct config *cfg, struct input *in, struct output 
             status = 2;
             break;
         }
-        progress_update(prog, pgn_reader_bytes(in->reader), games);
+        progress_update(prog, pgn_reader_bytes(reader), games);
         if (should_stop(cfg, summary, &o)) {
             status = 1;
             break;
@@ -165,6 +166,7 @@ static int run_serial(const struct config *cfg, struct input *in, struct output 
         report_read_error(in, &err);
         status = 2;
     }
+    in->bytes_read = pgn_reader_bytes(reader);
     if (work_output_flush(&o, out, summary) != 0)
         status = 2;
     work_output_release(&o);
@@ -213,7 +215,7 @@ int run(const struct config *cfg)
         }
         progress_start_file(&prog, in.name, in.size);
         int rc = run_input(cfg, &in, &out, &prog, &summary);
-        summary_add_file(&summary, in.name, pgn_reader_bytes(in.reader));
+        summary_add_file(&summary, in.name, in.bytes_read);
         input_close(&in);
         if (rc == 2 || rc == 1)
             status = rc;
@@ -249,5 +251,5 @@ int run_input(const struct config *cfg, struct input *in, struct output *out,
     int jobs = jobs_for(cfg);
     if (jobs > 1)
         return pipeline_run(cfg, in, out, prog, summary, jobs);
-    return run_serial(cfg, in, out, prog, summary);
+    return run_serial(cfg, in->reader, in, out, prog, summary, 0);
 }

@@ -12,6 +12,7 @@
 #include "pgnkit/game.h"
 
 struct input;
+struct pgn_reader;
 struct output;
 
 /* Counts; games == sum of by_status. */
@@ -89,6 +90,13 @@ void report_read_error(const struct input *in, const struct diag *err);
 
 /* A replayer for this configuration, or NULL after printing why. */
 struct game_replayer *replayer_for(const struct config *cfg);
+
+/* Read, replay and write games one at a time on this thread, from reader (in's own, or
+ * the pipeline's for the part it could not cut); games_before counts the games already
+ * read, for the progress line.  Sets in->bytes_read.  Returns 0, 1 (--max-errors) or 2. */
+int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input *in,
+               struct output *out, struct progress *prog, struct summary *summary,
+               uint64_t games_before);
 
 /* The parallel run of one input (--jobs N > 1): same bytes out as the serial run. */
 int pipeline_run(const struct config *cfg, struct input *in, struct output *out,

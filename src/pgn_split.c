@@ -1,0 +1,96 @@
+/*
+ * pgn_split.c - cut guesses and line counts for reading a stream in pieces.
+ *
+ * Both run on the one thread that reads the input for all the others, over every byte of
+ * it, so they are written to be cheap: the cut search goes backwards from the end of a
+ * piece and stops at the first (last) good cut, and the line count is a loop the
+ * compiler turns into vector compares.
+ */
+#define _GNU_SOURCE /* memrchr */
+#include "pgnkit/pgn_split.h"
+
+#include <stdbool.h>
+#include <string.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Does d[0, e) end with a whole result token (whitespace or nothing before it)? */
+static bool ends_with_result(const char *d, size_t e)
+{
+    static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
+    for (size_t k = 0; k < sizeof results / sizeof *results; k++) {
+        size_t n = strlen(results[k]);
+        if (e >= n && memcmp(d + e - n, results[k], n) == 0 && (e == n || is_space(d[e - n - 1])))
+            return true;
+    }
+    return false;
+}
+
+static bool line_is_whole(const char *d, size_t c, size_t len)
+{
+    return memchr(d + c, '\n', len - c) || memchr(d + c, '\r', len - c);
+}
+
+size_t pgn_split_find_cut(const char *d, size_t from, size_t len)
+{
+    size_t end = len;
+    while (end > from) {
+        const char *hit = memrchr(d + from, '[', end - from);
+        if (!hit)
+            break;
+        size_t c = (size_t)(hit - d);
+        end = c;
+        if (c == 0 || (d[c - 1] != '\n' && d[c - 1] != '\r'))
+            continue;
+        size_t e = c;
+        while (e > 0 && is_space(d[e - 1]))
+            e--;
+        if (ends_with_result(d, e) && line_is_whole(d, c, len))
+            return c;
+    }
+    return SIZE_MAX;
+}
+
+/* Line ends in [i, n) one byte at a time; d[n] is not looked at. */
+static uint64_t count_lines_bytes(const char *d, size_t i, size_t n)
+{
+    uint64_t lines = 0;
+    for (; i < n; i++)
+        lines += d[i] == '\n' || (d[i] == '\r' && (i + 1 == n || d[i + 1] != '\n'));
+    return lines;
+}
+
+/* Every LF, and every CR that the next byte (an unaligned load one byte on) shows is not
+ * part of a CRLF: a compare and a popcount per 32 bytes, CRLF files included. */
+uint64_t pgn_split_count_lines(const char *d, size_t n)
+{
+    size_t i = 0;
+    uint64_t lines = 0;
+#ifdef __AVX2__
+    const __m256i lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
+    for (; i + 33 <= n; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + i));
+        __m256i next = _mm256_loadu_si256((const __m256i *)(const void *)(d + i + 1));
+        uint32_t lf_bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, lf));
+        uint32_t cr_bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, cr));
+        uint32_t crlf = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(next, lf));
+        lines += (uint64_t)__builtin_popcount(lf_bits) + (uint64_t)__builtin_popcount(cr_bits & ~crlf);
+    }
+#elif defined(__SSE2__)
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; i + 17 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + i));
+        __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 1));
+        unsigned lf_bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
+        unsigned cr_bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+        unsigned crlf = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(next, lf));
+        lines += (uint64_t)__builtin_popcount(lf_bits) + (uint64_t)__builtin_popcount(cr_bits & ~crlf);
+    }
+#endif
+    return lines + count_lines_bytes(d, i, n);
+}
