@@ -85,6 +85,7 @@ struct pipeline {
     uint64_t games_resolved;   /* games in the chunks before next_resolve */
     bool serial;               /* from chunk serial_from on, the input is read serially */
     uint64_t serial_from;
+    const char *serial_why;
     bool closing;
     bool failed;               /* a thread could not get its replayer or reader */
     struct lane helper;        /* the calling thread's */
@@ -225,6 +226,7 @@ static void resolve(struct pipeline *p)
         if (!c->cut_ok) {
             p->serial = true;
             p->serial_from = p->next_resolve;
+            p->serial_why = "a game crossed the cut after it";
             pthread_cond_broadcast(&p->resolved);
             break;
         }
@@ -530,6 +532,20 @@ static int run_rest(struct pipeline *p, struct input *in, struct output *out,
 
 /* ---- the run ---- */
 
+/* PGNKIT_TRACE_JOBS: how the input was cut, on stderr (for tests and the curious). */
+static void trace(const struct pipeline *p, const struct input *in, int threads)
+{
+    if (!getenv("PGNKIT_TRACE_JOBS"))
+        return;
+    uint64_t parallel = p->serial ? p->serial_from : p->next_fill;
+    fprintf(stderr, "pgnkit: %s: %llu chunks read on %d threads", in->name,
+            (unsigned long long)parallel, threads);
+    if (p->serial)
+        fprintf(stderr, "; from byte %llu on one thread: %s",
+                (unsigned long long)slot(p, p->serial_from)->at.offset, p->serial_why);
+    fputc('\n', stderr);
+}
+
 static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs)
 {
     memset(p, 0, sizeof *p);
@@ -579,14 +595,18 @@ int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
     if (!status)
         status = rc;
     if (!status && !p.failed && (p.serial || pending)) {
-        if (!p.serial)
+        if (!p.serial) {
+            p.serial = true;
             p.serial_from = p.next_fill;
+            p.serial_why = p.input_end < 0 ? "its reading failed" : "no cut in 8 MiB";
+        }
         status = run_rest(&p, in, out, prog, summary, pending);
     } else {
         in->bytes_read = p.bytes_read;
     }
     if (!started)
         fprintf(stderr, "pgnkit: cannot start worker threads\n");
+    trace(&p, in, started + 1);
     bool failed = p.failed;
     lane_close(&p.helper);
     pipeline_release(&p);
