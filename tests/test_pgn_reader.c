@@ -10,6 +10,7 @@
 
 #include "helpers/helpers.h"
 #include "pgnkit/pgn_reader.h"
+#include "pgnkit/pgn_split.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -1023,4 +1024,378 @@ Test(pgn_reader, real_files_read_the_same_in_small_pieces, .timeout = 60)
         free(want);
         free(s);
     }
+}
+
+/* ---- reading in pieces (pgn_reader_restart, pgn_reader_new_at) -------------------------- */
+
+/* Reads pieces of one file the way the --jobs pipeline does: one reader, restarted on
+ * each piece, where `at` says the piece's place in the file. */
+struct pieces {
+    struct pgn_reader *r;
+    struct pgn_resume at;
+    struct text dump;
+    size_t crossings; /* pieces whose cut was no clean place between games */
+};
+
+/* The games of piece[0, len) that start before `cut`, dumped; at moves past the cut. */
+static void read_piece(struct pieces *p, const char *piece, size_t len, size_t cut)
+{
+    /* An exact-size copy: ASan sees a read past the piece, as the pipeline's own buffer
+     * would not be followed by the rest of the file. */
+    char *copy = malloc(len ? len : 1);
+    memcpy(copy, piece, len);
+    pgn_reader_restart(p->r, copy, len, cut, &p->at);
+    struct pgn_game g;
+    uint64_t games = 0;
+    while (pgn_reader_next(p->r, &g, NULL) == 1) {
+        games++;
+        dump_game(&p->dump, &g);
+    }
+    p->crossings += pgn_reader_stop_crossed(p->r);
+    p->at.offset += cut;
+    p->at.line += (uint32_t)pgn_split_count_lines(piece, cut);
+    p->at.games += games;
+    free(copy);
+}
+
+/* Cut s as the pipeline does: each piece is the bytes after the last cut and piece_bytes
+ * more, doubled until it has a cut (pgn_split_find_cut from 1) or reaches the end. */
+static char *dump_in_pieces(const char *s, size_t len, size_t piece_bytes, size_t *crossings)
+{
+    struct pieces p = {.r = pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL),
+                       .at = {.offset = 0, .line = 1, .games = 0}};
+    put(&p.dump, "", 0);
+    size_t start = 0, carry = 0;
+    while (start < len) {
+        size_t want = carry + piece_bytes, piece_len, cut;
+        for (;;) {
+            piece_len = want < len - start ? want : len - start;
+            cut = pgn_split_find_cut(s + start, 1, piece_len);
+            if (cut != SIZE_MAX)
+                break;
+            if (start + piece_len == len) {
+                cut = piece_len;
+                break;
+            }
+            want = 2 * piece_len;
+        }
+        read_piece(&p, s + start, piece_len, cut);
+        start += cut;
+        carry = piece_len - cut;
+    }
+    pgn_reader_free(p.r);
+    *crossings = p.crossings;
+    return p.dump.s;
+}
+
+static void assert_pieces_read_as_whole(const char *path, size_t piece_bytes)
+{
+    size_t len, crossings;
+    char *s = th_slurp(path, &len);
+    char *want = dump_mem(s, len, NULL);
+    char *got = dump_in_pieces(s, len, piece_bytes, &crossings);
+    /* A crossing is a wrong cut: the pipeline reads on past it, and the pieces' games
+     * are not expected to be the file's.  No file here should have one. */
+    cr_assert_eq(crossings, 0, "%s in pieces of %zu bytes: %zu games cross a cut", path,
+                 piece_bytes, crossings);
+    if (strcmp(got, want) != 0) {
+        size_t k = 0;
+        while (got[k] == want[k])
+            k++;
+        while (k > 0 && want[k - 1] != '\n')
+            k--;
+        cr_assert_fail("%s in pieces of %zu bytes reads otherwise from:\n--- got:\n%.300s\n--- want:\n"
+                "%.300s", path, piece_bytes, got + k, want + k);
+    }
+    free(got);
+    free(want);
+    free(s);
+}
+
+static void for_each_pgn(const char *dir_path, void (*fn)(const char *path, void *ctx),
+                         void *ctx)
+{
+    DIR *dir = opendir(dir_path);
+    cr_assert(dir, "cannot open %s (run from the repository root)", dir_path);
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".pgn") == 0)
+            fn(path, ctx);
+        else if (e->d_type == DT_DIR)
+            for_each_pgn(path, fn, ctx);
+    }
+    closedir(dir);
+}
+
+static void check_pieces(const char *path, void *ctx)
+{
+    static const size_t piece_sizes[] = {512, 4096, 65536};
+    for (size_t k = 0; k < sizeof piece_sizes / sizeof piece_sizes[0]; k++)
+        assert_pieces_read_as_whole(path, piece_sizes[k]);
+    (*(size_t *)ctx)++;
+}
+
+Test(pgn_reader, real_files_read_in_cut_pieces_as_they_read_whole, .timeout = 60)
+{
+    size_t files = 0;
+    for_each_pgn("testdata/pgn", check_pieces, &files);
+    cr_assert_geq(files, 60);
+}
+
+Test(pgn_reader, pieces_as_small_as_a_game_read_as_the_whole)
+{
+    /* Every line end kind, a BOM, games with no tags: a cut after nearly every game. */
+    static const char s[] = "\xef\xbb\xbf[A \"1\"]\r\n\r\n1. e4 1-0\r\n[A \"2\"]\r\r1. d4 0-1\r"
+                            "[A \"3\"]\n{c}\n1. c4 1/2-1/2\n\n\n[A \"4\"]\n\n*\n[A \"5\"]\n";
+    size_t len = sizeof s - 1, crossings;
+    char *want = dump_mem(s, len, NULL);
+    for (size_t piece_bytes = 1; piece_bytes <= len; piece_bytes++) {
+        char *got = dump_in_pieces(s, len, piece_bytes, &crossings);
+        cr_assert_eq(crossings, 0, "pieces of %zu", piece_bytes);
+        cr_assert_str_eq(got, want, "pieces of %zu bytes:\n%s--- want:\n%s", piece_bytes, got,
+                         want);
+        free(got);
+    }
+    free(want);
+}
+
+/* Odd bytes around the places the split cuts at: where no cut is crossed, the pieces read
+ * as the whole (a crossing is a wrong guess, which the pipeline reads on past). */
+Test(pgn_reader, random_fragments_read_in_pieces_as_whole_where_no_game_crosses, .timeout = 60)
+{
+    static const char *const frags[] = {
+        "[Event \"x\"]", "[Site \"y\"]", "[", "]", "\"", "{", "}", "(", ")", ";", "%", "\n",
+        "\r", "\r\n", " ", "\n\n", "e4", "1.", "0-1", "1-0", "1/2-1/2", "*", "\xef\xbb\xbf",
+        "\x01", "<", ">", "\t", "\n[Event \"z\"]\n", "1-0\n\n[Round \"1\"]\n",
+    };
+    /* Seeds 7, 23 and 29 found the two bugs of the last two tests below. */
+    unsigned seed = getenv("PGNKIT_SEED") ? (unsigned)atoi(getenv("PGNKIT_SEED")) : 777u;
+    char buf[400];
+    size_t compared = 0;
+    for (int iter = 0; iter < 600; iter++) {
+        size_t len = 0;
+        seed = seed * 1103515245u + 12345u;
+        int parts = 1 + (int)((seed >> 16) % 60);
+        for (int k = 0; k < parts; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *f = frags[(seed >> 16) % (sizeof frags / sizeof frags[0])];
+            size_t fl = strlen(f);
+            if (len + fl > sizeof buf)
+                break;
+            memcpy(buf + len, f, fl);
+            len += fl;
+        }
+        char *want = dump_mem(buf, len, NULL);
+        for (size_t piece_bytes = 1; piece_bytes <= 64; piece_bytes *= 2) {
+            size_t crossings;
+            char *got = dump_in_pieces(buf, len, piece_bytes, &crossings);
+            if (crossings == 0) {
+                compared++;
+                cr_assert_str_eq(got, want, "iteration %d in pieces of %zu:\n%.*s\n--- got:\n"
+                                 "%s--- want:\n%s", iter, piece_bytes, (int)len, buf, got, want);
+            }
+            free(got);
+        }
+        free(want);
+    }
+    cr_assert_gt(compared, 1000);
+}
+
+/* The cut the split guesses in s is where `after_cut` starts, and a reader that stops
+ * there reads a game that goes on past it: the wrong guess shows. */
+static void assert_wrong_cut_detected(const char *s, const char *after_cut)
+{
+    size_t len = strlen(s), cut = (size_t)(strstr(s, after_cut) - s);
+    cr_assert_eq(pgn_split_find_cut(s, 1, len), cut, "the guess in:\n%s", s);
+    struct pgn_reader *r = pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL);
+    struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
+    pgn_reader_restart(r, s, len, cut, &at);
+    struct pgn_game g;
+    bool game_crossed = false;
+    while (pgn_reader_next(r, &g, NULL) == 1)
+        game_crossed |= g.offset + g.bytes > cut;
+    cr_assert(game_crossed, "no game crosses the wrong cut at %zu in:\n%s", cut, s);
+    cr_assert(pgn_reader_stop_crossed(r), "the reader does not say its stop was crossed");
+    pgn_reader_free(r);
+    /* The whole-file reader agrees: one game over the guessed cut. */
+    cr_assert_eq(count_games(s, len, NULL), 1);
+}
+
+Test(pgn_reader, a_wrong_cut_guess_is_seen_as_a_game_crossing_it)
+{
+    /* A line comment ends with a result; the non-duplicate tag after a blank line keeps
+     * the tag section going. */
+    assert_wrong_cut_detected("[Event \"a\"]\n; ends 1-0\n\n[Site \"b\"]\n\n1. e4 *\n",
+                              "[Site");
+    /* An escape line ends with a result, inside the tag section. */
+    assert_wrong_cut_detected("[Event \"a\"]\n%note 0-1\n[Site \"b\"]\n\n1. e4 *\n", "[Site");
+    /* A comment runs over a line that ends with a result and one that starts with '['. */
+    assert_wrong_cut_detected("[Event \"a\"]\n\n1. e4 { he won 1/2-1/2\n[sic] } e5 *\n",
+                              "[sic]");
+}
+
+/* Read s cut where the split guesses, as two pieces; NULL when the cut is crossed. */
+static char *dump_at_the_guessed_cut(const char *s)
+{
+    size_t len = strlen(s), crossings;
+    cr_assert_neq(pgn_split_find_cut(s, 1, len), SIZE_MAX, "no cut guessed in:\n%s", s);
+    char *got = dump_in_pieces(s, len, len, &crossings);
+    if (crossings == 0)
+        return got;
+    free(got);
+    return NULL;
+}
+
+/* A closed comment after the last game is no game (so no game crosses the cut), but the
+ * tag line inside it is a cut guess: were the stop not seen crossed, the piece after it
+ * would read the comment's tail as a game the whole file does not have. */
+Test(pgn_reader, a_trailing_comment_over_a_cut_guess_is_seen)
+{
+    static const char s[] = "1. e4 *\n{ he won 1-0\n[sic] }\n";
+    char *got = dump_at_the_guessed_cut(s);
+    cr_assert_null(got, "the comment over the cut was not seen");
+    char *want = dump_str(s);
+    cr_assert(got == NULL || strcmp(got, want) == 0, "got:\n%s--- want:\n%s", got, want);
+    free(got);
+    free(want);
+}
+
+/* A control byte between two games is reported with the next game; when an escape line
+ * ending in a result puts a cut guess between them, the stop is crossed (else the
+ * pieces would lose the diagnostic). */
+Test(pgn_reader, a_diagnostic_from_before_a_cut_guess_is_kept)
+{
+    static const char s[] = "*\x01\n% 1-0\n[A \"1\"]\n*\n";
+    char *got = dump_at_the_guessed_cut(s);
+    cr_assert_null(got, "the diagnostic waiting at the cut was not seen");
+    char *want = dump_str(s);
+    cr_assert(got == NULL || strcmp(got, want) == 0, "got:\n%s--- want:\n%s", got, want);
+    free(got);
+    free(want);
+}
+
+/* A piece that leaves a reader in every state a game can end in: a BOM skipped, an open
+ * comment and variation, a control byte and a reserved token reported, and bytes after
+ * the stop that were never read. */
+static const char busy_piece[] = "\xef\xbb\xbf[A \"1\"]\n\x01 e4 <x> (e5 {open\n\n[Z \"z\"]\n"
+                                 "1. e4 *\n";
+static const char next_piece[] = "[B \"2\"]\n\n1. d4 <y> \x01 *\n[C \"3\"]\n1. c4 *\n";
+/* next_piece as the games of a file in which it starts at byte 1000, line 40, after
+ * 7 games. */
+static const char next_piece_dump[] = "#8 40:1000+22\n"
+                                      "T B=2 @40:1\n"
+                                      "N 1. @42:1\n"
+                                      "M d4 @42:4\n"
+                                      "R * @42:13\n"
+                                      "D UNEXPECTED_CHAR @42:7\n"
+                                      "D CONTROL_BYTE @42:11\n"
+                                      "#9 43:1023+15\n"
+                                      "T C=3 @43:1\n"
+                                      "N 1. @44:1\n"
+                                      "M c4 @44:4\n"
+                                      "R * @44:7\n";
+static const struct pgn_resume next_at = {.offset = 1000, .line = 40, .games = 7};
+
+static char *dump_restarted(struct pgn_reader *r, const char *s, size_t len,
+                            const struct pgn_resume *at)
+{
+    pgn_reader_restart(r, s, len, len, at);
+    return dump_reader(r); /* frees r */
+}
+
+Test(pgn_reader, a_restart_forgets_the_last_piece)
+{
+    size_t stop = (size_t)(strstr(busy_piece, "[Z") - busy_piece);
+    struct pgn_resume start = {.offset = 0, .line = 1, .games = 0};
+    struct pgn_game g;
+
+    /* Fresh. */
+    char *got = dump_restarted(pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL), next_piece,
+                               sizeof next_piece - 1, &next_at);
+    cr_assert_str_eq(got, next_piece_dump, "fresh:\n%s", got);
+    free(got);
+
+    /* After the busy piece was read to its end. */
+    struct pgn_reader *r = pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL);
+    pgn_reader_restart(r, busy_piece, sizeof busy_piece - 1, stop, &start);
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 1);
+    cr_assert_eq(g.offset, 3, "the BOM at the file's start is skipped");
+    cr_assert_eq(g.offset + g.bytes, stop, "the open comment ends at the tag line");
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 0, "the game at the stop is the next piece's");
+    got = dump_restarted(r, next_piece, sizeof next_piece - 1, &next_at);
+    cr_assert_str_eq(got, next_piece_dump, "after a finished piece:\n%s", got);
+    free(got);
+
+    /* In the middle of the busy piece: its game half read, at the open variation. */
+    r = pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL);
+    pgn_reader_restart(r, busy_piece, stop - 6, SIZE_MAX, &start);
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 1);
+    got = dump_restarted(r, next_piece, sizeof next_piece - 1, &next_at);
+    cr_assert_str_eq(got, next_piece_dump, "after a piece cut short:\n%s", got);
+    free(got);
+}
+
+Test(pgn_reader, a_bom_is_skipped_only_at_the_file_start)
+{
+    static const char s[] = "\xef\xbb\xbf[A \"1\"]\n*\n";
+    struct pgn_resume at_start = {.offset = 0, .line = 1, .games = 0};
+    char *got = dump_restarted(pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL), s,
+                               sizeof s - 1, &at_start);
+    cr_assert_str_eq(got, "#1 1:3+9\nT A=1 @1:1\nR * @2:1\n", "at the start:\n%s", got);
+    free(got);
+    /* Further on, the same bytes are text: a move token, a game of its own that the tag
+     * pair after it ends. */
+    struct pgn_resume later = {.offset = 500, .line = 10, .games = 4};
+    got = dump_restarted(pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL), s, sizeof s - 1,
+                         &later);
+    cr_assert_str_eq(got,
+                     "#5 10:500+3\n"
+                     "M \xef\xbb\xbf @10:1\n"
+                     "D NO_RESULT @10:1\n"
+                     "#6 10:503+9\n"
+                     "T A=1 @10:4\n"
+                     "R * @11:1\n",
+                     "further on:\n%s", got);
+    free(got);
+}
+
+/* Start a reader mid-file, on the file descriptor's way of reading (a source trickling in
+ * `step` bytes at a time), where the whole-file reader starts game `from_game`. */
+static void assert_new_at_reads_on_as_whole(const char *path, uint64_t from_game, size_t step)
+{
+    size_t len;
+    char *s = th_slurp(path, &len);
+    struct pgn_reader *whole = pgn_reader_from_memory(s, len, "mem.pgn", NULL);
+    struct pgn_game g;
+    uint64_t n = 0;
+    while (n + 1 < from_game && pgn_reader_next(whole, &g, NULL) == 1)
+        n++;
+    cr_assert_eq(n + 1, from_game, "%s has fewer games", path);
+    char *want = dump_reader(whole);
+    cr_assert_neq(want[0], '\0');
+    uint64_t offset = strtoull(strchr(want, ':') + 1, NULL, 10);
+    struct pgn_resume at = {.offset = offset, .line = (uint32_t)strtoul(strchr(want, ' ') + 1,
+                                                                       NULL, 10),
+                            .games = from_game - 1};
+    struct trickle tr = {s + offset, len - offset, 0, step};
+    char *got = dump_reader(pgn_reader_new_at((struct pgn_source){trickle_read, &tr},
+                                              "mem.pgn", NULL, &at));
+    cr_assert_str_eq(got, want, "%s from game %llu, %zu bytes at a time", path,
+                     (unsigned long long)from_game, step);
+    free(got);
+    free(want);
+    free(s);
+}
+
+Test(pgn_reader, a_reader_started_mid_file_reads_on_as_the_whole_file_reader)
+{
+    assert_new_at_reads_on_as_whole("testdata/pgn/pgn-extract/fischer.pgn", 17, 7);
+    assert_new_at_reads_on_as_whole("testdata/pgn/pgn-extract/fischer.pgn", 34, 4096);
+    assert_new_at_reads_on_as_whole("testdata/pgn/tcec/TCEC_Match_1.pgn", 2, 1); /* CRLF */
+    assert_new_at_reads_on_as_whole("testdata/pgn/tcec/TCEC_Match_1.pgn", 3, 997);
 }

@@ -120,12 +120,19 @@ struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
  * at->offset on.  A game that would start at data[stop] or later is not read (there
  * pgn_reader_next returns 0): it belongs to the next piece.  The bytes from stop on are
  * still read as lookahead, and a game that starts before stop is read to its end, past
- * stop if that is where it ends: so the caller can tell whether stop really was a place
- * between two games (no game returned crosses it) and the pieces read as the whole
- * file would.  The token, tag and scratch arrays are kept and reused.
+ * stop if that is where it ends.  The token, tag and scratch arrays are kept and reused.
  */
 void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size_t stop,
                         const struct pgn_resume *at);
+
+/**
+ * Once pgn_reader_next has returned 0 on a restarted reader: whether its stop was not a
+ * clean place between two games, so that the pieces would not read as the whole file
+ * does.  That is when something read began before stop and ended after it (a game, or
+ * comments that made no game), or a diagnostic (a control byte between games) was
+ * waiting for the game at stop.  The piece must then be read with more bytes.
+ */
+bool pgn_reader_stop_crossed(const struct pgn_reader *r);
 
 /**
  * Read the next game into *game.  Returns 1 with a game, 0 at the end of input, -1 on

@@ -35,8 +35,10 @@
 #include "pgnkit/xalloc.h"
 
 /* 128 KiB: a chunk's bytes, tokens and output stay in L2 between the phases (64 KiB
- * and 512 KiB were no faster); the search limit bounds memory on input with no cut. */
-enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20 };
+ * and 512 KiB were no faster).  The search limit bounds memory on input with no cut;
+ * the join limit bounds the reading again that wrong cuts cost (a chunk joined k times
+ * was tokenized k + 1 times). */
+enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20, JOIN_MAX = 1 << 20 };
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
@@ -45,6 +47,9 @@ struct chunk {
     enum chunk_state state;
     bool tokenized;        /* phase A is over: games and cut_ok are set */
     bool cut_ok;           /* no game crosses `cut` */
+    bool needs_join;       /* the cut was wrong: read on into the next chunk (join_next) */
+    bool absorbed;         /* read as part of the chunk before: no games of its own */
+    uint32_t joined;       /* chunks after it that it has absorbed */
     char *data;            /* the input's bytes from at.offset on */
     size_t len, cap;
     size_t cut;            /* games from data[cut] on are the next chunk's; len in the last */
@@ -70,6 +75,7 @@ struct chunk {
 struct lane {
     struct game_replayer *replayer;
     struct pgn_reader *reader;
+    bool reads; /* the calling thread's: the one that fills chunks */
 };
 
 struct pipeline {
@@ -86,6 +92,9 @@ struct pipeline {
     bool serial;               /* from chunk serial_from on, the input is read serially */
     uint64_t serial_from;
     const char *serial_why;
+    uint64_t joins;            /* wrong cuts mended by reading two chunks as one */
+    bool reading_done;         /* no chunk will be filled any more */
+    bool reader_waits;         /* the calling thread is blocked (so fills nothing for now) */
     bool closing;
     bool failed;               /* a thread could not get its replayer or reader */
     struct lane helper;        /* the calling thread's */
@@ -183,20 +192,22 @@ static void fix_pointers(struct chunk *c)
 static void tokenize(struct chunk *c, struct pgn_reader *r)
 {
     pgn_reader_restart(r, c->data, c->len, c->cut, &c->at);
-    uint64_t cut_offset = c->at.offset + c->cut;
     struct pgn_game g;
-    c->cut_ok = true;
-    while (pgn_reader_next(r, &g, NULL) == 1) {
+    while (pgn_reader_next(r, &g, NULL) == 1)
         add_game(c, &g);
-        if (g.offset + g.bytes > cut_offset)
-            c->cut_ok = false; /* the last game went on past the cut: a wrong guess */
-    }
+    c->cut_ok = !pgn_reader_stop_crossed(r); /* else the guess was wrong */
     fix_pointers(c);
+}
+
+static void clear_games(struct chunk *c)
+{
+    c->game_count = c->token_len = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
 }
 
 static void chunk_clear(struct chunk *c)
 {
-    c->tokenized = false;
+    c->tokenized = c->needs_join = c->absorbed = false;
+    c->joined = 0;
     c->game_count = c->token_len = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
 }
 
@@ -215,18 +226,20 @@ static void chunk_release(struct chunk *c)
 /* ---- the threads' work ---- */
 
 /* Give the chunks whose predecessors are all tokenized their first game number, in
- * order, and stop at a wrong cut: the run goes serial from that chunk.  Lock held. */
+ * order; stop at a wrong cut, for the chunk's thread to mend (join_next).  Lock held. */
 static void resolve(struct pipeline *p)
 {
     uint64_t before = p->next_resolve;
     while (p->next_resolve < p->next_take && !is_serial_at(p, p->next_resolve)) {
         struct chunk *c = slot(p, p->next_resolve);
+        if (c->absorbed) {
+            p->next_resolve++;
+            continue;
+        }
         if (!c->tokenized)
             break;
         if (!c->cut_ok) {
-            p->serial = true;
-            p->serial_from = p->next_resolve;
-            p->serial_why = "a game crossed the cut after it";
+            c->needs_join = true;
             pthread_cond_broadcast(&p->resolved);
             break;
         }
@@ -238,9 +251,91 @@ static void resolve(struct pipeline *p)
         pthread_cond_broadcast(&p->resolved);
 }
 
+/* The calling thread's way of blocking: says so first, for join_next. */
+static void reader_wait(struct pipeline *p, pthread_cond_t *cv)
+{
+    p->reader_waits = true;
+    pthread_cond_broadcast(&p->resolved);
+    pthread_cond_wait(cv, &p->lock);
+    p->reader_waits = false;
+}
+
+static void go_serial(struct pipeline *p, uint64_t seq, const char *why)
+{
+    if (p->serial && p->serial_from <= seq)
+        return;
+    p->serial = true;
+    p->serial_from = seq;
+    p->serial_why = why;
+    pthread_cond_broadcast(&p->resolved);
+}
+
+/*
+ * Chunk seq's cut was wrong (a game ran on past it): read it again joined with the next
+ * chunk, whose bytes start at that cut, up to that chunk's cut.  Lock held; released
+ * while reading.  Waits for the next chunk to be filled only while the calling thread
+ * is busy, not blocked (it may be blocked on this very chunk): false when it is, when
+ * the input has ended, or when the joined chunk would pass JOIN_MAX; the run then goes
+ * serial from seq.
+ */
+static bool join_next(struct pipeline *p, struct chunk *c, uint64_t seq, struct lane *lane)
+{
+    uint64_t next_seq = seq + 1 + c->joined;
+    while (next_seq >= p->next_fill) {
+        if (lane->reads || p->reading_done || p->reader_waits)
+            return false;
+        pthread_cond_wait(&p->resolved, &p->lock);
+    }
+    struct chunk *next = slot(p, next_seq);
+    size_t len = c->cut + next->len;
+    if (len > JOIN_MAX)
+        return false;
+    next->absorbed = true;
+    c->tokenized = false;
+    c->joined++;
+    p->joins++;
+    pthread_mutex_unlock(&p->lock);
+    /* next's bytes are not written any more once filled; its own thread only reads them. */
+    char *data = xmalloc(len);
+    memcpy(data, c->data, c->cut);
+    memcpy(data + c->cut, next->data, next->len);
+    free(c->data);
+    c->data = data;
+    c->len = c->cap = len;
+    c->cut += next->cut;
+    clear_games(c);
+    tokenize(c, lane->reader);
+    pthread_mutex_lock(&p->lock);
+    c->tokenized = true;
+    return true;
+}
+
 static bool can_take(const struct pipeline *p)
 {
     return p->next_take < p->next_fill && !is_serial_at(p, p->next_take);
+}
+
+/* Wait until chunk seq's first game number is known, mending its cut if it is wrong.
+ * Returns false when the chunk is not to be replayed (the run goes serial there). */
+static bool await_number(struct pipeline *p, struct chunk *c, uint64_t seq, struct lane *lane)
+{
+    for (;;) {
+        if (is_serial_at(p, seq) || c->absorbed) /* absorbed: maybe while waiting here */
+            return false;
+        if (seq < p->next_resolve)
+            return true;
+        if (c->needs_join) {
+            c->needs_join = false;
+            if (!join_next(p, c, seq, lane))
+                go_serial(p, seq, "a game crossed the cut after it");
+            resolve(p);
+            continue;
+        }
+        if (lane->reads)
+            reader_wait(p, &p->resolved);
+        else
+            pthread_cond_wait(&p->resolved, &p->lock);
+    }
 }
 
 /* Take the oldest filled chunk, tokenize it, wait for its first game number, replay it.
@@ -250,20 +345,25 @@ static void work_one(struct pipeline *p, struct lane *lane)
     uint64_t seq = p->next_take++;
     struct chunk *c = slot(p, seq);
     c->state = CHUNK_TAKEN;
+    bool absorbed = c->absorbed;
     pthread_mutex_unlock(&p->lock);
-    tokenize(c, lane->reader);
+    if (!absorbed)
+        tokenize(c, lane->reader);
     pthread_mutex_lock(&p->lock);
-    c->tokenized = true;
-    resolve(p);
-    while (seq >= p->next_resolve && !is_serial_at(p, seq))
-        pthread_cond_wait(&p->resolved, &p->lock);
-    if (!is_serial_at(p, seq)) {
+    if (!c->absorbed) {
+        c->tokenized = true;
+        resolve(p);
+    }
+    if (!c->absorbed && await_number(p, c, seq, lane)) {
         pthread_mutex_unlock(&p->lock);
         for (size_t i = 0; i < c->game_count; i++) {
             c->games[i].index += c->at.games;
             process_game(lane->replayer, p->cfg, &c->games[i], &c->output);
         }
         pthread_mutex_lock(&p->lock);
+    } else {
+        resolve(p); /* an absorbed chunk is passed over */
+        clear_games(c);
     }
     c->state = CHUNK_DONE;
     pthread_cond_broadcast(&p->work_done);
@@ -273,6 +373,7 @@ static bool lane_open(struct lane *lane, const struct config *cfg, const char *n
 {
     lane->replayer = replayer_for(cfg);
     lane->reader = pgn_reader_from_memory(NULL, 0, name, &cfg->limits);
+    lane->reads = false;
     return lane->replayer != NULL;
 }
 
@@ -330,7 +431,7 @@ static int flush_ready(struct pipeline *p, bool wait, struct output *out,
         if (c->state != CHUNK_DONE) {
             if (!wait)
                 break;
-            pthread_cond_wait(&p->work_done, &p->lock);
+            reader_wait(p, &p->work_done);
             continue;
         }
         pthread_mutex_unlock(&p->lock);
@@ -355,11 +456,14 @@ static int submit(struct pipeline *p, struct output *out, struct summary *summar
     slot(p, p->next_fill)->state = CHUNK_FILLED;
     p->next_fill++;
     pthread_cond_signal(&p->work_ready);
+    pthread_cond_broadcast(&p->resolved); /* for a join_next waiting for this chunk */
     /* The chunk just submitted is for a worker (it may not have woken yet), and one more
      * keeps a worker busy while this thread works; beyond that the workers are behind. */
     help_one(p, 2);
     int rc = flush_ready(p, false, out, summary);
-    while (!rc && p->next_fill - p->next_flush >= p->slot_count)
+    /* Past where the run goes serial nothing is flushed: read_chunks stops there. */
+    while (!rc && p->next_fill - p->next_flush >= p->slot_count &&
+           !is_serial_at(p, p->next_flush))
         rc = help_one(p, 0) ? flush_ready(p, false, out, summary)
                             : flush_ready(p, true, out, summary);
     pthread_mutex_unlock(&p->lock);
@@ -457,6 +561,8 @@ static int read_chunks(struct pipeline *p, struct input *in, struct output *out,
 static int drain(struct pipeline *p, struct output *out, struct summary *summary)
 {
     pthread_mutex_lock(&p->lock);
+    p->reading_done = true;
+    pthread_cond_broadcast(&p->resolved);
     while (help_one(p, 0))
         continue;
     int rc = 0;
@@ -465,7 +571,7 @@ static int drain(struct pipeline *p, struct output *out, struct summary *summary
     /* Chunks past a wrong cut are dropped, but their threads may still be on them. */
     for (uint64_t s = p->next_flush; s < p->next_take; s++)
         while (slot(p, s)->state != CHUNK_DONE)
-            pthread_cond_wait(&p->work_done, &p->lock);
+            reader_wait(p, &p->work_done);
     p->closing = true;
     pthread_cond_broadcast(&p->work_ready);
     pthread_mutex_unlock(&p->lock);
@@ -540,6 +646,9 @@ static void trace(const struct pipeline *p, const struct input *in, int threads)
     uint64_t parallel = p->serial ? p->serial_from : p->next_fill;
     fprintf(stderr, "pgnkit: %s: %llu chunks read on %d threads", in->name,
             (unsigned long long)parallel, threads);
+    if (p->joins)
+        fprintf(stderr, "; %llu wrong cuts mended by reading on into the next chunk",
+                (unsigned long long)p->joins);
     if (p->serial)
         fprintf(stderr, "; from byte %llu on one thread: %s",
                 (unsigned long long)slot(p, p->serial_from)->at.offset, p->serial_why);
@@ -579,6 +688,7 @@ int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
     pipeline_init(&p, cfg, jobs);
     if (!lane_open(&p.helper, cfg, in->name))
         p.failed = true;
+    p.helper.reads = true;
     int workers = jobs - 1; /* the calling thread is the other one (help_one) */
     pthread_t *threads = xcalloc((size_t)workers, sizeof *threads);
     struct worker_arg wa = {&p, in->name};
@@ -595,11 +705,9 @@ int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
     if (!status)
         status = rc;
     if (!status && !p.failed && (p.serial || pending)) {
-        if (!p.serial) {
-            p.serial = true;
-            p.serial_from = p.next_fill;
-            p.serial_why = p.input_end < 0 ? "its reading failed" : "no cut in 8 MiB";
-        }
+        if (!p.serial)
+            go_serial(&p, p.next_fill,
+                      p.input_end < 0 ? "its reading failed" : "no cut in 8 MiB");
         status = run_rest(&p, in, out, prog, summary, pending);
     } else {
         in->bytes_read = p.bytes_read;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # chunks.sh - --jobs N cuts the input into chunks at guessed game starts; where a guess
-# is wrong, where no cut is found, or where reading fails, the rest is read on one
-# thread.  Every such input writes what --jobs 1 writes (stdout, stderr, exit status),
+# is wrong, the chunk is read again joined with the next; where that cannot be done,
+# where no cut is found, or where reading fails, the rest is read on one thread.  Every such input writes what --jobs 1 writes (stdout, stderr, exit status),
 # and PGNKIT_TRACE_JOBS shows that the case was really met, not read in one chunk.
 . tests/cli/lib/common.sh
 pgnkit=$PGNKIT
@@ -49,6 +49,15 @@ bad_escape="[Event \"bad\"]
     many "$tmp/b" 40 "$bad_escape$game"
     cat "$tmp/b" "$tmp/a"
 } >"$tmp/wrong-cut.pgn"
+
+# A tag section of 2 MB whose every tag follows a line comment ending in a result
+# token: every cut is wrong, joining gives up (at 1 MiB, or sooner when the chunk to
+# join cannot be read yet: the ring is full) and the rest goes serial.
+awk 'BEGIN { print "[Event \"long\"]"
+    for (i = 0; i < 60000; i++) printf "; note %d 1-0\n\n[Tag%d \"x\"]\n", i, i
+    print "\n1. e4 e5 1-0\n" }' >"$tmp/a"
+many "$tmp/b" 300 "$game"
+cat "$tmp/a" "$tmp/b" >"$tmp/wrong-cuts.pgn"
 
 # No result token anywhere for 9 MB: nowhere to cut, then normal games.
 no_result='[Event "open"]
@@ -99,6 +108,13 @@ same() {
     PGNKIT_TRACE_JOBS=1 "$pgnkit" check -q -j2 "$file" >/dev/null 2>"$tmp/trace"
     trace=$(grep 'chunks read on 2 threads' "$tmp/trace")
     case $why in
+    "wrong cuts mended")
+        if echo "$trace" | grep -q "$why" && ! echo "$trace" | grep -q 'one thread'; then
+            ok "$name: mended and read in chunks to the end ($trace)"
+        else
+            not_ok "$name: not mended: $(cat "$tmp/trace")"
+        fi
+        ;;
     "")
         if [ -n "$trace" ] && ! echo "$trace" | grep -q 'one thread'; then
             ok "$name: read in chunks to the end ($trace)"
@@ -116,7 +132,8 @@ same() {
     esac
 }
 
-same "wrong cut" "a game crossed the cut" "$tmp/wrong-cut.pgn"
+same "wrong cut" "wrong cuts mended" "$tmp/wrong-cut.pgn"
+same "wrong cuts one after another" "a game crossed the cut" "$tmp/wrong-cuts.pgn"
 same "no cut" "no cut in 8 MiB" "$tmp/no-cut.pgn"
 same "truncated gzip" "its reading failed" "$tmp/truncated.pgn.gz"
 same "CRLF" "" "$tmp/crlf.pgn"
