@@ -3,6 +3,7 @@
 #   make            build build/$(BUILD)/pgnkit (BUILD=release by default)
 #   make test       install missing packages, build, run every test (unit, CLI, corpus)
 #   make asan       the whole test suite under ASan + UBSan
+#   make tsan       the --jobs tests (jobs.sh, chunks.sh) under ThreadSanitizer
 #   make demo       build and run the main job on bundled sample data
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
@@ -54,6 +55,8 @@ PROFILE_CFLAGS_debug := -O0 -g3
 PROFILE_CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
                        -fno-omit-frame-pointer
 PROFILE_LDFLAGS_asan := -fsanitize=address,undefined
+PROFILE_CFLAGS_tsan := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+PROFILE_LDFLAGS_tsan := -fsanitize=thread
 # fuzz: clang only (make fuzz sets CC=clang); the library is instrumented for libFuzzer,
 # which links only into build/fuzz/fuzz/fuzz_<target>.
 PROFILE_CFLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
@@ -80,7 +83,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
-.PHONY: all deps test check check-update test-unit test-cli asan demo bench check-slow install uninstall \
+.PHONY: all deps test check check-update test-unit test-cli asan tsan demo bench check-slow install uninstall \
         clean check-man fuzz check-leaks
 
 all: $(BIN)
@@ -153,6 +156,17 @@ test-unit: $(TEST_BINS)
 asan:
 	@sh scripts/ensure-deps.sh test
 	@$(MAKE) --no-print-directory BUILD=asan check
+
+# The pipeline's threads under ThreadSanitizer: a race report changes stderr and the
+# exit status, which the tests compare with --jobs 1.
+TSAN_TESTS := tests/cli/jobs.sh tests/cli/chunks.sh
+tsan:
+	@sh scripts/ensure-deps.sh test
+	@$(MAKE) --no-print-directory BUILD=tsan build/tsan/pgnkit
+	@for t in $(TSAN_TESTS); do \
+	    PGNKIT=build/tsan/pgnkit TSAN_OPTIONS=halt_on_error=1:exitcode=66 CHUNKS_QUICK=1 sh $$t \
+	        >build/tsan/$$(basename $$t .sh).log 2>&1 || { tail -n 30 build/tsan/$$(basename $$t .sh).log; exit 1; }; \
+	    echo "tsan $$(basename $$t .sh): $$(tail -n 1 build/tsan/$$(basename $$t .sh).log)"; done
 
 demo:
 	@sh scripts/ensure-deps.sh build

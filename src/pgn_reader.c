@@ -381,8 +381,10 @@ static void make_room(struct pgn_reader *r, size_t keep)
         char *nb = xmalloc(ncap);
         if (live)
             memcpy(nb, r->buf + keep, live);
-        /* Tokens and tags point into the old buffer, which is still alive here. */
-        rebase_game(r, r->buf + keep, nb);
+        /* Tokens and tags point into the old buffer, which is still alive here (none
+         * before the first fill, and r->buf + keep would be arithmetic on NULL). */
+        if (r->buf)
+            rebase_game(r, r->buf + keep, nb);
         free(r->buf);
         r->buf = nb;
         r->cap = ncap;

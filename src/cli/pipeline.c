@@ -11,11 +11,13 @@
  * What a chunk cannot know alone is the number of its first game: that is known once
  * every earlier chunk is tokenized.  So a thread tokenizes (phase A), waits for that
  * (the chunks before were taken earlier: it rarely waits), then replays (phase B).  The
- * same in-order step checks each cut: if a game crossed it, the guess was wrong, and
- * everything from that chunk's start on is read on the calling thread by a whole-stream
- * reader (run_serial), after the chunks before it are flushed.  So is the rest of an
- * input with no cut in CHUNK_SEARCH_MAX bytes, or whose reading failed: the serial
- * reader then meets the same bytes and the same error as in a run with --jobs 1.
+ * same in-order step checks each cut: if the reader's stop there was crossed, the guess
+ * was wrong, and the chunk's thread reads it again joined with the next chunk
+ * (join_next).  Where that cannot be done, everything from that chunk's start on is
+ * read on the calling thread by a whole-stream reader (run_serial), after the chunks
+ * before it are flushed.  So is the rest of an input with no cut in CHUNK_SEARCH_MAX
+ * bytes, or whose reading failed: the serial reader then meets the same bytes and the
+ * same error as in a run with --jobs 1.
  *
  * The calling thread also replays when chunks are waiting that no worker has taken: N
  * threads on N cores.  A bounded ring of chunks keeps memory flat; when every slot is
@@ -46,7 +48,7 @@ enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 struct chunk {
     enum chunk_state state;
     bool tokenized;        /* phase A is over: games and cut_ok are set */
-    bool cut_ok;           /* no game crosses `cut` */
+    bool cut_ok;           /* the reader's stop at `cut` was not crossed */
     bool needs_join;       /* the cut was wrong: read on into the next chunk (join_next) */
     bool absorbed;         /* read as part of the chunk before: no games of its own */
     uint32_t joined;       /* chunks after it that it has absorbed */
@@ -86,7 +88,7 @@ struct pipeline {
     pthread_cond_t work_done;  /* a chunk was processed */
     struct chunk *slots;
     size_t slot_count;
-    /* Sequence numbers (slot = seq % slot_count): filled < taken < resolved < flushed. */
+    /* Sequence numbers (slot = seq % slot_count): flushed <= resolved <= taken <= filled. */
     uint64_t next_fill, next_take, next_resolve, next_flush;
     uint64_t games_resolved;   /* games in the chunks before next_resolve */
     bool serial;               /* from chunk serial_from on, the input is read serially */

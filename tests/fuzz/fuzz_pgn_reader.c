@@ -6,6 +6,12 @@
  * checks are fuzzed through real PGN), and through a source that hands out 1..8 bytes
  * at a time with tiny limits (every buffer refill, compaction and limit path).  Both
  * reads must account for every byte: games are numbered 1, 2, 3, ... and offsets grow.
+ *
+ * Then it is read in pieces as the --jobs pipeline does (pgn_split_find_cut guesses the
+ * cuts, one memory reader is restarted on each piece, as tests/test_pgn_reader.c's
+ * dump_in_pieces does), at two piece sizes taken from the input: when no piece's stop
+ * is crossed, the games read in pieces must be exactly the games of the whole read
+ * (index, offset, bytes, line, tags, tokens and diagnostics).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +21,7 @@
 #include "fuzz.h"
 #include "pgnkit/game.h"
 #include "pgnkit/pgn_reader.h"
+#include "pgnkit/pgn_split.h"
 
 struct trickle {
     const uint8_t *data;
@@ -66,6 +73,151 @@ static uint64_t drain(struct pgn_reader *r, struct game_replayer *rp, size_t siz
     return n;
 }
 
+/* A growable byte string: the games read, as text to compare (exact, length-prefixed). */
+struct pr_dump {
+    char *s;
+    size_t len, cap;
+};
+
+static void pr_put(struct pr_dump *d, const void *p, size_t n)
+{
+    if (d->len + n + 1 > d->cap) {
+        size_t cap = d->cap ? d->cap : 256;
+        while (d->len + n + 1 > cap)
+            cap *= 2;
+        d->s = realloc(d->s, cap);
+        FUZZ_ASSERT(d->s);
+        d->cap = cap;
+    }
+    if (n)
+        memcpy(d->s + d->len, p, n);
+    d->len += n;
+    d->s[d->len] = '\0';
+}
+
+static void pr_putf(struct pr_dump *d, const char *fmt, unsigned long long a,
+                    unsigned long long b, unsigned long long c, unsigned long long e)
+{
+    char tmp[128];
+    int n = snprintf(tmp, sizeof tmp, fmt, a, b, c, e);
+    FUZZ_ASSERT(n >= 0 && (size_t)n < sizeof tmp);
+    pr_put(d, tmp, (size_t)n);
+}
+
+/* Everything the pieces must agree on about one game. */
+static void pr_dump_game(struct pr_dump *d, const struct pgn_game *g)
+{
+    pr_putf(d, "#%llu %llu:%llu+%llu", g->index, g->line, g->offset, g->bytes);
+    pr_putf(d, " s%llu t%llu k%llu d%llu\n", g->skipped, g->tag_count, g->token_count,
+            g->diags.count);
+    for (size_t k = 0; k < g->tag_count; k++) {
+        const struct pgn_tag *tag = &g->tags[k];
+        pr_putf(d, "T @%llu:%llu %llu=%llu:", tag->line, tag->col, tag->name.len,
+                tag->value.len);
+        pr_put(d, tag->name.ptr, tag->name.len);
+        pr_put(d, "=", 1);
+        pr_put(d, tag->value.ptr, tag->value.len);
+        pr_put(d, "\n", 1);
+    }
+    for (size_t k = 0; k < g->token_count; k++) {
+        const struct pgn_token *tok = &g->tokens[k];
+        pr_putf(d, "%llu @%llu:%llu %llu:", tok->kind, tok->line, tok->col, tok->len);
+        pr_put(d, tok->text, tok->len);
+        pr_put(d, "\n", 1);
+    }
+    for (size_t k = 0; k < g->diags.count; k++) {
+        const struct diag *dg = &g->diags.items[k];
+        pr_putf(d, "D %llu @%llu:%llu %llu\n", (unsigned long long)dg->code, dg->line,
+                dg->col, 0);
+    }
+}
+
+static void pr_dump_whole(struct pr_dump *d, const uint8_t *data, size_t size)
+{
+    struct pgn_reader *r = pgn_reader_from_memory((const char *)data, size, "fuzz", NULL);
+    FUZZ_ASSERT(r);
+    struct pgn_game g;
+    struct diag err;
+    pr_put(d, "", 0);
+    while (pgn_reader_next(r, &g, &err) == 1)
+        pr_dump_game(d, &g);
+    pgn_reader_free(r);
+}
+
+/*
+ * Read data in pieces as the pipeline does: each piece is the bytes after the last cut and
+ * piece_bytes more, doubled until it has a cut (pgn_split_find_cut from 1) or reaches the
+ * end (then its cut is its length).  Each piece is an exact-size copy, so ASan sees a
+ * read past it.  Returns how many pieces had their stop crossed.
+ */
+static size_t pr_dump_pieces(struct pr_dump *d, const uint8_t *data, size_t size,
+                             size_t piece_bytes)
+{
+    const char *s = (const char *)data;
+    struct pgn_reader *r = pgn_reader_from_memory(NULL, 0, "fuzz", NULL);
+    FUZZ_ASSERT(r);
+    struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
+    size_t start = 0, carry = 0, crossings = 0;
+    pr_put(d, "", 0);
+    while (start < size) {
+        size_t want = carry + piece_bytes, piece_len, cut;
+        for (;;) {
+            piece_len = want < size - start ? want : size - start;
+            cut = pgn_split_find_cut(s + start, 1, piece_len);
+            if (cut != SIZE_MAX)
+                break;
+            if (start + piece_len == size) {
+                cut = piece_len;
+                break;
+            }
+            want = 2 * piece_len;
+        }
+        FUZZ_ASSERT(cut >= 1 && cut <= piece_len);
+        char *copy = malloc(piece_len);
+        FUZZ_ASSERT(copy);
+        memcpy(copy, s + start, piece_len);
+        pgn_reader_restart(r, copy, piece_len, cut, &at);
+        struct pgn_game g;
+        struct diag err;
+        uint64_t games = 0;
+        int rc;
+        while ((rc = pgn_reader_next(r, &g, &err)) == 1) {
+            games++;
+            pr_dump_game(d, &g);
+        }
+        FUZZ_ASSERT(rc == 0);
+        crossings += pgn_reader_stop_crossed(r);
+        at.offset += cut;
+        at.line += (uint32_t)pgn_split_count_lines(copy, cut);
+        at.games += games;
+        free(copy);
+        start += cut;
+        carry = piece_len - cut;
+    }
+    pgn_reader_free(r);
+    return crossings;
+}
+
+/* Where no stop is crossed, the pieces read exactly as the whole. */
+static void pr_check_pieces(const uint8_t *data, size_t size, const struct pr_dump *whole,
+                            size_t piece_bytes)
+{
+    struct pr_dump got = {0};
+    size_t crossings = pr_dump_pieces(&got, data, size, piece_bytes);
+    if (crossings == 0 && (got.len != whole->len || memcmp(got.s, whole->s, got.len) != 0)) {
+        size_t k = 0;
+        while (k < got.len && k < whole->len && got.s[k] == whole->s[k])
+            k++;
+        while (k > 0 && whole->s[k - 1] != '\n')
+            k--;
+        fprintf(stderr, "pieces of %zu bytes read otherwise than the whole from byte %zu:\n"
+                "--- pieces:\n%.400s\n--- whole:\n%.400s\n", piece_bytes, k, got.s + k,
+                whole->s + k);
+        abort();
+    }
+    free(got.s);
+}
+
 int FUZZ_ENTRY(const uint8_t *data, size_t size);
 int FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
@@ -89,5 +241,15 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
     FUZZ_ASSERT(r);
     drain(r, NULL, size);
     pgn_reader_free(r);
+
+    /* Two piece sizes from the input: 1..16 bytes (a cut searched almost every line) and
+     * 17..256. */
+    struct pr_dump whole = {0};
+    pr_dump_whole(&whole, data, size);
+    size_t small = 1 + (size ? data[size - 1] : 0) % 16;
+    size_t large = 17 + (size ? (data[0] ^ size) : 0) % 240;
+    pr_check_pieces(data, size, &whole, small);
+    pr_check_pieces(data, size, &whole, large);
+    free(whole.s);
     return 0;
 }
