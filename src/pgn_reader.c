@@ -230,6 +230,9 @@ struct pgn_reader {
 
     struct pgn_token *toks;
     size_t ntok, tok_cap;
+    size_t tok0;      /* the game's first token: 0, or after the kept games' (keep_tokens) */
+    size_t kept;      /* tokens of the games returned since the restart, when keep_tokens */
+    bool keep_tokens;
     /* The tags as handed out, built as they are read: names and unescaped values point
      * into data and move with it (make_room); an escaped value has a NULL pointer until
      * finish_game, as scratch may still move: those values lie in scratch in tag order. */
@@ -349,7 +352,7 @@ static void start_skipping(struct pgn_reader *r)
     name_set_catch_up(r);
     r->tags_in_set = 0; /* the tags go; their names stay in the set */
     r->skipping = true;
-    r->ntok = 0;
+    r->ntok = r->tok0;
     r->ntag = 0;
     r->scratch_len = 0;
 }
@@ -975,7 +978,7 @@ static void reset_game(struct pgn_reader *r)
     r->bad_string = false;
     r->phase = PHASE_BEFORE;
     r->depth = 0;
-    r->ntok = 0;
+    r->ntok = r->tok0 = r->kept;
     r->ntag = 0;
     name_set_clear(r);
     r->scratch_len = 0;
@@ -1691,7 +1694,7 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
         diag_list_errors(&r->diags) == 0)
         return false;
     uint32_t line = r->line, col = col_at(r, i);
-    if (r->ntok > 0) {
+    if (r->ntok > r->tok0) {
         line = r->toks[r->ntok - 1].line;
         col = r->toks[r->ntok - 1].col;
     }
@@ -1725,8 +1728,10 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     game->text = r->data + r->game_start;
     game->tags = r->ntag ? r->tags : NULL;
     game->tag_count = r->ntag;
-    game->tokens = r->ntok ? r->toks : NULL;
-    game->token_count = r->ntok;
+    game->tokens = r->ntok > r->tok0 ? r->toks + r->tok0 : NULL;
+    game->token_count = r->ntok - r->tok0;
+    if (r->keep_tokens)
+        r->kept = r->ntok;
     game->diags = r->diags;
     game->skipped = r->skipping;
     return true;
@@ -1842,6 +1847,7 @@ void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size
     r->err_no = 0;
     r->stop_at = stop;
     r->stop_crossed = false;
+    r->kept = 0;
     resume_at(r, at);
 }
 
@@ -1872,6 +1878,14 @@ void pgn_reader_free(struct pgn_reader *r)
 uint64_t pgn_reader_bytes(const struct pgn_reader *r) { return r->base_off + r->pos; }
 
 bool pgn_reader_stop_crossed(const struct pgn_reader *r) { return r->stop_crossed; }
+
+void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep)
+{
+    r->keep_tokens = keep && r->memory;
+    r->kept = 0;
+}
+
+const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r) { return r->toks; }
 
 static ssize_t fd_read(void *ctx, char *buf, size_t cap)
 {

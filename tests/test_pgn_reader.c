@@ -1399,3 +1399,68 @@ Test(pgn_reader, a_reader_started_mid_file_reads_on_as_the_whole_file_reader)
     assert_new_at_reads_on_as_whole("testdata/pgn/tcec/TCEC_Match_1.pgn", 2, 1); /* CRLF */
     assert_new_at_reads_on_as_whole("testdata/pgn/tcec/TCEC_Match_1.pgn", 3, 997);
 }
+
+/* ---- keeping tokens (pgn_reader_keep_tokens) --------------------------------------------- */
+
+/* The tokens of game k, from their index in the kept array, dumped one per line. */
+static void dump_tokens(struct text *t, const struct pgn_token *toks, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        putf(t, "%c ", kind_char[toks[k].kind]);
+        put_escaped(t, toks[k].text, toks[k].len);
+        putf(t, " @%u:%u\n", toks[k].line, toks[k].col);
+    }
+}
+
+/* Every game's tokens, looked up after the whole piece is read (the array has grown and
+ * moved meanwhile), are the tokens the game had when it was returned; comments that made
+ * no game leave nothing behind; a restart starts the array anew. */
+static void assert_kept_tokens_stay(const char *path)
+{
+    size_t len;
+    char *s = th_slurp(path, &len);
+    struct pgn_reader *r = pgn_reader_from_memory(NULL, 0, path, NULL);
+    pgn_reader_keep_tokens(r, true);
+    for (int round = 0; round < 2; round++) {
+        struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
+        pgn_reader_restart(r, s, len, len, &at);
+        struct text when_returned = {0}, afterwards = {0};
+        put(&when_returned, "", 0);
+        put(&afterwards, "", 0);
+        size_t games = 0, cap = 0, *first = NULL, *count = NULL, expected_next = 0;
+        struct pgn_game g;
+        while (pgn_reader_next(r, &g, NULL) == 1) {
+            dump_tokens(&when_returned, g.tokens, g.token_count);
+            if (games == cap) {
+                cap = cap ? 2 * cap : 64;
+                first = realloc(first, cap * sizeof *first);
+                count = realloc(count, cap * sizeof *count);
+            }
+            first[games] = g.token_count ? (size_t)(g.tokens - pgn_reader_kept_tokens(r)) : 0;
+            count[games] = g.token_count;
+            if (g.token_count) {
+                cr_assert_eq(first[games], expected_next, "%s: game %zu's tokens do not follow "
+                             "the last game's", path, games + 1);
+                expected_next = first[games] + g.token_count;
+            }
+            games++;
+        }
+        const struct pgn_token *kept = pgn_reader_kept_tokens(r);
+        for (size_t k = 0; k < games; k++)
+            dump_tokens(&afterwards, kept + first[k], count[k]);
+        cr_assert_str_eq(afterwards.s, when_returned.s, "%s (round %d)", path, round);
+        free(first);
+        free(count);
+        free(when_returned.s);
+        free(afterwards.s);
+    }
+    pgn_reader_free(r);
+    free(s);
+}
+
+Test(pgn_reader, kept_tokens_stay_where_their_game_left_them)
+{
+    assert_kept_tokens_stay("testdata/pgn/tcec/TCEC_Match_1.pgn");
+    assert_kept_tokens_stay("testdata/pgn/pgn-extract/odds.pgn");
+    assert_kept_tokens_stay("testdata/pgn/chess.js/0.pgn");
+}

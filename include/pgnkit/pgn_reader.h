@@ -135,6 +135,16 @@ void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size
 bool pgn_reader_stop_crossed(const struct pgn_reader *r);
 
 /**
+ * Keep the tokens of every game read since the last restart, instead of reusing them for
+ * the next game (memory readers only; off by default): a caller can then hold all the
+ * games of a piece without copying their tokens.  The array still moves when it grows:
+ * a game's tokens stay at the same index from pgn_reader_kept_tokens() as when the game
+ * was returned, and are valid until the next restart.
+ */
+void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep);
+const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r);
+
+/**
  * Read the next game into *game.  Returns 1 with a game, 0 at the end of input, -1 on
  * an I/O error (then *err is filled with DIAG_IO; the reader is finished).
  */

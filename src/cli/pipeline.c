@@ -56,12 +56,13 @@ struct chunk {
     size_t len, cap;
     size_t cut;            /* games from data[cut] on are the next chunk's; len in the last */
     struct pgn_resume at;  /* where data[0] is; at.games is known once resolved */
-    /* The games of [0, cut): tokens and tags point into data, escaped tag values into
-     * text; the arrays' pointers are offsets until phase A ends (fix_pointers). */
+    /* The games of [0, cut).  Their tokens stay in the reader of the thread that read
+     * them (pgn_reader_keep_tokens), which replays them before it reads another chunk;
+     * tags point into data, escaped tag values into text.  The games' array pointers
+     * are indexes until phase A ends (fix_pointers). */
     struct pgn_game *games;
     size_t game_count, game_cap;
-    struct pgn_token *tokens;
-    size_t token_len, token_cap;
+    const struct pgn_token *tokens;
     struct pgn_tag *tags;
     size_t tag_len, tag_cap;
     char *text;
@@ -148,17 +149,13 @@ static void keep_text(struct chunk *c, struct slice *s, size_t tag, bool value)
     *m = 2 * tag + value;
 }
 
-/* Keep a game the reader returned: its token texts are in the chunk's bytes already. */
-static void add_game(struct chunk *c, const struct pgn_game *g)
+/* Keep a game the reader returned; its tokens are kept by the reader, from index tok0. */
+static void add_game(struct chunk *c, const struct pgn_game *g, size_t tok0)
 {
     struct pgn_game *copy =
         arena_take((void **)&c->games, &c->game_count, &c->game_cap, 1, sizeof *copy);
     *copy = *g;
-    size_t tok0 = c->token_len, tag0 = c->tag_len, diag0 = c->diag_len;
-    struct pgn_token *t = arena_take((void **)&c->tokens, &c->token_len, &c->token_cap,
-                                     g->token_count, sizeof *t);
-    if (g->token_count)
-        memcpy(t, g->tokens, g->token_count * sizeof *t);
+    size_t tag0 = c->tag_len, diag0 = c->diag_len;
     struct pgn_tag *tags =
         arena_take((void **)&c->tags, &c->tag_len, &c->tag_cap, g->tag_count, sizeof *tags);
     for (size_t i = 0; i < g->tag_count; i++) {
@@ -196,28 +193,28 @@ static void tokenize(struct chunk *c, struct pgn_reader *r)
     pgn_reader_restart(r, c->data, c->len, c->cut, &c->at);
     struct pgn_game g;
     while (pgn_reader_next(r, &g, NULL) == 1)
-        add_game(c, &g);
+        add_game(c, &g, g.token_count ? (size_t)(g.tokens - pgn_reader_kept_tokens(r)) : 0);
     c->cut_ok = !pgn_reader_stop_crossed(r); /* else the guess was wrong */
+    c->tokens = pgn_reader_kept_tokens(r);
     fix_pointers(c);
 }
 
 static void clear_games(struct chunk *c)
 {
-    c->game_count = c->token_len = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
+    c->game_count = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
 }
 
 static void chunk_clear(struct chunk *c)
 {
     c->tokenized = c->needs_join = c->absorbed = false;
     c->joined = 0;
-    c->game_count = c->token_len = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
+    c->game_count = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
 }
 
 static void chunk_release(struct chunk *c)
 {
     free(c->data);
     free(c->games);
-    free(c->tokens);
     free(c->tags);
     free(c->text);
     free(c->moved);
@@ -375,6 +372,7 @@ static bool lane_open(struct lane *lane, const struct config *cfg, const char *n
 {
     lane->replayer = replayer_for(cfg);
     lane->reader = pgn_reader_from_memory(NULL, 0, name, &cfg->limits);
+    pgn_reader_keep_tokens(lane->reader, true);
     lane->reads = false;
     return lane->replayer != NULL;
 }
