@@ -62,6 +62,37 @@ EOF2
     return 0
 }
 
+# ceiling N CMD... : sets ceiling, what N cores give N independent single-thread runs at
+# once on this machine (shared caches and memory bandwidth, the VM's neighbours): N times
+# one run's best time alone over the best time of N runs at once, the two timed back to
+# back in each round.  About the most --jobs N could reach here.
+wall() { # CMD... : prints the wall seconds of CMD (and of every job it left running)
+    start=$(date +%s.%N)
+    "$@"
+    wait
+    awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'
+}
+copies() { # N CMD... : N copies of CMD at once, in the background
+    k=$1
+    shift
+    while [ "$k" -gt 0 ]; do
+        "$@" >/dev/null 2>&1 &
+        k=$((k - 1))
+    done
+}
+ceiling() {
+    n=$1
+    shift
+    r=0
+    : >"$dir/ceiling.txt"
+    while [ $r -lt "$runs" ]; do
+        echo "$(wall copies 1 "$@") $(wall copies "$n" "$@")" >>"$dir/ceiling.txt"
+        r=$((r + 1))
+    done
+    ceiling=$(awk -v n="$n" 'NR == 1 || $1 < a { a = $1 } NR == 1 || $2 < b { b = $2 }
+                             END { print n * a / b }' "$dir/ceiling.txt")
+}
+
 facts() { # corpus -> sets bytes games plies (from pgnkit's own count)
     bytes=$(stat -c %s "$dir/$1.pgn")
     line=$("$bin" check -j1 "$dir/$1.pgn" 2>&1 >/dev/null | tail -n 1)
@@ -104,6 +135,10 @@ for c in $corpora; do
     compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
     awk -v a="$one_thread" -v b="$ours" -v n="$(nproc)" \
         'BEGIN { printf "%-12s %-22s %8.2fx one thread\n", "scaling", "--jobs " n, a / b }'
+    ceiling "$(nproc)" "$bin" uci -j1 --format pgn "$dir/$c.pgn"
+    awk -v c="$ceiling" -v n="$(nproc)" \
+        'BEGIN { printf "%-12s %-22s %8.2fx one thread (%d separate -j1 runs at once)\n",
+                 "ceiling", "--jobs " n, c, n }'
 done
 
 echo

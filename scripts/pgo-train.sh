@@ -17,7 +17,7 @@ find "$gen/obj" -name '*.gcda' -exec rm -f {} +
 
 files=$(find testdata/pgn -name '*.pgn' | LC_ALL=C sort)
 # Exit status 1 (games with errors: the mutants) is expected; 2 and above is not.
-for cmd in uci check "fen --every" pgn; do
+for cmd in uci "uci --format pgn" check "fen --every" "fen --comments" pgn; do
     # shellcheck disable=SC2086 # $cmd is a command and its option, $files the inputs
     status=0
     "$bin" $cmd -j1 $files >/dev/null 2>&1 || status=$?

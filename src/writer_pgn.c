@@ -231,10 +231,20 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     n += name_len;
     p[n++] = ' ';
     p[n++] = '"';
-    for (size_t i = 0; i < len; i++) {
-        if (value[i] == '"' || value[i] == '\\')
-            p[n++] = '\\';
-        p[n++] = value[i];
+    /* Nearly every value has nothing to escape: one pass that vectorizes finds that, and
+     * one copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
+    unsigned special = 0;
+    for (size_t i = 0; i < len; i++)
+        special |= (value[i] == '"') | (value[i] == '\\');
+    if (!special) {
+        memcpy(p + n, value, len);
+        n += len;
+    } else {
+        for (size_t i = 0; i < len; i++) {
+            if (value[i] == '"' || value[i] == '\\')
+                p[n++] = '\\';
+            p[n++] = value[i];
+        }
     }
     memcpy(p + n, "\"]\n", 3);
     out->len += n + 3;

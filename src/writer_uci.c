@@ -126,6 +126,32 @@ static void write_json(struct buf *out, const struct game_record *rec,
 }
 
 
+/* The mainline wrapped at 80 columns; returns the column after the last move.  As in
+ * put_moves, the room is reserved once and the loop's inputs are in locals; each move is
+ * written where it goes (one byte on when a separator goes before it), the separator
+ * after: no copy per move. */
+static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
+{
+    const struct move *moves = rec->mainline;
+    const struct position *start = &rec->start;
+    size_t count = rec->mainline_count;
+    char *p = buf_reserve(out, count * 6 + 8);
+    size_t len = 0, column = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = uci_write_move(start, moves[i], ktr, p + len + (column != 0));
+        if (column) {
+            bool wrap = column + 1 + n > 80;
+            p[len++] = wrap ? '\n' : ' ';
+            column = wrap ? 0 : column + 1;
+        }
+        len += n;
+        column += n;
+    }
+    out->len += len;
+    out->data[out->len] = '\0';
+    return column;
+}
+
 /* PGN whose movetext is UCI moves, wrapped at 80 columns. */
 static void write_pgn(struct buf *out, const struct game_record *rec,
                       const struct writer_options *o)
@@ -135,25 +161,7 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
         writer_put_tag(out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
                        g->tags[i].value.len);
     buf_putc(out, '\n');
-    /* The room is reserved once: a move is at most 5 bytes and a separator. */
-    char *p = buf_reserve(out, rec->mainline_count * 6);
-    size_t len = 0, column = 0;
-    for (size_t i = 0; i < rec->mainline_count; i++) {
-        char m[8];
-        size_t n = uci_write_move(&rec->start, rec->mainline[i], o->king_takes_rook, m);
-        if (column && column + 1 + n > 80) {
-            p[len++] = '\n';
-            column = 0;
-        } else if (column) {
-            p[len++] = ' ';
-            column++;
-        }
-        memcpy(p + len, m, n);
-        len += n;
-        column += n;
-    }
-    out->len += len;
-    out->data[out->len] = '\0';
+    size_t column = put_wrapped_moves(out, rec, o->king_takes_rook);
     const struct slice *result = rec->result_token.ptr ? &rec->result_token : NULL;
     size_t rlen = result ? result->len : 1;
     if (column && column + 1 + rlen > 80)

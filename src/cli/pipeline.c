@@ -208,7 +208,7 @@ static void chunk_clear(struct chunk *c)
 {
     c->tokenized = c->needs_join = c->absorbed = false;
     c->joined = 0;
-    c->game_count = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
+    clear_games(c);
 }
 
 static void chunk_release(struct chunk *c)
