@@ -16,26 +16,29 @@ bin=$gen/pgnkit
 find "$gen/obj" -name '*.gcda' -exec rm -f {} +
 
 files=$(find testdata/pgn -name '*.pgn' | LC_ALL=C sort)
-# Exit status 1 (games with errors: the mutants) is expected; 2 and above is not.
-for cmd in uci "uci --format pgn" check "fen --every" "fen --comments" pgn; do
-    # shellcheck disable=SC2086 # $cmd is a command and its option, $files the inputs
+# train JOBS CMD...: one training run over every file.  Exit status 1 (games with errors:
+# the mutants) is expected; 2 and above is not.
+train() {
+    jobs=$1
+    shift
     status=0
-    "$bin" $cmd -j1 $files >/dev/null 2>&1 || status=$?
+    # shellcheck disable=SC2086 # $files: the inputs
+    "$bin" "$@" -j"$jobs" $files >/dev/null 2>&1 || status=$?
     if [ "$status" -gt 1 ]; then
-        echo "pgo-train: '$bin $cmd' failed with status $status" >&2
+        echo "pgo-train: '$bin $* -j$jobs' failed with status $status" >&2
         exit 1
     fi
-done
+}
+train 1 uci
+train 1 uci --format pgn
+train 1 check
+train 1 fen --every
+train 1 fen --comments
+train 1 pgn
 # The --jobs pipeline's own code (cutting, tokenizing per chunk) runs only with -j2 and
 # up: without this it would be laid out as cold code.
-for cmd in uci check; do
-    status=0
-    "$bin" $cmd -j2 $files >/dev/null 2>&1 || status=$?
-    if [ "$status" -gt 1 ]; then
-        echo "pgo-train: '$bin $cmd -j2' failed with status $status" >&2
-        exit 1
-    fi
-done
+train 2 uci
+train 2 check
 
 count=0
 for gcda in $(cd "$gen" && find obj -name '*.gcda'); do

@@ -79,7 +79,8 @@ uint64_t pgn_split_count_lines(const char *d, size_t n)
         uint32_t lf_bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, lf));
         uint32_t cr_bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, cr));
         uint32_t crlf = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(next, lf));
-        lines += (uint64_t)__builtin_popcount(lf_bits) + (uint64_t)__builtin_popcount(cr_bits & ~crlf);
+        lines += (uint64_t)__builtin_popcount(lf_bits) +
+                 (uint64_t)__builtin_popcount(cr_bits & ~crlf);
     }
 #elif defined(__SSE2__)
     const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
@@ -89,7 +90,8 @@ uint64_t pgn_split_count_lines(const char *d, size_t n)
         unsigned lf_bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
         unsigned cr_bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
         unsigned crlf = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(next, lf));
-        lines += (uint64_t)__builtin_popcount(lf_bits) + (uint64_t)__builtin_popcount(cr_bits & ~crlf);
+        lines += (uint64_t)__builtin_popcount(lf_bits) +
+                 (uint64_t)__builtin_popcount(cr_bits & ~crlf);
     }
 #endif
     return lines + count_lines_bytes(d, i, n);

@@ -724,6 +724,26 @@ Test(pgn_reader, long_tokens_and_comments_are_reported_not_kept)
 
 /* Random soup of PGN fragments: never crash or hang, and streaming never changes the result.
  * PGNKIT_SEED=n picks another soup. */
+/* Fill buf with 1..max_parts fragments picked by a linear congruential generator
+ * (its state in *seed, so a failing seed can be replayed); returns the length. */
+static size_t random_text(unsigned *seed, const char *const *frags, size_t nfrags, char *buf,
+                          size_t cap, int max_parts)
+{
+    size_t len = 0;
+    *seed = *seed * 1103515245u + 12345u;
+    int parts = 1 + (int)((*seed >> 16) % (unsigned)max_parts);
+    for (int k = 0; k < parts; k++) {
+        *seed = *seed * 1103515245u + 12345u;
+        const char *f = frags[(*seed >> 16) % nfrags];
+        size_t fl = strlen(f);
+        if (len + fl > cap)
+            break;
+        memcpy(buf + len, f, fl);
+        len += fl;
+    }
+    return len;
+}
+
 Test(pgn_reader, random_fragment_soup_reads_the_same_streamed, .timeout = 60)
 {
     static const char *const frags[] = {
@@ -737,18 +757,7 @@ Test(pgn_reader, random_fragment_soup_reads_the_same_streamed, .timeout = 60)
     unsigned seed = getenv("PGNKIT_SEED") ? (unsigned)atoi(getenv("PGNKIT_SEED")) : 12345u;
     char buf[2048];
     for (int iter = 0; iter < 3000; iter++) {
-        size_t len = 0;
-        seed = seed * 1103515245u + 12345u;
-        int parts = 1 + (int)((seed >> 16) % 80);
-        for (int k = 0; k < parts; k++) {
-            seed = seed * 1103515245u + 12345u;
-            const char *f = frags[(seed >> 16) % (sizeof frags / sizeof frags[0])];
-            size_t fl = strlen(f);
-            if (len + fl > sizeof buf)
-                break;
-            memcpy(buf + len, f, fl);
-            len += fl;
-        }
+        size_t len = random_text(&seed, frags, sizeof frags / sizeof frags[0], buf, sizeof buf, 80);
         if ((seed >> 8) % 7 == 0 && len > 0)
             buf[(seed >> 12) % len] = '\0';
         const struct pgn_limits *lim = iter % 2 ? &small : NULL;
@@ -1104,8 +1113,8 @@ static void assert_pieces_read_as_whole(const char *path, size_t piece_bytes)
             k++;
         while (k > 0 && want[k - 1] != '\n')
             k--;
-        cr_assert_fail("%s in pieces of %zu bytes reads otherwise from:\n--- got:\n%.300s\n--- want:\n"
-                "%.300s", path, piece_bytes, got + k, want + k);
+        cr_assert_fail("%s in pieces of %zu bytes reads otherwise from:\n--- got:\n%.300s\n"
+                       "--- want:\n%.300s", path, piece_bytes, got + k, want + k);
     }
     free(got);
     free(want);
@@ -1178,18 +1187,7 @@ Test(pgn_reader, random_fragments_read_in_pieces_as_whole_where_no_game_crosses,
     char buf[400];
     size_t compared = 0;
     for (int iter = 0; iter < 600; iter++) {
-        size_t len = 0;
-        seed = seed * 1103515245u + 12345u;
-        int parts = 1 + (int)((seed >> 16) % 60);
-        for (int k = 0; k < parts; k++) {
-            seed = seed * 1103515245u + 12345u;
-            const char *f = frags[(seed >> 16) % (sizeof frags / sizeof frags[0])];
-            size_t fl = strlen(f);
-            if (len + fl > sizeof buf)
-                break;
-            memcpy(buf + len, f, fl);
-            len += fl;
-        }
+        size_t len = random_text(&seed, frags, sizeof frags / sizeof frags[0], buf, sizeof buf, 60);
         char *want = dump_mem(buf, len, NULL);
         for (size_t piece_bytes = 1; piece_bytes <= 64; piece_bytes *= 2) {
             size_t crossings;
