@@ -1249,18 +1249,20 @@ static char *dump_at_the_guessed_cut(const char *s)
     return NULL;
 }
 
+/* The cut guessed in s is no clean place between games, and the reader says so. */
+static void assert_guess_seen_wrong(const char *s)
+{
+    char *got = dump_at_the_guessed_cut(s);
+    cr_assert_null(got, "the stop at the cut guessed in:\n%s\nwas not seen crossed; the pieces "
+                   "read:\n%s--- the whole:\n%s", s, got, dump_str(s));
+}
+
 /* A closed comment after the last game is no game (so no game crosses the cut), but the
  * tag line inside it is a cut guess: were the stop not seen crossed, the piece after it
  * would read the comment's tail as a game the whole file does not have. */
 Test(pgn_reader, a_trailing_comment_over_a_cut_guess_is_seen)
 {
-    static const char s[] = "1. e4 *\n{ he won 1-0\n[sic] }\n";
-    char *got = dump_at_the_guessed_cut(s);
-    cr_assert_null(got, "the comment over the cut was not seen");
-    char *want = dump_str(s);
-    cr_assert(got == NULL || strcmp(got, want) == 0, "got:\n%s--- want:\n%s", got, want);
-    free(got);
-    free(want);
+    assert_guess_seen_wrong("1. e4 *\n{ he won 1-0\n[sic] }\n");
 }
 
 /* A control byte between two games is reported with the next game; when an escape line
@@ -1268,13 +1270,7 @@ Test(pgn_reader, a_trailing_comment_over_a_cut_guess_is_seen)
  * pieces would lose the diagnostic). */
 Test(pgn_reader, a_diagnostic_from_before_a_cut_guess_is_kept)
 {
-    static const char s[] = "*\x01\n% 1-0\n[A \"1\"]\n*\n";
-    char *got = dump_at_the_guessed_cut(s);
-    cr_assert_null(got, "the diagnostic waiting at the cut was not seen");
-    char *want = dump_str(s);
-    cr_assert(got == NULL || strcmp(got, want) == 0, "got:\n%s--- want:\n%s", got, want);
-    free(got);
-    free(want);
+    assert_guess_seen_wrong("*\x01\n% 1-0\n[A \"1\"]\n*\n");
 }
 
 /* A piece that leaves a reader in every state a game can end in: a BOM skipped, an open
