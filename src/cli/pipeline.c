@@ -349,11 +349,13 @@ static void work_one(struct pipeline *p, struct lane *lane)
     if (!absorbed)
         tokenize(c, lane->reader);
     pthread_mutex_lock(&p->lock);
-    if (!c->absorbed) {
+    bool replay = false;
+    if (!c->absorbed) { /* it may have been absorbed while it was tokenized */
         c->tokenized = true;
         resolve(p);
+        replay = await_number(p, c, seq, lane);
     }
-    if (!c->absorbed && await_number(p, c, seq, lane)) {
+    if (replay) {
         pthread_mutex_unlock(&p->lock);
         for (size_t i = 0; i < c->game_count; i++) {
             c->games[i].index += c->at.games;
@@ -362,7 +364,7 @@ static void work_one(struct pipeline *p, struct lane *lane)
         pthread_mutex_lock(&p->lock);
     } else {
         resolve(p); /* an absorbed chunk is passed over */
-        clear_games(c);
+        clear_games(c); /* its games are not flushed, nor counted */
     }
     c->state = CHUNK_DONE;
     pthread_cond_broadcast(&p->work_done);
@@ -496,7 +498,6 @@ enum fill_result { FILL_CUT, FILL_LAST, FILL_SERIAL };
 /* Fill the chunk after the carried bytes and find its cut. */
 static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct input *in)
 {
-    c->len = 0;
     xgrow((void **)&c->data, &c->cap, p->carry_len + CHUNK_BYTES, 1);
     if (p->carry_len)
         memcpy(c->data, p->carry, p->carry_len);
