@@ -199,9 +199,27 @@ static struct level *push_level(struct game_replayer *r, size_t depth)
     return &r->levels[depth];
 }
 
-static bool is_ep_mark(const struct pgn_token *t)
+static bool is_ep_mark(const struct pgn_token *t, bool *nonstandard)
 {
-    return t->kind == PGN_TOK_MOVE && t->len == 4 && memcmp(t->text, "e.p.", 4) == 0;
+    return t->kind == PGN_TOK_MOVE && san_is_ep_mark(t->text, t->len, nonstandard);
+}
+
+/*
+ * A token that is no move but an annotation glyph written as its own word (! +- ± N ...):
+ * the NAG it stands for, with a NONSTANDARD warning; the line goes on.  Returns false
+ * when the token is no glyph.  N alone is the novelty glyph, never a knight move (it has
+ * no destination).
+ */
+PGNKIT_COLD bool glyph_as_nag(struct game_record *rec, const struct pgn_token *tok)
+{
+    int nag = san_glyph_nag(tok->text, tok->len);
+    if (!nag)
+        return false;
+    diag_list_add(&rec->diags, DIAG_NONSTANDARD, tok->line, tok->col,
+                  "non-standard notation accepted: the annotation glyph '%.*s' as its own "
+                  "word, read as $%d",
+                  (int)tok->len, tok->text, nag);
+    return true;
 }
 
 /*
@@ -233,6 +251,8 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
     uint32_t ply = run->ply + 1;
     struct san san;
     if (san_decode(r->san, tok->text, tok->len, &san) != 0) {
+        if (glyph_as_nag(rec, tok))
+            return used;
         char msg[DIAG_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
                  tok->text);
@@ -241,9 +261,10 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
         return used;
     }
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
-    if (i + 1 < run->count && is_ep_mark(&run->tokens[i + 1])) {
+    bool ep_spelling;
+    if (i + 1 < run->count && is_ep_mark(&run->tokens[i + 1], &ep_spelling)) {
         san.ep = 1;
-        san.lenient |= SAN_LENIENT_EP_MARK;
+        san.lenient |= SAN_LENIENT_EP_MARK | (ep_spelling ? SAN_LENIENT_EP_SPELLING : 0);
         used = 2;
     }
     struct san_outcome o;
@@ -256,7 +277,7 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
         return used;
     }
     if (!r->opts.skip_token_moves)
-        r->token_moves[i] = (struct game_token_move){o.move, ply, true};
+        r->token_moves[i] = (struct game_token_move){o.move, ply, true, san.suffix_len};
     run->prev = now;
     run->now = o.after;
     run->moved = !run->moved;
@@ -335,6 +356,65 @@ static void open_variation(struct game_replayer *r, size_t *depth)
     (*depth)++;
 }
 
+/*
+ * The termination marker as the PGN standard spells it.  The reader also ends a game at
+ * ½-½ and at results written with an en or em dash (1–0, 0—1, ½–½, 1/2–1/2): those are
+ * read as the result they mean, with a NONSTANDARD warning, and written in ASCII.
+ */
+static struct slice result_as_written(struct game_record *rec, const struct pgn_token *tok)
+{
+    struct slice s = {tok->text, tok->len};
+    if (tok->len == 1 || (tok->len == 3 && tok->text[1] == '-') ||
+        (tok->len == 7 && memcmp(tok->text, "1/2-1/2", 7) == 0))
+        return s;
+    const char *ascii = tok->text[0] == '1' && tok->text[1] != '/' ? "1-0"
+                        : tok->text[0] == '0'                      ? "0-1"
+                                                                   : "1/2-1/2";
+    diag_list_add(&rec->diags, DIAG_NONSTANDARD, tok->line, tok->col,
+                  "non-standard notation accepted: the result %.*s, read as %s", (int)tok->len,
+                  tok->text, ascii);
+    return (struct slice){ascii, strlen(ascii)};
+}
+
+static unsigned long move_number_of(const struct pgn_token *t)
+{
+    unsigned long n = 0;
+    for (size_t k = 0; k < t->len && t->text[k] >= '0' && t->text[k] <= '9' && n < 100000; k++)
+        n = n * 10 + (unsigned long)(t->text[k] - '0');
+    return n;
+}
+
+/*
+ * The mainline stopped at an error before token `end`.  When its movetext restarted at
+ * move 1 after a blank line (two games without tags or result run together), the PGN
+ * rule still makes it one game, but the error's message says where the second one
+ * probably starts.
+ */
+PGNKIT_COLD void hint_restart(struct game_record *rec, const struct pgn_game *g, size_t end)
+{
+    size_t depth = 0, restart = 0;
+    bool moved = false;
+    for (size_t k = 0; k < end && k < g->token_count; k++) {
+        const struct pgn_token *t = &g->tokens[k];
+        if (t->kind == PGN_TOK_VARIATION_START)
+            depth++;
+        else if (t->kind == PGN_TOK_VARIATION_END && depth)
+            depth--;
+        else if (depth == 0 && t->kind == PGN_TOK_MOVE)
+            moved = true;
+        else if (depth == 0 && t->kind == PGN_TOK_MOVE_NUMBER && moved && k > 0 &&
+                 move_number_of(t) == 1 && t->line >= g->tokens[k - 1].line + 2)
+            restart = k;
+    }
+    struct diag *last = rec->diags.count ? &rec->diags.items[rec->diags.count - 1] : NULL;
+    if (!restart || !last || last->severity != DIAG_ERROR)
+        return;
+    size_t len = strlen(last->message);
+    snprintf(last->message + len, sizeof last->message - len,
+             "; a new game probably starts at line %u (the movetext restarts at 1.)",
+             g->tokens[restart].line);
+}
+
 static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
 {
     struct game_record *rec = &r->record;
@@ -352,8 +432,10 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
         case PGN_TOK_MOVE:
             if (!lv->dead) {
                 i = play_run(r, g, i, lv, depth == 0);
-                if (depth == 0 && lv->dead)
+                if (depth == 0 && lv->dead) {
                     rec->error_ply = lv->ply + 1;
+                    hint_restart(rec, g, i);
+                }
                 continue;
             }
             break;
@@ -368,7 +450,7 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
             break;
         case PGN_TOK_RESULT:
             if (depth == 0)
-                rec->result_token = (struct slice){tok->text, tok->len};
+                rec->result_token = result_as_written(rec, tok);
             break;
         default:
             break;

@@ -519,15 +519,28 @@ static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint
         .text = text, .len = (uint32_t)len, .line = line, .col = col, .kind = (uint8_t)kind};
 }
 
+/* An en dash or an em dash (UTF-8 E2 80 93 / E2 80 94) at p. */
+static bool is_dash(const char *p)
+{
+    return memcmp(p, "\xe2\x80", 2) == 0 && (p[2] == '\x93' || p[2] == '\x94');
+}
+
+/* A termination marker: the standard's, ½-½, or one written with an en or em dash (1–0,
+ * 0—1, ½–½, 1/2–1/2); game.c reads the others as the standard one, with a warning. */
 static bool is_result(const char *p, size_t len)
 {
     switch (len) {
     case 3:
         return memcmp(p, "1-0", 3) == 0 || memcmp(p, "0-1", 3) == 0;
     case 5:
-        return memcmp(p, "\xc2\xbd-\xc2\xbd", 5) == 0; /* ½-½ */
+        return memcmp(p, "\xc2\xbd-\xc2\xbd", 5) == 0 || /* ½-½ */
+               (((p[0] == '1' && p[4] == '0') || (p[0] == '0' && p[4] == '1')) &&
+                is_dash(p + 1));
     case 7:
-        return memcmp(p, "1/2-1/2", 7) == 0;
+        return memcmp(p, "1/2-1/2", 7) == 0 ||
+               (memcmp(p, "\xc2\xbd", 2) == 0 && is_dash(p + 2) && memcmp(p + 5, "\xc2\xbd", 2) == 0);
+    case 9:
+        return memcmp(p, "1/2", 3) == 0 && is_dash(p + 3) && memcmp(p + 6, "1/2", 3) == 0;
     default:
         return false;
     }

@@ -90,6 +90,48 @@ static void letters_init(struct letter *tab, enum san_letters set)
     }
 }
 
+/* ---- annotation glyphs ------------------------------------------------------------------ */
+
+/* The glyphs real files write for NAGs (the PGN standard's numbering; ChessBase's symbols
+ * where the standard gives none: N $146, Δ $140), UTF-8 spelt as bytes. */
+static const struct glyph {
+    const char *text;
+    int nag;
+} glyphs[] = {
+    {"!", 1},   {"?", 2},   {"!!", 3},  {"??", 4},  {"!?", 5},  {"?!", 6},
+    {"\xe2\x96\xa1", 7},   /* □ only move */
+    {"=", 10},                /* drawish */
+    {"\xe2\x88\x9e", 13},  /* ∞ unclear */
+    {"+=", 14}, {"\xe2\xa9\xb2", 14}, /* ⩲ */
+    {"=+", 15}, {"\xe2\xa9\xb1", 15}, /* ⩱ */
+    {"\xc2\xb1", 16},       /* ± */
+    {"\xe2\x88\x93", 17},  /* ∓ */
+    {"+-", 18}, {"-+", 19},
+    {"\xe2\xa8\x80", 22},  /* ⨀ zugzwang */
+    {"\xce\x94", 140},      /* Δ with the idea */
+    {"\xe2\x88\x86", 140}, /* ∆ (the increment sign, the same glyph in many fonts) */
+    {"N", 146},               /* novelty */
+};
+
+int san_glyph_nag(const char *tok, size_t len)
+{
+    for (size_t i = 0; i < sizeof glyphs / sizeof *glyphs; i++)
+        if (strlen(glyphs[i].text) == len && memcmp(glyphs[i].text, tok, len) == 0)
+            return glyphs[i].nag;
+    return 0;
+}
+
+bool san_is_ep_mark(const char *tok, size_t len, bool *nonstandard)
+{
+    static const char *const spellings[] = {"e.p.", "ep", "e.p", "ep."};
+    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
+        if (strlen(spellings[i]) == len && memcmp(spellings[i], tok, len) == 0) {
+            *nonstandard = i > 0;
+            return true;
+        }
+    return false;
+}
+
 /* ---- the pattern ---------------------------------------------------------------------- */
 
 struct sbuf {
@@ -127,13 +169,28 @@ static int sb_add_letter_class(struct sbuf *sb, const struct letter *tab, int lo
     return 1;
 }
 
+/* The glyph alternatives for the pattern, every byte as \xNN (no escaping questions). */
+static void sb_add_glyphs(struct sbuf *sb)
+{
+    for (size_t i = 0; i < sizeof glyphs / sizeof *glyphs; i++) {
+        if (i)
+            sb_add(sb, "|");
+        for (const unsigned char *c = (const unsigned char *)glyphs[i].text; *c; c++) {
+            char hex[8];
+            snprintf(hex, sizeof hex, "\\x%02x", *c);
+            sb_add(sb, hex);
+        }
+    }
+}
+
 /*
  * The grammar, compiled with PCRE2_EXTENDED (spaces are layout) in 8-bit non-UTF mode:
  * figurines (U+2654..U+265F, UTF-8 E2 99 94..9F) are matched as byte sequences, so
  * Latin-1 bytes in a token are simply no match, never a UTF error.
  *
  *   \A(?:
- *     (?<castle> O-O (?<oq>-O)? | (?<zero> 0-0 (?<zq>-0)? ))          O-O  0-0-0
+ *     (?<castle> O-O (?<oq>-O)? | (?<zero> 0-0 (?<zq>-0)? )            O-O  0-0-0
+ *              | (?<lowo> [Oo]-[Oo] (?<lq>-[Oo])? ))                   o-o  O-o-o
  *   | (?<null> -- | Z0 )                                                null move
  *   | (?: (?<piece> PIECE ) | (?<pawn> PAWN ) )?                        N ♘ n S; P ♙
  *     (?<ff> (?(<piece>) [a-h] | PAWNFILE ) )?                          origin file
@@ -145,10 +202,10 @@ static int sb_add_letter_class(struct sbuf *sb, const struct letter *tab, int lo
  *         (?: (?<peq>=) | (?<pslash>/) | (?<popen>\() )?
  *         (?<promo> PROMO ) (?(<popen>)\) ) )?
  *   )
- *   (?<ep> (?(<to>)|(*FAIL)) e\.p\. )?
- *   (?: (?(<null>)(*FAIL)) (?: (?<check> \+\+? ) | (?<mate> \# ) ) )?
- *   (?<ep2> (?(<to>)|(*FAIL)) (?(<ep>)(*FAIL)) e\.p\. )?
- *   (?<suffix> [!?][!?]? )?
+ *   (?<ep> (?(<to>)|(*FAIL)) e\.?p\.? )?
+ *   (?: (?(<null>)(*FAIL)) (?: (?<check> \+\+? ) | (?<mate> \# ) ) )??
+ *   (?<ep2> (?(<to>)|(*FAIL)) (?(<ep>)(*FAIL)) e\.?p\.? )?
+ *   (?<suffix> GLYPH )?
  *   \z
  *
  * PIECE: the upper-case letters of KNIGHT..KING (English KQRBN plus the selected
@@ -166,7 +223,13 @@ static int sb_add_letter_class(struct sbuf *sb, const struct letter *tab, int lo
  * between two full squares (Ng1-f3, e2-e4; N-f3 no); promotion only on a pawn move to
  * rank 1 or 8 (e8=Q, e8Q, e8(Q), e8/Q, e7e8q; e4=Q, Nf8=Q no); e.p. once, before or
  * after the check mark, never on castling or null moves; + ++ or #, not both; the
- * suffix !, ?, !!, ??, !?, ?! last.  Nothing else is accepted.
+ * glyph last.  Nothing else is accepted.
+ *
+ * GLYPH: the annotation glyphs of san_glyph_nag() (! ? !! ?? !? ?! and the others).  The
+ * check mark is lazy (??): "e4+=" and "Qh5+-" read as the glyphs += and +- (no check
+ * claimed), "Qh5+!" as a check with the glyph !.  A promotion letter wins over the
+ * glyph N: e8N is a knight promotion, Nf3N a knight move with the novelty glyph.
+ * e.p. may be written without its dots (ep, e.p, ep.): SAN_LENIENT_EP_SPELLING.
  */
 static char *build_pattern(const struct letter *tab)
 {
@@ -176,7 +239,8 @@ static char *build_pattern(const struct letter *tab)
     static const char figurine_promo[] = "\\xe2\\x99[\\x95-\\x98\\x9b-\\x9e]";
 
     sb_add(&sb, "\\A(?:\n"
-                " (?<castle> O-O (?<oq>-O)? | (?<zero> 0-0 (?<zq>-0)? ))\n"
+                " (?<castle> O-O (?<oq>-O)? | (?<zero> 0-0 (?<zq>-0)? )\n"
+                "            | (?<lowo> [Oo]-[Oo] (?<lq>-[Oo])? ))\n"
                 "| (?<null> -- | Z0 )\n"
                 "| (?: (?<piece> ");
     if (sb_add_letter_class(&sb, tab, KNIGHT, KING, 0))
@@ -211,10 +275,12 @@ static char *build_pattern(const struct letter *tab)
     sb_add(&sb, figurine_promo);
     sb_add(&sb, " ) (?(<popen>)\\) ) )?\n"
                 ")\n"
-                "(?<ep> (?(<to>)|(*FAIL)) e\\.p\\. )?\n"
-                "(?: (?(<null>)(*FAIL)) (?: (?<check> \\+\\+? ) | (?<mate> \\# ) ) )?\n"
-                "(?<ep2> (?(<to>)|(*FAIL)) (?(<ep>)(*FAIL)) e\\.p\\. )?\n"
-                "(?<suffix> [!?][!?]? )?\n"
+                "(?<ep> (?(<to>)|(*FAIL)) e\\.?p\\.? )?\n"
+                "(?: (?(<null>)(*FAIL)) (?: (?<check> \\+\\+? ) | (?<mate> \\# ) ) )??\n"
+                "(?<ep2> (?(<to>)|(*FAIL)) (?(<ep>)(*FAIL)) e\\.?p\\.? )?\n"
+                "(?<suffix> ");
+    sb_add_glyphs(&sb);
+    sb_add(&sb, " )?\n"
                 "\\z\n");
     return sb.buf;
 }
@@ -222,12 +288,12 @@ static char *build_pattern(const struct letter *tab)
 /* ---- the matcher ---------------------------------------------------------------------- */
 
 enum group {
-    G_CASTLE, G_OQ, G_ZERO, G_ZQ, G_NULL, G_PIECE, G_PAWN, G_FF, G_FR, G_CAP, G_DASH, G_TO,
+    G_CASTLE, G_OQ, G_ZERO, G_ZQ, G_LOWO, G_LQ, G_NULL, G_PIECE, G_PAWN, G_FF, G_FR, G_CAP, G_DASH, G_TO,
     G_PEQ, G_PSLASH, G_POPEN, G_PROMO, G_EP, G_CHECK, G_MATE, G_EP2, G_SUFFIX, G_COUNT
 };
 
 static const char *const group_names[G_COUNT] = {
-    "castle", "oq", "zero",  "zq",   "null",  "piece", "pawn", "ff",  "fr",  "cap",   "dash",
+    "castle", "oq", "zero",  "zq", "lowo", "lq", "null",  "piece", "pawn", "ff",  "fr",  "cap",   "dash",
     "to",     "peq", "pslash", "popen", "promo", "ep",   "check", "mate", "ep2", "suffix"};
 
 /*
@@ -381,10 +447,12 @@ static int match_token(struct san_matcher *m, const char *tok, size_t len, struc
     out->to = SQ_NONE;
 
     if (SET(G_CASTLE)) {
-        out->kind = (SET(G_OQ) || SET(G_ZQ)) ? SAN_CASTLE_QUEEN : SAN_CASTLE_KING;
+        out->kind = (SET(G_OQ) || SET(G_ZQ) || SET(G_LQ)) ? SAN_CASTLE_QUEEN : SAN_CASTLE_KING;
         out->piece = KING;
         if (SET(G_ZERO))
             out->lenient |= SAN_LENIENT_ZERO_CASTLE;
+        if (SET(G_LOWO))
+            out->lenient |= SAN_LENIENT_LOWER_CASTLE;
     } else if (SET(G_NULL)) {
         out->kind = SAN_NULL;
         out->piece = NO_PIECE_TYPE;
@@ -428,6 +496,8 @@ static int match_token(struct san_matcher *m, const char *tok, size_t len, struc
     if (SET(G_EP) || SET(G_EP2)) {
         out->ep = 1;
         out->lenient |= SAN_LENIENT_EP_MARK;
+        if ((SET(G_EP) ? LEN(G_EP) : LEN(G_EP2)) != 4)
+            out->lenient |= SAN_LENIENT_EP_SPELLING;
     }
     if (SET(G_CHECK)) {
         out->checks = (uint8_t)LEN(G_CHECK);
@@ -436,8 +506,11 @@ static int match_token(struct san_matcher *m, const char *tok, size_t len, struc
     }
     if (SET(G_MATE))
         out->mate = 1;
-    if (SET(G_SUFFIX))
+    if (SET(G_SUFFIX)) {
         out->suffix_len = (uint8_t)LEN(G_SUFFIX);
+        if (san_glyph_nag((const char *)AT(G_SUFFIX), LEN(G_SUFFIX)) > 6)
+            out->lenient |= SAN_LENIENT_GLYPH;
+    }
 #undef SET
 #undef AT
 #undef LEN

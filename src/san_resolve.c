@@ -239,6 +239,11 @@ PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *s
         add_problem(out, DIAG_ILLEGAL, "the king would be in check on %s", to);
     else if (position_pinned(pos) & (1ULL << from))
         add_problem(out, DIAG_ILLEGAL, "the %s on %s is pinned to its king", name, from_name);
+    else if (piece == PAWN && san->to == pos->ep_square && pos->board[san->to] == PIECE_NONE)
+        add_problem(out, DIAG_ILLEGAL,
+                    "the pawn on %s cannot take en passant on %s: that would leave the %s "
+                    "king in check",
+                    from_name, to, who);
     else
         add_problem(out, DIAG_ILLEGAL, "the %s on %s cannot legally move to %s", name, from_name,
                     to);
@@ -250,10 +255,17 @@ PGNKIT_COLD void check_claims(const struct san *san, struct move m, const struct
                               struct san_outcome *out)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
-    if (san->capture && !captures && !(m.flags & MOVE_CASTLE))
+    if (san->capture && !captures)
         add_problem(out, DIAG_CAPTURE_SPURIOUS, "x written but the move captures nothing");
-    if (!san->capture && captures && !san->piece_implicit)
-        add_problem(out, DIAG_CAPTURE_MISSING, "the move captures but no x is written");
+    if (!san->capture && captures && !san->piece_implicit) {
+        if (san->piece == PAWN && san->from_file < 0)
+            add_problem(out, DIAG_CAPTURE_MISSING,
+                        "a pawn capture written without its origin file and x (%cx%c%c)",
+                        'a' + square_file(m.from), 'a' + square_file(m.to),
+                        '1' + square_rank(m.to));
+        else
+            add_problem(out, DIAG_CAPTURE_MISSING, "the move captures but no x is written");
+    }
     if (san->ep && !(m.flags & MOVE_EN_PASSANT))
         add_problem(out, DIAG_EP_SPURIOUS, "e.p. written but the move is not en passant");
     if (p->mate) {
@@ -286,23 +298,25 @@ PGNKIT_HOT bool claims_exact(const struct san *san, struct move m, const struct 
     return !san->mate && san->checks == (p->checkers != 0);
 }
 
-PGNKIT_COLD void describe_lenient(const struct san *san, struct san_outcome *out)
+PGNKIT_COLD void describe_lenient(unsigned lenient, struct san_outcome *out)
 {
     static const char *const forms[] = {
         "0-0 castling with zeros", "promotion without =",    "promotion in parentheses",
         "promotion after /",       ": for capture",          "long algebraic notation",
         "a null move",             "a figurine piece",       "a lower-case piece letter",
-        "a foreign piece letter",  "an e.p. mark",           "++ for double check",
-        "an explicit pawn letter",
+        "a foreign piece letter",  "e.p. (outside the PGN export format)",
+        "++ for double check (outside the PGN export format)",
+        "an explicit pawn letter", "an annotation glyph after the move (kept as its NAG)",
+        "castling with a lower-case o", "e.p. without its dots",
     };
     /* One text per enum san_lenient bit (the pawn letter's was missing: a token like Pe4
      * printed an uninitialised buffer; found by valgrind over the fuzz corpus). */
-    _Static_assert(sizeof forms / sizeof *forms == 13, "a text for every san_lenient bit");
+    _Static_assert(sizeof forms / sizeof *forms == 16, "a text for every san_lenient bit");
     char buf[160];
     buf[0] = '\0';
     size_t len = 0;
     for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++) {
-        if (!(san->lenient & (1u << i)))
+        if (!(lenient & (1u << i)))
             continue;
         int n = snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "", forms[i]);
         if (n < 0 || (size_t)n >= sizeof buf - len)
@@ -312,10 +326,14 @@ PGNKIT_COLD void describe_lenient(const struct san *san, struct san_outcome *out
     add_problem(out, DIAG_NONSTANDARD, "non-standard notation accepted: %s", buf);
 }
 
-PGNKIT_HOT void note_lenient(const struct san *san, struct san_outcome *out)
+/* e.p. and ++ are the seeds' own notation: only --strict flags them (SPEC §3.1). */
+PGNKIT_HOT void note_lenient(const struct san *san, const struct san_options *opts,
+                             struct san_outcome *out)
 {
-    if (san->lenient)
-        describe_lenient(san, out);
+    unsigned lenient = opts->strict ? san->lenient
+                                    : (unsigned)(san->lenient & ~SAN_LENIENT_STRICT_ONLY);
+    if (lenient)
+        describe_lenient(lenient, out);
 }
 
 /* ---- the resolution itself ---- */
@@ -465,13 +483,78 @@ static void resolve_null(const struct position *pos, struct san_outcome *out)
     out->gives_mate = false;
 }
 
+/*
+ * A king move that is castling written as a king move: two squares (Kg1, Kc1), or onto
+ * its own rook (Kh1, Kxh1, and Chess960's king-takes-rook).  Some programs write it; it
+ * is castling, never silently: a NONSTANDARD warning, and under --strict an error.  Long
+ * algebraic without a letter (e1g1, e1h1: UCI's own spelling) has its LONG warning.
+ */
+PGNKIT_COLD void resolve_king_castle(const struct position *pos, const struct san *san,
+                                     struct move castle, const struct san_options *opts,
+                                     struct san_outcome *out)
+{
+    if (!san->piece_implicit) {
+        const char *side = castle.to > castle.from ? "O-O" : "O-O-O";
+        if (opts->strict) {
+            add_problem(out, DIAG_ILLEGAL,
+                        "a king cannot move %s: castling is written %s (--strict)",
+                        pos->board[castle.to] != PIECE_NONE ? "onto its own rook" : "two squares",
+                        side);
+            return;
+        }
+        add_problem(out, DIAG_NONSTANDARD,
+                    "non-standard notation accepted: castling written as a king move, read as %s",
+                    side);
+    }
+    choose(pos, san, &castle, 1, opts, out);
+}
+
+/* Whether any of the side's pieces of that kind could reach the square, pins aside. */
+static bool could_reach(const struct position *pos, enum piece_type piece, const struct san *san)
+{
+    return pseudo_origins(pos, piece, san->to, (enum color)pos->side_to_move) & hint_mask(san);
+}
+
+/*
+ * A lower-case b whose pawn reading has no legal move (san.h's b rule): the bishop
+ * reading, which has no hint (the b is its letter).  If that fails too, the reason given
+ * is the pawn's (pinned, en passant exposing the king, must promote, ...), and the
+ * bishop's is added only when a bishop could have reached the square at all.
+ */
+PGNKIT_COLD void resolve_lower_b_as_bishop(const struct position *pos, const struct san *san,
+                                           const struct san_options *opts,
+                                           struct san_outcome *out)
+{
+    struct san bishop = *san;
+    bishop.piece = BISHOP;
+    bishop.from_file = -1;
+    bishop.from_rank = -1;
+    struct move cands[MAX_MOVES];
+    int n = collect(pos, BISHOP, &bishop, cands);
+    if (n > 0) {
+        choose(pos, &bishop, cands, n, opts, out);
+        return;
+    }
+    explain_illegal(pos, san, PAWN, out);
+    if (!could_reach(pos, BISHOP, &bishop) || out->problem_count == 0)
+        return;
+    struct san_outcome as_bishop;
+    as_bishop.problem_count = 0;
+    explain_illegal(pos, &bishop, BISHOP, &as_bishop);
+    struct san_problem *p = &out->problems[out->problem_count - 1];
+    size_t len = strlen(p->message);
+    if (as_bishop.problem_count)
+        snprintf(p->message + len, sizeof p->message - len, "; read as a bishop move: %s",
+                 as_bishop.problems[0].message);
+}
+
 void san_resolve(const struct position *pos, const struct san *san,
                  const struct san_options *opts, struct san_outcome *out)
 {
     out->ok = false;
     out->problem_count = 0;
     out->candidate_count = 0;
-    note_lenient(san, out);
+    note_lenient(san, opts, out);
     if (san->kind == SAN_NULL) {
         resolve_null(pos, out);
         return;
@@ -486,14 +569,14 @@ void san_resolve(const struct position *pos, const struct san *san,
     if (piece == KING) {
         struct move castle;
         if (king_move_as_castle(pos, san, &castle)) {
-            choose(pos, san, &castle, 1, opts, out);
+            resolve_king_castle(pos, san, castle, opts, out);
             return;
         }
     }
     int n = collect(pos, piece, san, cands);
     if (n == 0 && san->maybe_bishop) {
-        piece = BISHOP;
-        n = collect(pos, piece, san, cands);
+        resolve_lower_b_as_bishop(pos, san, opts, out);
+        return;
     }
     if (n == 0) {
         explain_illegal(pos, san, piece, out);

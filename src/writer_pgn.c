@@ -16,7 +16,8 @@
  * - Move numbers are recomputed from the board: always before a white move; before a
  *   black move only at the start of a line or after a comment, NAG or variation
  *   (§8.2.2.2: "intervening annotation or commentary").  Input numbers are dropped.
- * - Suffix annotations become NAGs ($1 ! $2 ? $3 !! $4 ?? $5 !? $6 ?!).
+ * - Suffix annotations become NAGs ($1 ! $2 ? $3 !! $4 ?? $5 !? $6 ?!, and the other
+ *   glyphs of san_glyph_nag()), as do glyphs written as their own word.
  * - Comments are written "{ words }": whitespace runs become one space, so a comment may
  *   wrap at any space; ';' comments become brace comments; a '}' inside one (the only
  *   place it can occur) becomes ')'.  A line never starts with '%' (an escape line).
@@ -342,22 +343,6 @@ static void push_level(struct pgn_out *w)
 
 /* ---- moves ---- */
 
-/* The NAG of a suffix annotation (1..6), or 0; *len is how many bytes it takes. */
-static int suffix_nag(const char *s, size_t n, size_t *len)
-{
-    static const char *const glyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
-    size_t k = 0;
-    while (k < n && k < 3 && (s[n - 1 - k] == '!' || s[n - 1 - k] == '?'))
-        k++;
-    *len = 0;
-    for (int i = 0; i < 6; i++)
-        if (k && strlen(glyphs[i]) == k && memcmp(s + n - k, glyphs[i], k) == 0) {
-            *len = k;
-            return i + 1;
-        }
-    return 0;
-}
-
 static void flush_fen(struct pgn_out *w)
 {
     if (!w->fen_pending)
@@ -375,8 +360,8 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     char san[16], nag[8];
     size_t n = san_write(&lv->current, tm->move, san);
     put_numbered(w, &lv->current, san, n, false);
-    size_t suffix;
-    int glyph = suffix_nag(tok->text, tok->len, &suffix);
+    size_t suffix = tm->suffix_len;
+    int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
     size_t written = tok->len - suffix;
     if (written != n || memcmp(tok->text, san, n) != 0)
         fix(w, "SAN", tok->line, tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
@@ -432,8 +417,22 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
 static bool is_ep_mark_after_move(const struct game_record *rec, size_t i)
 {
     const struct pgn_token *tok = &rec->game->tokens[i];
-    return i > 0 && tok->len == 4 && memcmp(tok->text, "e.p.", 4) == 0 &&
+    bool nonstandard;
+    return i > 0 && san_is_ep_mark(tok->text, tok->len, &nonstandard) &&
            rec->token_moves[i - 1].played;
+}
+
+/* An annotation glyph written as its own word (game.c read it as a NAG): its NAG. */
+static bool write_glyph_word(struct pgn_out *w, const struct pgn_token *tok)
+{
+    int nag = san_glyph_nag(tok->text, tok->len);
+    if (!nag)
+        return false;
+    char text[8];
+    snprintf(text, sizeof text, "$%d", nag);
+    put_word(w, "", text, strlen(text));
+    w->force_number = true;
+    return true;
 }
 
 static void write_move_token(struct pgn_out *w, size_t i)
@@ -445,7 +444,7 @@ static void write_move_token(struct pgn_out *w, size_t i)
         w->force_number = false;
     } else if (tm->played) {
         write_played_move(w, tok, tm);
-    } else if (!is_ep_mark_after_move(w->rec, i)) {
+    } else if (!is_ep_mark_after_move(w->rec, i) && !write_glyph_word(w, tok)) {
         start_unplayed(w, tok);
     }
 }

@@ -61,6 +61,44 @@ static const struct san_case accepted[] = {
     {"exd6+e.p.", .ff = 'e', .to = "d6", .capture = 1, .ep = 1, .checks = 1,
      .lenient = SAN_LENIENT_EP_MARK},
     {"Nf3++", .piece = KNIGHT, .to = "f3", .checks = 2, .lenient = SAN_LENIENT_DOUBLE_CHECK},
+    /* e.p. without its dots (issue 14.8) */
+    {"exd6ep", .ff = 'e', .to = "d6", .capture = 1, .ep = 1,
+     .lenient = SAN_LENIENT_EP_MARK | SAN_LENIENT_EP_SPELLING},
+    {"exd6e.p", .ff = 'e', .to = "d6", .capture = 1, .ep = 1,
+     .lenient = SAN_LENIENT_EP_MARK | SAN_LENIENT_EP_SPELLING},
+    {"exd6ep+", .ff = 'e', .to = "d6", .capture = 1, .ep = 1, .checks = 1,
+     .lenient = SAN_LENIENT_EP_MARK | SAN_LENIENT_EP_SPELLING},
+    {"dxe3+ep", .ff = 'd', .to = "e3", .capture = 1, .ep = 1, .checks = 1,
+     .lenient = SAN_LENIENT_EP_MARK | SAN_LENIENT_EP_SPELLING},
+    /* castling with a lower-case o (issue 14.8) */
+    {"o-o", .kind = SAN_CASTLE_KING, .piece = KING, .lenient = SAN_LENIENT_LOWER_CASTLE},
+    {"O-o", .kind = SAN_CASTLE_KING, .piece = KING, .lenient = SAN_LENIENT_LOWER_CASTLE},
+    {"o-O", .kind = SAN_CASTLE_KING, .piece = KING, .lenient = SAN_LENIENT_LOWER_CASTLE},
+    {"o-o-o", .kind = SAN_CASTLE_QUEEN, .piece = KING, .lenient = SAN_LENIENT_LOWER_CASTLE},
+    {"O-O-o+", .kind = SAN_CASTLE_QUEEN, .piece = KING, .checks = 1,
+     .lenient = SAN_LENIENT_LOWER_CASTLE},
+    /* annotation glyphs after the move (issue 14.7): the check mark is lazy, a
+     * promotion letter wins over the glyph N */
+    {"e4+-", .to = "e4", .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"e4-+", .to = "e4", .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"e4+=", .to = "e4", .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"e4=+", .to = "e4", .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"e4=", .to = "e4", .suffix = 1, .lenient = SAN_LENIENT_GLYPH},
+    {"Qh5+!", .piece = QUEEN, .to = "h5", .checks = 1, .suffix = 1},
+    {"Qh5++-", .piece = QUEEN, .to = "h5", .checks = 1, .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"Nf3N", .piece = KNIGHT, .to = "f3", .suffix = 1, .lenient = SAN_LENIENT_GLYPH},
+    {"e8N", .to = "e8", .promo = KNIGHT, .lenient = SAN_LENIENT_PROMO_NO_EQ},
+    {"e8=QN", .to = "e8", .promo = QUEEN, .suffix = 1, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xc2\xb1", .to = "e4", .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xe2\x88\x93", .to = "e4", .suffix = 3, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xe2\x88\x9e", .to = "e4", .suffix = 3, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xe2\xa9\xb2", .to = "e4", .suffix = 3, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xe2\xa9\xb1", .to = "e4", .suffix = 3, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xe2\x96\xa1", .to = "e4", .suffix = 3, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xce\x94", .to = "e4", .suffix = 2, .lenient = SAN_LENIENT_GLYPH},
+    {"e4\xe2\xa8\x80", .to = "e4", .suffix = 3, .lenient = SAN_LENIENT_GLYPH},
+    {"O-O\xc2\xb1", .kind = SAN_CASTLE_KING, .piece = KING, .suffix = 2,
+     .lenient = SAN_LENIENT_GLYPH},
     /* lenient spellings */
     {"0-0", .kind = SAN_CASTLE_KING, .piece = KING, .lenient = SAN_LENIENT_ZERO_CASTLE},
     {"0-0-0", .kind = SAN_CASTLE_QUEEN, .piece = KING, .lenient = SAN_LENIENT_ZERO_CASTLE},
@@ -161,8 +199,10 @@ static const struct reject_case rejected[] = {
     {"O-O+e.p.", SAN_LETTERS_ENGLISH}, {"--+", SAN_LETTERS_ENGLISH},
     {"Z0+", SAN_LETTERS_ENGLISH}, {"e4!!!", SAN_LETTERS_ENGLISH},
     {"e4?!?", SAN_LETTERS_ENGLISH}, {"O-O-O-O", SAN_LETTERS_ENGLISH},
-    {"0-0-O", SAN_LETTERS_ENGLISH}, {"O-0", SAN_LETTERS_ENGLISH}, {"o-o", SAN_LETTERS_ENGLISH},
-    {"exd6e.p.e.p.", SAN_LETTERS_ENGLISH}, {"exd6ep", SAN_LETTERS_ENGLISH},
+    {"0-0-O", SAN_LETTERS_ENGLISH}, {"O-0", SAN_LETTERS_ENGLISH}, {"o-0", SAN_LETTERS_ENGLISH},
+    {"exd6e.p.e.p.", SAN_LETTERS_ENGLISH}, {"exd6epep", SAN_LETTERS_ENGLISH},
+    {"e4+-+-", SAN_LETTERS_ENGLISH}, {"e4NN", SAN_LETTERS_ENGLISH}, {"o-o-o-o", SAN_LETTERS_ENGLISH},
+
     {"e8=(Q)", SAN_LETTERS_ENGLISH}, {"e8(Q", SAN_LETTERS_ENGLISH},
     {"e8Q)", SAN_LETTERS_ENGLISH}, {"e8//Q", SAN_LETTERS_ENGLISH}, {"pe4", SAN_LETTERS_ENGLISH},
     {"E4", SAN_LETTERS_ENGLISH}, {"e4 ", SAN_LETTERS_ENGLISH}, {" e4", SAN_LETTERS_ENGLISH},
@@ -385,4 +425,74 @@ Test(san, the_matcher_reports_its_pattern_and_jit_state)
     san_matcher_free(m);
     san_matcher_free(interp);
     san_matcher_free(NULL);
+}
+
+/* Issue 14.7: each glyph and the NAG the PGN standard (or, for N and the idea sign,
+ * ChessBase) gives it; a word that is no glyph has none. */
+Test(san, every_annotation_glyph_names_its_nag)
+{
+    static const struct {
+        const char *glyph;
+        int nag;
+    } cases[] = {
+        {"!", 1},   {"?", 2},   {"!!", 3},  {"??", 4},  {"!?", 5},  {"?!", 6},
+        {"\xe2\x96\xa1", 7},  {"=", 10},  {"\xe2\x88\x9e", 13}, {"+=", 14},
+        {"\xe2\xa9\xb2", 14}, {"=+", 15}, {"\xe2\xa9\xb1", 15}, {"\xc2\xb1", 16},
+        {"\xe2\x88\x93", 17}, {"+-", 18}, {"-+", 19}, {"\xe2\xa8\x80", 22},
+        {"\xce\x94", 140}, {"N", 146},
+        {"!!!", 0}, {"Nf3", 0}, {"+", 0}, {"-", 0}, {"--", 0}, {"n", 0}, {"", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_eq(san_glyph_nag(cases[i].glyph, strlen(cases[i].glyph)), cases[i].nag,
+                     "%s", cases[i].glyph);
+}
+
+Test(san, ep_marks_as_words_and_their_spellings)
+{
+    bool nonstandard = true;
+    cr_expect(san_is_ep_mark("e.p.", 4, &nonstandard));
+    cr_expect_not(nonstandard);
+    static const char *const others[] = {"ep", "e.p", "ep."};
+    for (size_t i = 0; i < 3; i++) {
+        nonstandard = false;
+        cr_expect(san_is_ep_mark(others[i], strlen(others[i]), &nonstandard), "%s", others[i]);
+        cr_expect(nonstandard, "%s", others[i]);
+    }
+    cr_expect_not(san_is_ep_mark("e.p.e.p.", 8, &nonstandard));
+    cr_expect_not(san_is_ep_mark("e4", 2, &nonstandard));
+}
+
+/* Issue 14.4: every promotion spelling of SPEC 3.6, with and without capture, for each
+ * promotion piece, decodes to the same parts (the lenient bit names the spelling). */
+Test(san, every_promotion_spelling_decodes_for_every_piece)
+{
+    struct diag err;
+    struct san_matcher *m = san_matcher_new(SAN_LETTERS_ENGLISH, &err);
+    cr_assert_not_null(m);
+    static const struct {
+        const char *fmt;
+        uint16_t lenient;
+    } spellings[] = {
+        {"%s=%c", 0},
+        {"%s%c", SAN_LENIENT_PROMO_NO_EQ},
+        {"%s(%c)", SAN_LENIENT_PROMO_PAREN},
+        {"%s/%c", SAN_LENIENT_PROMO_SLASH},
+    };
+    static const char letters[] = "QRBN";
+    static const enum piece_type types[] = {QUEEN, ROOK, BISHOP, KNIGHT};
+    static const char *const moves[] = {"e8", "dxe8", "bxa8", "b8", "a1", "gxh1", "bxc1"};
+    for (size_t s = 0; s < 4; s++)
+        for (size_t p = 0; p < 4; p++)
+            for (size_t k = 0; k < sizeof moves / sizeof *moves; k++) {
+                char tok[16];
+                snprintf(tok, sizeof tok, spellings[s].fmt, moves[k], letters[p]);
+                struct san out;
+                cr_assert_eq(san_decode(m, tok, strlen(tok), &out), 0, "%s", tok);
+                cr_expect_eq(out.kind, SAN_MOVE, "%s", tok);
+                cr_expect_eq(out.piece, PAWN, "%s", tok);
+                cr_expect_eq(out.promo, types[p], "%s", tok);
+                cr_expect_eq(out.capture, strchr(moves[k], 'x') != NULL, "%s", tok);
+                cr_expect_eq(out.lenient, spellings[s].lenient, "%s", tok);
+            }
+    san_matcher_free(m);
 }

@@ -295,3 +295,207 @@ Test(san_resolve, a_full_origin_square_not_needed_is_long_algebraic)
     resolve(start, "Nf3", false, &o, &pos);
     cr_assert_eq(o.problem_count, 0);
 }
+
+/* ---- issue 14: castling written as a king move, b-pawn reasons, a missing file ---- */
+
+static void resolve_with(const char *fen, bool chess960, const char *token,
+                         const struct san_options *opts, struct san_outcome *out,
+                         struct position *pos)
+{
+    struct diag err;
+    cr_assert_eq(fen_parse(pos, fen, strlen(fen), chess960, &err), 0, "bad test FEN: %s",
+                 err.message);
+    struct san san;
+    cr_assert_eq(san_decode(matcher, token, strlen(token), &san), 0, "cannot decode %s", token);
+    static struct position after;
+    out->after = &after;
+    san_resolve(pos, &san, opts, out);
+}
+
+static const char *problem_text(const struct san_outcome *o, enum diag_code code)
+{
+    for (int i = 0; i < o->problem_count; i++)
+        if (o->problems[i].code == code)
+            return o->problems[i].message;
+    return NULL;
+}
+
+/*
+ * Every king move that names a castling square: the king's destination of standard
+ * castling (g/c file) and the rook's square (h/a file, with or without x), both colours,
+ * in standard chess; in Chess960 only the rook's square (the king's g1 may be a plain
+ * move there).  Each is castling with a NONSTANDARD warning, O-O or O-O-O by the side it
+ * names; under --strict an ILLEGAL error and no move.
+ */
+struct king_castle_case {
+    const char *fen;
+    bool chess960;
+    const char *token;
+    const char *san; /* the castling it is */
+};
+
+static const struct king_castle_case king_castles[] = {
+    /* Standard: Ke1/Ke8 with all four rooks at home. */
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "Kg1", "O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "Kh1", "O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "Kxh1", "O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "Kc1", "O-O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "Ka1", "O-O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "Kxa1", "O-O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false, "Kg8", "O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false, "Kh8", "O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false, "Kxh8", "O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false, "Kc8", "O-O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false, "Ka8", "O-O-O"},
+    {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false, "Kxa8", "O-O-O"},
+    /* Chess960: kings on b1/b8, rooks on a and h (rights HAha). */
+    {"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true, "Kh1", "O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true, "Kxh1", "O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true, "Ka1", "O-O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true, "Kxa1", "O-O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1", true, "Kh8", "O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1", true, "Kxh8", "O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1", true, "Ka8", "O-O-O"},
+    {"rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1", true, "Kxa8", "O-O-O"},
+    /* Chess960 with the king on g1/g8, next to its h rook: Kh1 is O-O. */
+    {"r5kr/8/8/8/8/8/8/R5KR w HAha - 0 1", true, "Kh1", "O-O"},
+    {"r5kr/8/8/8/8/8/8/R5KR b HAha - 0 1", true, "Kh8", "O-O"},
+};
+
+Test(san_resolve, every_king_move_to_a_castling_square_is_castling_with_a_warning)
+{
+    for (size_t i = 0; i < sizeof king_castles / sizeof *king_castles; i++) {
+        const struct king_castle_case *c = &king_castles[i];
+        struct san_outcome o;
+        struct position pos;
+        struct san_options opts = {0};
+        resolve_with(c->fen, c->chess960, c->token, &opts, &o, &pos);
+        cr_assert(o.ok, "%s in %s: %s", c->token, c->fen,
+                  o.problem_count ? o.problems[0].message : "?");
+        cr_expect(o.move.flags & MOVE_CASTLE, "%s", c->token);
+        char san[16];
+        san_write(&pos, o.move, san);
+        cr_expect_str_eq(san, c->san, "%s in %s", c->token, c->fen);
+        const char *why = problem_text(&o, DIAG_NONSTANDARD);
+        cr_expect(why && strstr(why, "castling written as a king move"), "%s: %s", c->token,
+                  why ? why : "no NONSTANDARD warning");
+        cr_expect_eq(has_problem(&o, DIAG_CAPTURE_SPURIOUS), strchr(c->token, 'x') != NULL,
+                     "%s: x on castling captures nothing", c->token);
+
+        struct san_options strict = {.strict = true};
+        resolve_with(c->fen, c->chess960, c->token, &strict, &o, &pos);
+        cr_expect_not(o.ok, "%s under --strict", c->token);
+        cr_expect(has_problem(&o, DIAG_ILLEGAL), "%s under --strict", c->token);
+    }
+}
+
+/* In Chess960 a king next to its destination makes a plain move: Kc1 from b1 is one
+ * square, no castling and no warning. */
+Test(san_resolve, a_chess960_king_step_is_no_castling)
+{
+    struct san_outcome o;
+    struct position pos;
+    struct san_options opts = {0};
+    resolve_with("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true, "Kc1", &opts, &o, &pos);
+    cr_assert(o.ok);
+    cr_expect_not(o.move.flags & MOVE_CASTLE);
+    cr_expect_eq(o.problem_count, 0);
+}
+
+/* Long algebraic e1g1 (UCI's spelling) keeps its LONG warning and is no error under
+ * --strict: it names the origin square, not a king "move" of two squares in SAN. */
+Test(san_resolve, uci_castling_keeps_its_long_algebraic_warning)
+{
+    struct san_outcome o;
+    struct position pos;
+    struct san_options strict = {.strict = true};
+    resolve_with("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "e1g1", &strict, &o, &pos);
+    cr_assert(o.ok);
+    cr_expect(o.move.flags & MOVE_CASTLE);
+}
+
+/* The b-pawn's own reason when both readings of a lower-case b fail (issue 14.5). */
+struct b_pawn_case {
+    const char *fen;
+    const char *token;
+    const char *reason;  /* in the message */
+    bool bishop_named;   /* the bishop reading is mentioned */
+};
+
+static const struct b_pawn_case b_pawns[] = {
+    /* Ka5 Pb5 / Pc5 (just pushed) Rh5: en passant would open the fifth rank. */
+    {"8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "bxc6", "en passant", false},
+    /* Pb7, Black Ra8: b7xa8 must name its promotion piece. */
+    {"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "bxa8", "must promote", false},
+    /* Kb1 Pb5 / Rb8 Nc6: the pawn is pinned on the b-file. */
+    {"1r2k3/8/2n5/1P6/8/8/8/1K6 w - - 0 1", "bxc6", "pinned", false},
+    /* Ke1 in check from Rh1: b5xc6 does not end it. */
+    {"4k3/8/2n5/1P6/8/8/8/4K2r w - - 0 1", "bxc6", "in check", false},
+    /* As the pinned pawn, plus a Be4 that reaches c6 but is pinned by Bg6 on the
+     * b1-g6 diagonal: both readings fail, both reasons are given. */
+    {"1r2k3/8/2n3b1/1P6/4B3/8/8/1K6 w - - 0 1", "bxc6", "pinned", true},
+    /* Black: Kb8 Pb4 / Rb1 Nc3, the pawn pinned on the b-file. */
+    {"1k6/8/8/8/1p6/2N5/8/1R2K3 b - - 0 1", "bxc3", "pinned", false},
+};
+
+Test(san_resolve, a_failed_b_pawn_capture_gives_the_pawns_reason)
+{
+    for (size_t i = 0; i < sizeof b_pawns / sizeof *b_pawns; i++) {
+        const struct b_pawn_case *c = &b_pawns[i];
+        struct san_outcome o;
+        struct position pos;
+        struct san_options opts = {0};
+        resolve_with(c->fen, false, c->token, &opts, &o, &pos);
+        cr_assert_not(o.ok, "%s in %s", c->token, c->fen);
+        const char *msg = problem_text(&o, DIAG_ILLEGAL);
+        cr_assert(msg, "%s: no ILLEGAL", c->token);
+        cr_expect(strstr(msg, c->reason), "%s in %s: %s", c->token, c->fen, msg);
+        cr_expect_eq(strstr(msg, "bishop") != NULL, c->bishop_named, "%s in %s: %s", c->token,
+                     c->fen, msg);
+    }
+}
+
+/* Bxc6 written bxc6 still resolves to the bishop when no pawn can take (no b-file hint
+ * on the bishop: it stands on e4). */
+Test(san_resolve, a_lower_case_b_is_the_bishop_when_no_pawn_can_take)
+{
+    assert_move("4k3/8/2n5/8/4B3/8/8/4K3 w - - 0 1", "bxc6", "e4c6");
+}
+
+/* Pd3 takes the c4 knight; "c4" leaves out the origin file (issue 14.6). */
+Test(san_resolve, a_pawn_capture_without_its_file_says_the_file_is_missing)
+{
+    struct san_outcome o;
+    struct position pos;
+    resolve("4k3/8/8/8/2n5/3P4/8/4K3 w - - 0 1", "c4", false, &o, &pos);
+    cr_assert(o.ok);
+    const char *msg = problem_text(&o, DIAG_CAPTURE_MISSING);
+    cr_assert(msg);
+    cr_expect(strstr(msg, "origin file") && strstr(msg, "dxc4"), "%s", msg);
+}
+
+/* e.p. and ++ when true are clean by default, NONSTANDARD under --strict (issue 14.12).
+ * Pe5 / Pd5 just pushed: exd6 is en passant.  Re1 Ne4 / Ke8: Nf6 checks e8 and opens
+ * the e-file, a double check. */
+Test(san_resolve, true_ep_and_double_check_marks_are_clean_unless_strict)
+{
+    static const struct {
+        const char *fen, *token;
+    } cases[] = {
+        {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6e.p."},
+        {"4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "Nf6++"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        struct san_outcome o;
+        struct position pos;
+        struct san_options opts = {0}, strict = {.strict = true};
+        resolve_with(cases[i].fen, false, cases[i].token, &opts, &o, &pos);
+        cr_assert(o.ok, "%s", cases[i].token);
+        cr_expect_eq(o.problem_count, 0, "%s: %s", cases[i].token,
+                     o.problem_count ? o.problems[0].message : "");
+        resolve_with(cases[i].fen, false, cases[i].token, &strict, &o, &pos);
+        cr_assert(o.ok, "%s", cases[i].token);
+        const char *msg = problem_text(&o, DIAG_NONSTANDARD);
+        cr_expect(msg && strstr(msg, "export format"), "%s under --strict", cases[i].token);
+    }
+}

@@ -44,6 +44,7 @@ struct game_token_move {
     struct move move;
     uint32_t ply;     /* ply of this move from the game's start (1-based) */
     bool played;      /* false: not a move token, or not resolved (error, dead line) */
+    uint8_t suffix_len; /* bytes of the token's trailing annotation glyph (e4!, e4+-) */
 };
 
 struct game_record {

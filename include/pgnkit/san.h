@@ -13,6 +13,8 @@
 #ifndef PGNKIT_SAN_H
 #define PGNKIT_SAN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pgnkit/diag.h"
@@ -40,7 +42,14 @@ enum san_lenient {
     SAN_LENIENT_EP_MARK = 1 << 10,      /* e.p. written (standard SAN has none) */
     SAN_LENIENT_DOUBLE_CHECK = 1 << 11, /* ++ */
     SAN_LENIENT_PAWN_LETTER = 1 << 12,  /* Pe4, Pxd5: an explicit pawn letter */
+    SAN_LENIENT_GLYPH = 1 << 13,        /* e4+-, Nf3N: a glyph other than ! ? after the move */
+    SAN_LENIENT_LOWER_CASTLE = 1 << 14, /* o-o, O-o, o-o-o: castling with a lower-case o */
+    SAN_LENIENT_EP_SPELLING = 1 << 15,  /* exf6ep, exf6e.p: e.p. without its dots */
 };
+
+/* The marks that are the seeds' own notation (SPEC §3.1): clean when true, flagged as
+ * outside the PGN export format only under --strict (san_resolve). */
+#define SAN_LENIENT_STRICT_ONLY (SAN_LENIENT_EP_MARK | SAN_LENIENT_DOUBLE_CHECK)
 
 /** The parts of one move token.  -1 in a hint means "not written". */
 struct san {
@@ -56,7 +65,7 @@ struct san {
     uint8_t checks;        /* number of + written (0, 1, 2) */
     uint8_t mate;          /* # written */
     uint8_t ep;            /* e.p. written */
-    uint8_t suffix_len;    /* bytes of a trailing !, ?, !!, ??, !?, ?! (kept out of the move) */
+    uint8_t suffix_len;    /* bytes of a trailing annotation glyph (san_glyph_nag()) */
     uint16_t lenient;      /* enum san_lenient bits */
 };
 
@@ -125,6 +134,21 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
  * load overlaps other work (the cache is larger than L1).  No effect on results.
  */
 void san_prefetch(const struct san_matcher *m, const char *tok, size_t len);
+
+/**
+ * The NAG an annotation glyph stands for, or 0 when tok[0..len) is none: ! ? !! ?? !? ?!
+ * ($1..$6), = ($10), ∞ ($13), += ⩲ ($14), =+ ⩱ ($15), ± ($16), ∓ ($17), +- ($18),
+ * -+ ($19), □ ($7), ⨀ ($22), Δ ∆ ($140), N ($146).  A glyph written as its own word
+ * is an annotation (game.c), and after a move it is the move's suffix (san.c's grammar
+ * knows the same list).
+ */
+int san_glyph_nag(const char *tok, size_t len);
+
+/**
+ * Whether tok[0..len) is an en passant mark written as its own word after a move
+ * ("exd6 e.p."): e.p. itself, or with *nonstandard set, ep / e.p / ep.
+ */
+bool san_is_ep_mark(const char *tok, size_t len, bool *nonstandard);
 
 /** Whether the JIT is in use (for diagnostics of the tool itself). */
 int san_matcher_jit(const struct san_matcher *m);
