@@ -208,6 +208,7 @@ struct pgn_reader {
     bool finished;
     int err_no;
     uint64_t games;
+    bool games_unknown; /* game indexes are not known: each game gets index 0 */
     size_t stop_at;    /* games starting at this index or later are not read (restart) */
     bool stop_crossed; /* stop_at was no clean place between games */
 
@@ -1733,7 +1734,8 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
 
     if (r->scratch_len)
         place_escaped(r);
-    game->index = ++r->games;
+    r->games++;
+    game->index = r->games_unknown ? 0 : r->games;
     game->file = r->name;
     game->line = r->game_line;
     game->offset = r->game_off;
@@ -1833,6 +1835,7 @@ static void resume_at(struct pgn_reader *r, const struct pgn_resume *at)
     r->base_off = at->offset;
     r->line = at->line ? at->line : 1;
     r->games = at->games;
+    r->games_unknown = at->games_unknown;
     r->bom_done = at->offset != 0; /* a BOM is looked for at the file's start only */
 }
 

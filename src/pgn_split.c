@@ -96,3 +96,92 @@ uint64_t pgn_split_count_lines(const char *d, size_t n)
 #endif
     return lines + count_lines_bytes(d, i, n);
 }
+
+/* ---- sync points (pgn_split_last_sync) ---- */
+
+static bool is_hspace_byte(char c) { return c == ' ' || c == '\t'; }
+
+/* The line before the one starting at `start` (> 0, after a line end): its text is
+ * [*s, *e).  false when its start is not known to be in d (at_file_start false). */
+static bool previous_line(const char *d, size_t start, bool at_file_start, size_t *s, size_t *e)
+{
+    size_t end = start;
+    if (end >= 2 && d[end - 1] == '\n' && d[end - 2] == '\r')
+        end -= 2;
+    else
+        end -= 1;
+    size_t b = end;
+    while (b > 0 && d[b - 1] != '\n' && d[b - 1] != '\r')
+        b--;
+    if (b == 0 && !at_file_start)
+        return false;
+    *s = b;
+    *e = end;
+    return true;
+}
+
+/* Bytes that could start or end something spanning more than a move token. */
+static bool unsafe_byte(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f || c == '[' || c == ']' || c == '{' ||
+           c == '}' || c == ';' || c == '"' || c == '%' || c == '<' || c == '>';
+}
+
+/* Does [s, e) end with a result token standing alone, and hold only safe bytes? */
+static bool result_line(const char *d, size_t s, size_t e)
+{
+    for (size_t k = s; k < e; k++)
+        if (unsafe_byte((unsigned char)d[k]))
+            return false;
+    while (e > s && is_hspace_byte(d[e - 1]))
+        e--;
+    static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
+    for (size_t k = 0; k < sizeof results / sizeof *results; k++) {
+        size_t n = strlen(results[k]);
+        if (e - s >= n && memcmp(d + e - n, results[k], n) == 0 &&
+            (e - n == s || is_hspace_byte(d[e - n - 1])))
+            return true;
+    }
+    return false;
+}
+
+static bool all_hspace_bytes(const char *d, size_t s, size_t e)
+{
+    for (; s < e; s++)
+        if (!is_hspace_byte(d[s]))
+            return false;
+    return true;
+}
+
+static bool is_sync_point(const char *d, size_t p, bool at_file_start)
+{
+    if (p == 0 || (d[p - 1] != '\n' && d[p - 1] != '\r'))
+        return false;
+    if (d[p - 1] == '\r' && d[p] == '\n')
+        return false;
+    size_t s, e, blanks = 0, start = p;
+    for (;;) {
+        if (start == 0 || !previous_line(d, start, at_file_start, &s, &e))
+            return false;
+        if (!all_hspace_bytes(d, s, e))
+            break;
+        blanks++;
+        start = s;
+    }
+    return blanks > 0 && result_line(d, s, e);
+}
+
+size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_start)
+{
+    size_t end = pos < n ? pos + 1 : n;
+    while (end > 0) {
+        const char *hit = memrchr(d, '[', end);
+        if (!hit)
+            break;
+        size_t p = (size_t)(hit - d);
+        if (is_sync_point(d, p, at_file_start))
+            return p;
+        end = p;
+    }
+    return at_file_start ? 0 : SIZE_MAX;
+}

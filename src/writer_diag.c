@@ -1,26 +1,36 @@
 /* writer_diag.c - diagnostics rendered for people (compiler form) and for programs (JSON). */
 #include <stdio.h>
+#include <string.h>
 
 #include "pgnkit/writer.h"
 
 static const char *severity_name(enum diag_severity s) { return s == DIAG_ERROR ? "error" : "warning"; }
 
-void writer_diag_text(struct buf *out, const char *file, uint64_t game, const struct diag *d)
+void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct diag *d)
 {
-    buf_printf(out, "%s:%u:%u: %s[%s]: game %llu", file, d->line, d->col,
-               severity_name(d->severity), diag_code_name(d->code), (unsigned long long)game);
+    buf_printf(out, "%s:%u:%u: %s[%s]: game ", g->file, d->line, d->col,
+               severity_name(d->severity), diag_code_name(d->code));
+    if (g->index)
+        buf_put_u64(out, g->index);
+    else
+        buf_printf(out, "at byte %llu", (unsigned long long)g->offset);
     if (d->ply)
         buf_printf(out, ", ply %u (%u%s %s)", d->ply, d->move_number,
                    d->side == WHITE ? "." : "...", d->san);
     buf_printf(out, ": %s\n", d->message);
 }
 
-void writer_diag_json(struct buf *out, const char *file, uint64_t game, const struct diag *d)
+void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d)
 {
     buf_puts(out, "{\"file\":");
-    buf_json_string(out, file, strlen(file));
-    buf_printf(out, ",\"line\":%u,\"col\":%u,\"game\":%llu,", d->line, d->col,
-               (unsigned long long)game);
+    buf_json_string(out, g->file, strlen(g->file));
+    buf_printf(out, ",\"offset\":%llu,\"line\":%u,\"col\":%u,\"game\":",
+               (unsigned long long)g->offset, d->line, d->col);
+    if (g->index)
+        buf_put_u64(out, g->index);
+    else
+        buf_puts(out, "null");
+    buf_putc(out, ',');
     if (d->ply) {
         buf_printf(out, "\"ply\":%u,\"move_number\":%u,\"side\":\"%s\",\"san\":", d->ply,
                    d->move_number, d->side == WHITE ? "white" : "black");
@@ -50,4 +60,37 @@ void writer_diag_json(struct buf *out, const char *file, uint64_t game, const st
     else
         buf_puts(out, "null");
     buf_putc(out, '}');
+}
+
+void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
+                            const struct writer_options *o)
+{
+    if (o->with & WRITER_WITH_FILE) {
+        /* A tab or line end in a file name would break the row: written as a space. */
+        size_t n = strlen(g->file);
+        char *p = buf_reserve(out, n + 1);
+        for (size_t i = 0; i < n; i++)
+            p[i] = g->file[i] == '\t' || g->file[i] == '\n' || g->file[i] == '\r' ? ' ' : g->file[i];
+        p[n] = '\t';
+        out->len += n + 1;
+        out->data[out->len] = '\0';
+    }
+    if (o->with & WRITER_WITH_OFFSET) {
+        buf_put_u64(out, g->offset);
+        buf_putc(out, '\t');
+    }
+}
+
+void writer_put_key_header(struct buf *out, const struct writer_options *o)
+{
+    if (o->with & WRITER_WITH_FILE)
+        buf_puts(out, "file\t");
+    if (o->with & WRITER_WITH_OFFSET)
+        buf_puts(out, "offset\t");
+}
+
+void writer_put_game_index(struct buf *out, const struct pgn_game *g)
+{
+    if (g->index)
+        buf_put_u64(out, g->index);
 }

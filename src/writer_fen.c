@@ -74,7 +74,8 @@ static void write_every(struct buf *out, const struct game_record *rec,
             board_text_rank(&text, &pos, square_rank(m.from));
             board_text_rank(&text, &pos, square_rank(m.to));
         }
-        buf_put_u64(out, rec->game->index);
+        writer_put_key_columns(out, rec->game, o);
+        writer_put_game_index(out, rec->game);
         buf_putc(out, '\t');
         buf_put_u64(out, i + 1);
         buf_putc(out, '\t');
@@ -123,11 +124,13 @@ void writer_fen(struct buf *out, const struct game_record *rec, const struct wri
     case FEN_MODE_PLY:
         /* A game shorter than N plies (or not playable) gets an empty line: lines stay
          * aligned with games. */
+        writer_put_key_columns(out, rec->game, o);
         if (position_at(rec, o->fen_ply, &pos))
             put_fen(out, &pos, o->fen_flags);
         buf_putc(out, '\n');
         return;
     default:
+        writer_put_key_columns(out, rec->game, o);
         if (rec->started)
             put_fen(out, &rec->final, o->fen_flags);
         buf_putc(out, '\n');

@@ -165,8 +165,11 @@ static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    buf_printf(w->fixes, "%s:%u:%u: fix[%s]: game %llu", g->file, line, col, kind,
-               (unsigned long long)g->index);
+    buf_printf(w->fixes, "%s:%u:%u: fix[%s]: game ", g->file, line, col, kind);
+    if (g->index)
+        buf_put_u64(w->fixes, g->index);
+    else
+        buf_printf(w->fixes, "at byte %llu", (unsigned long long)g->offset);
     if (ply)
         buf_printf(w->fixes, ", ply %u", ply);
     buf_printf(w->fixes, ": %s\n", msg);

@@ -47,6 +47,7 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, 
 static void write_text(struct buf *out, const struct game_record *rec,
                        const struct writer_options *o)
 {
+    writer_put_key_columns(out, rec->game, o);
     for (size_t t = 0; t < o->tag_count; t++) {
         put_tag_column(out, rec->game, o->tags[t]);
         buf_putc(out, '\t');
@@ -68,8 +69,13 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
     const struct pgn_game *g = rec->game;
     buf_puts(out, "\"file\":");
     buf_json_string(out, g->file, strlen(g->file));
-    buf_printf(out, ",\"game\":%llu,\"line\":%u,\"status\":\"%s\",\"tags\":{",
-               (unsigned long long)g->index, g->line, status_name(rec->status));
+    buf_printf(out, ",\"offset\":%llu,\"game\":", (unsigned long long)g->offset);
+    if (g->index)
+        buf_put_u64(out, g->index);
+    else
+        buf_puts(out, "null");
+    buf_printf(out, ",\"line\":%u,\"status\":\"%s\",\"tags\":{", g->line,
+               status_name(rec->status));
     for (size_t i = 0; i < g->tag_count; i++) {
         if (i)
             buf_putc(out, ',');
@@ -112,7 +118,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
     for (size_t i = 0; i < rec->diags.count; i++) {
         if (i)
             buf_putc(out, ',');
-        writer_diag_json(out, g->file, g->index, &rec->diags.items[i]);
+        writer_diag_json(out, g, &rec->diags.items[i]);
     }
     buf_putc(out, ']');
 }
@@ -188,6 +194,7 @@ void writer_uci_header(struct buf *out, const struct writer_options *o)
         buf_puts(out, o->tags[t]);
         buf_putc(out, '\t');
     }
+    writer_put_key_header(out, o);
     buf_puts(out, "game\tply\tuci\tsan");
     for (int k = 0; k < EXTRA_COUNT; k++)
         if (o->with & (1u << k))
@@ -230,7 +237,8 @@ static void put_tsv_row(struct buf *out, const struct game_record *rec,
         put_tag_column(out, rec->game, o->tags[t]);
         buf_putc(out, '\t');
     }
-    buf_put_u64(out, rec->game->index);
+    writer_put_key_columns(out, rec->game, o);
+    writer_put_game_index(out, rec->game);
     buf_printf(out, "\t%u\t%s\t%s", row->ply, row->uci, row->san);
     for (int k = 0; k < EXTRA_COUNT; k++) {
         if (!(o->with & (1u << k)))

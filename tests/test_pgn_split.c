@@ -320,3 +320,197 @@ Test(pgn_split, real_files_start_their_games_on_the_counted_lines)
         free(s);
     }
 }
+
+/* ---- sync points (--range) ----------------------------------------------------------------
+ *
+ * The promise: a reader started at a sync point p reads exactly the games the whole-file
+ * reader reads from p on (same offsets, lengths, lines, tags, tokens and diagnostics),
+ * and no game of the whole-file reading spans p.  Checked for the sync point found at
+ * every position of edge-case texts (each also with CRLF, lone CR and a BOM) and of
+ * random texts built from the fragments that change the reader's state.
+ */
+
+struct read_game {
+    uint64_t offset, bytes;
+    uint32_t line;
+    size_t tags, tokens, diags;
+    uint32_t diag_key; /* the codes, lines and columns of the diagnostics, mixed */
+};
+
+static size_t read_games(struct pgn_reader *r, struct read_game *out, size_t cap)
+{
+    struct pgn_game g;
+    size_t n = 0;
+    while (pgn_reader_next(r, &g, NULL) == 1) {
+        cr_assert_lt(n, cap);
+        uint32_t key = 0;
+        for (size_t k = 0; k < g.diags.count; k++)
+            key = key * 31u + (uint32_t)g.diags.items[k].code * 7u + g.diags.items[k].line * 3u +
+                  g.diags.items[k].col;
+        out[n++] = (struct read_game){g.offset, g.bytes, g.line, g.tag_count, g.token_count,
+                                      g.diags.count, key};
+    }
+    return n;
+}
+
+static const struct pgn_limits sync_limits = {.max_game_bytes = 96};
+
+static void assert_sync_point_reads_as_whole(const char *d, size_t len, size_t p,
+                                             const struct read_game *whole, size_t nwhole,
+                                             const struct pgn_limits *lim)
+{
+    static struct read_game part[4096];
+    struct pgn_reader *r = pgn_reader_from_memory("", 0, "t", lim);
+    struct pgn_resume at = {.offset = p, .line = 1 + (uint32_t)pgn_split_count_lines(d, p),
+                            .games_unknown = p > 0};
+    pgn_reader_restart(r, d + p, len - p, SIZE_MAX, &at);
+    size_t npart = read_games(r, part, 4096);
+    pgn_reader_free(r);
+    size_t first = 0;
+    while (first < nwhole && whole[first].offset < p) {
+        cr_assert_leq(whole[first].offset + whole[first].bytes, p,
+                      "a game from %llu spans the sync point %zu in \"%.*s\"",
+                      (unsigned long long)whole[first].offset, p, (int)len, d);
+        first++;
+    }
+    cr_assert_eq(npart, nwhole - first, "from sync point %zu: %zu games, whole file: %zu, in \"%.*s\"",
+                 p, npart, nwhole - first, (int)len, d);
+    for (size_t k = 0; k < npart; k++)
+        cr_assert(memcmp(&part[k], &whole[first + k], sizeof part[k]) == 0,
+                  "game %zu from sync point %zu (offset %llu) differs in \"%.*s\"", k, p,
+                  (unsigned long long)part[k].offset, (int)len, d);
+}
+
+/* Every position's sync point: at or before it, and reading as the whole file reads. */
+static void assert_sync_points_sound(const char *s, size_t len, const struct pgn_limits *lim)
+{
+    static struct read_game whole[4096];
+    char *d = exact_copy(s, len);
+    struct pgn_reader *r = pgn_reader_from_memory(d, len, "t", lim);
+    size_t nwhole = read_games(r, whole, 4096);
+    pgn_reader_free(r);
+    size_t last = SIZE_MAX;
+    for (size_t pos = 0; pos <= len; pos++) {
+        size_t p = pgn_split_last_sync(d, len, pos, true);
+        cr_assert_leq(p, pos);
+        if (p != last)
+            assert_sync_point_reads_as_whole(d, len, p, whole, nwhole, lim);
+        last = p;
+    }
+    free(d);
+}
+
+/* s, and s with CRLF, with lone CR, and after a BOM. */
+static void assert_sync_sound_in_every_spelling(const char *s)
+{
+    size_t len = strlen(s), n;
+    assert_sync_points_sound(s, len, NULL);
+    assert_sync_points_sound(s, len, &sync_limits);
+    for (int k = 0; k < 2; k++) {
+        char *t = with_line_ends(s, len, k ? "\r" : "\r\n", &n);
+        assert_sync_points_sound(t, n, NULL);
+        free(t);
+    }
+    char *b = malloc(len + 3);
+    memcpy(b, "\xef\xbb\xbf", 3);
+    memcpy(b + 3, s, len);
+    assert_sync_points_sound(b, len + 3, NULL);
+    free(b);
+}
+
+static size_t sync_in(const char *s, size_t pos)
+{
+    char *d = exact_copy(s, strlen(s));
+    size_t p = pgn_split_last_sync(d, strlen(s), pos, true);
+    free(d);
+    return p;
+}
+
+Test(pgn_split, a_tag_line_after_a_blank_line_after_a_result_line_is_a_sync_point)
+{
+    const char *s = "[Event \"a\"]\n\n1. e4 1-0\n\n[Event \"b\"]\n\n1. d4 0-1\n";
+    size_t b = (size_t)(strstr(s, "[Event \"b\"]") - s);
+    cr_assert_eq(sync_in(s, b), b);          /* exactly at a game start */
+    cr_assert_eq(sync_in(s, b + 3), b);      /* inside its tag section */
+    cr_assert_eq(sync_in(s, b - 1), 0);      /* just before it */
+    cr_assert_eq(sync_in(s, 0), 0);          /* at 0 */
+    cr_assert_eq(sync_in(s, strlen(s)), b);  /* at the end */
+}
+
+Test(pgn_split, no_sync_point_where_the_state_before_is_not_known)
+{
+    /* No blank line; a result inside a line comment, an escape line, a tag line, a
+     * string; a control byte on the blank line; a result glued to a move. */
+    const char *no[] = {
+        "1. e4 1-0\n[Event \"b\"]\n",
+        "1. e4 ; so 1-0\n\n[Event \"b\"]\n",
+        "% 1-0\n\n[Event \"b\"]\n",
+        "[Event \"x\" 1-0\n\n[Event \"b\"]\n",
+        "[Event \"x 1-0\n\n[Event \"b\"]\n",
+        "1. e4 1-0\n\x01\n[Event \"b\"]\n",
+        "1. e4 {c} 1-0\n\n[Event \"b\"]\n",
+        "1. e41-0\n\n[Event \"b\"]\n",
+        "1. e4 1-0\n\n [Event \"b\"]\n",
+    };
+    for (size_t k = 0; k < sizeof no / sizeof *no; k++)
+        cr_assert_eq(sync_in(no[k], strlen(no[k])), 0, "a sync point in \"%s\"", no[k]);
+    /* Not at the start of the data and no line start seen: none at all. */
+    const char *s = "e4 1-0\n\n[Event \"b\"]\n";
+    char *d = exact_copy(s, strlen(s));
+    cr_assert_eq(pgn_split_last_sync(d, strlen(s), strlen(s), false), SIZE_MAX);
+    free(d);
+}
+
+Test(pgn_split, sync_points_read_as_the_whole_file_in_edge_cases)
+{
+    const char *cases[] = {
+        /* a cut inside a tag section */
+        "[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n[Site \"c\"]\n\n1. d4 0-1\n",
+        /* a comment holding a result line and a tag-like line */
+        "[Event \"a\"]\n\n1. e4 {a comment\n1-0\n\n[Event \"fake\"]\nstill} e5 1-0\n\n"
+        "[Event \"b\"]\n\n1. d4 *\n",
+        /* a string holding a result, a tag section with blank lines and a repeated tag */
+        "[Event \"a 1-0\n\n[Site \"x\"]\n\n1. e4 1-0\n\n[Event \"c\"]\n\n[Site \"d\"]\n\n"
+        "[Event \"e\"]\n\n1. c4 1/2-1/2\n",
+        /* a comment after the result, a line comment, an escape line, an open variation */
+        "1. e4 1-0 {after}\n1-0\n\n[Event \"a\"]\n1. e4 ; note 1-0\n\n[Event \"b\"]\n"
+        "% esc 1-0\n\n[Event \"c\"]\n\n1. e4 (1. d4 1-0\n\n[Event \"d\"]\n\n1. Nf3 *\n\n",
+        /* no movetext, no result, junk and control bytes between games */
+        "[Event \"a\"]\n\n[Event \"b\"]\n\n1. e4\n\n[Event \"c\"]\n\n1. d4 1-0\n] \x02\n\n"
+        "[Event \"d\"]\n\n1. c4 *\n",
+        /* a game over the test's 96-byte limit */
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 "
+        "7. Bb3 d6 8. c3 O-O 1-0\n\n[Event \"b\"]\n\n1. d4 0-1\n",
+        "",
+        "\n\n\n",
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        assert_sync_sound_in_every_spelling(cases[k]);
+}
+
+Test(pgn_split, sync_points_read_as_the_whole_file_in_random_texts)
+{
+    static const char *const frags[] = {
+        "[Event \"x\"]", "[Site \"y\"]", "[Event \"1-0", "[", "]", "\"", "{", "}", "(", ")",
+        "1-0", "0-1", "*", "1/2-1/2", "1.", "e4", "Nf3", "e5", "$1", ";c 1-0", "%e 1-0",
+        "<r>", "\x01", " ", "\n", "\n\n", "\r\n", "\r", "\t", "\xef\xbb\xbf",
+    };
+    unsigned seed = 17;
+    char s[1024];
+    for (int round = 0; round < 1500; round++) {
+        size_t len = 0;
+        int pieces = 5 + (int)(next_random(&seed) % 60);
+        for (int k = 0; k < pieces; k++) {
+            /* Result lines followed by a blank line and a tag line, often. */
+            const char *f = next_random(&seed) % 4 == 0
+                                ? "1-0\n\n[Event \"z\"]"
+                                : frags[next_random(&seed) % (sizeof frags / sizeof *frags)];
+            size_t n = strlen(f);
+            if (len + n >= sizeof s)
+                break;
+            memcpy(s + len, f, n);
+            len += n;
+        }
+        assert_sync_points_sound(s, len, round % 3 ? NULL : &sync_limits);
+    }
+}

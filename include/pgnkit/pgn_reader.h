@@ -58,7 +58,8 @@ struct pgn_tag {
 
 /** One game as read.  All pointers are owned by the reader, valid until the next call. */
 struct pgn_game {
-    uint64_t index;              /* 1-based index of the game in its file */
+    uint64_t index;              /* 1-based index of the game in its file; 0 when not known
+                                  * (a reader resumed with games_unknown) */
     const char *file;            /* the name given to pgn_reader_new */
     uint32_t line;               /* first line of the game */
     uint64_t offset;             /* byte offset of its first byte in the file */
@@ -108,6 +109,7 @@ struct pgn_resume {
     uint64_t offset; /* file offset of that byte; 0 is the file's start (a BOM is skipped) */
     uint32_t line;   /* its 1-based line number */
     uint64_t games;  /* games before it: the next game's index is games + 1 */
+    bool games_unknown; /* games before it not counted (--range): every index is 0 */
 };
 
 /** A reader over src, whose first byte is the file's byte at->offset. */

@@ -12,6 +12,7 @@
 #ifndef PGNKIT_PGN_SPLIT_H
 #define PGNKIT_PGN_SPLIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,26 @@
  * when there is none.
  */
 size_t pgn_split_find_cut(const char *d, size_t from, size_t len);
+
+/**
+ * A sync point: where the whole-file reader surely starts a game with nothing pending,
+ * whatever came before, so that a reader started there (--range) reads every later game
+ * exactly as the whole-file reader does.  It is a line that starts with '[' after one or
+ * more blank lines (spaces and tabs only), where the last non-blank line before them
+ * ends with a result token (1-0, 0-1, 1/2-1/2, *) after a space, a tab or nothing, and
+ * holds no byte that could open, close or belong to anything spanning bytes other than
+ * moves: no [ ] { } ; " % < > and no control byte.  Why that suffices, state by state:
+ * inside a {comment} (it cannot close on that line), the blank line and the '[' line
+ * end the comment there; in movetext at any depth, a '[' ends the game; anywhere else
+ * the line's tokens are movetext and its result ends the game (depth 0) or leaves the
+ * reader in movetext (depth > 0); tag values, escape lines and reserved tokens end at
+ * their line's end.  Only whitespace follows, so no diagnostic waits for the new game.
+ *
+ * Returns the last sync point p with p <= pos and p < n in d[0, n), or SIZE_MAX when
+ * there is none.  at_file_start: d[0] is the file's first byte (0 is then a sync point,
+ * and a line starting at 0 is known to start a line).
+ */
+size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_start);
 
 /**
  * Line ends in d[0, n) as the reader counts them: LF, CRLF and a lone CR each end one

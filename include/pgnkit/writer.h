@@ -22,6 +22,11 @@ enum writer_extra {
     WRITER_WITH_CLK = 1 << 0,  /* [%clk h:mm:ss] per move */
     WRITER_WITH_EVAL = 1 << 1, /* [%eval x] per move */
     WRITER_WITH_EMT = 1 << 2,  /* [%emt h:mm:ss] per move */
+    /* The key of a game across files and byte ranges: its file's name and its first
+     * byte's offset, as leading columns of the line-per-game and row-per-ply outputs
+     * (JSON always has both keys). */
+    WRITER_WITH_FILE = 1 << 3,
+    WRITER_WITH_OFFSET = 1 << 4,
 };
 
 struct writer_options {
@@ -59,9 +64,20 @@ void writer_pgn(struct buf *out, const struct game_record *rec, const struct wri
 void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_record *rec,
                       const struct writer_options *o);
 
-/** One diagnostic, compiler form: FILE:LINE:COL: error[CODE]: game N, ply P (12... Nbd7): msg */
-void writer_diag_text(struct buf *out, const char *file, uint64_t game, const struct diag *d);
-/** One diagnostic as a JSON object (no newline). */
-void writer_diag_json(struct buf *out, const char *file, uint64_t game, const struct diag *d);
+/** One diagnostic of game g, compiler form:
+ * FILE:LINE:COL: error[CODE]: game N, ply P (12... Nbd7): msg
+ * where "game N" is "game at byte OFFSET" when the game's index is not known (0). */
+void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct diag *d);
+/** One diagnostic of game g as a JSON object (no newline): file, offset (the game's),
+ * line, col, game (null when not known), ply, ... */
+void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d);
+
+/** The leading key columns o->with asks for: file TAB, offset TAB. */
+void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
+                            const struct writer_options *o);
+/** Their names for a header row ("file\toffset\t", as asked). */
+void writer_put_key_header(struct buf *out, const struct writer_options *o);
+/** The game's index, or nothing when it is not known (0): for TSV columns. */
+void writer_put_game_index(struct buf *out, const struct pgn_game *g);
 
 #endif

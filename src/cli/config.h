@@ -18,6 +18,13 @@ enum fail_on { FAIL_ON_ERROR = 0, FAIL_ON_WARNING };
 
 enum { MAX_TAG_COLUMNS = 64 };
 
+/* --range START:END: games whose first byte lies in [start, end) of the one input. */
+struct byte_range {
+    bool set;
+    uint64_t start;
+    uint64_t end; /* UINT64_MAX: to the end of the file */
+};
+
 struct config {
     enum command command;
     const char **inputs;      /* argv slices; "-" is standard input */
@@ -33,6 +40,9 @@ struct config {
     bool fixes;               /* pgn: report what normalization changed, on stderr */
     enum fail_on fail_on;
     uint64_t max_errors;      /* stop after this many error diagnostics; 0 = never */
+    struct byte_range range;  /* --range */
+    bool no_header;           /* --no-header: no TSV header row */
+    const char *summary_json; /* --summary-json FILE; NULL = none */
     const char *tag_names[MAX_TAG_COLUMNS];
 };
 

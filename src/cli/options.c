@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "range.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/version.h"
 
@@ -146,9 +147,30 @@ static int opt_with(struct config *cfg, const char *arg)
             cfg->writer.with |= WRITER_WITH_EVAL;
         else if (strcmp(tok, "emt") == 0)
             cfg->writer.with |= WRITER_WITH_EMT;
+        else if (strcmp(tok, "file") == 0)
+            cfg->writer.with |= WRITER_WITH_FILE;
+        else if (strcmp(tok, "offset") == 0)
+            cfg->writer.with |= WRITER_WITH_OFFSET;
         else
-            return usage_error(cfg, "--with knows clk, eval and emt, not '%s'", tok);
+            return usage_error(cfg, "--with knows clk, eval, emt, file and offset, not '%s'",
+                               tok);
     }
+    return 0;
+}
+
+static int opt_range(struct config *cfg, const char *arg)
+{
+    char why[160];
+    if (cfg->range.set)
+        return usage_error(cfg, "--range is given twice: one range per run (run one per range)");
+    if (range_parse(arg, &cfg->range, why, sizeof why) != 0)
+        return usage_error(cfg, "%s", why);
+    return 0;
+}
+
+static int opt_summary_json(struct config *cfg, const char *arg)
+{
+    cfg->summary_json = arg;
     return 0;
 }
 
@@ -216,6 +238,7 @@ FLAG_OPTION(opt_quiet, cfg->quiet = true)
 FLAG_OPTION(opt_fixes, cfg->fixes = true)
 FLAG_OPTION(opt_progress, cfg->progress = 1)
 FLAG_OPTION(opt_no_progress, cfg->progress = 0)
+FLAG_OPTION(opt_no_header, cfg->no_header = true)
 
 static const struct option_entry option_table[] = {
     {"output", 'o', true, ALL_CMDS, opt_output, "FILE  write to FILE (atomically: renamed at the end)"},
@@ -235,7 +258,10 @@ static const struct option_entry option_table[] = {
     {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  prefix tab-separated tag columns"},
     {"skip-invalid", 0, false, CMD_BIT(CMD_UCI), opt_skip_invalid, "drop games with errors"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
-    {"with", 0, true, CMD_BIT(CMD_UCI), opt_with, "clk,eval,emt  per-move columns of --format tsv (in this order)"},
+    {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "clk,eval,emt,file,offset  per-move columns of --format tsv; file, offset: key columns"},
+    {"range", 0, true, ALL_CMDS, opt_range, "START:END  only games starting in these bytes of the one file (K/M/G)"},
+    {"no-header", 0, false, CMD_BIT(CMD_UCI), opt_no_header, "no header row in --format tsv"},
+    {"summary-json", 0, true, ALL_CMDS, opt_summary_json, "FILE  write the run's counts as JSON (for pgnkit summary)"},
     {"fixes", 0, false, CMD_BIT(CMD_PGN), opt_fixes, "report on stderr what normalization changed, per game"},
     {"ply", 0, true, CMD_BIT(CMD_FEN), opt_ply, "N  the position after ply N"},
     {"every", 0, false, CMD_BIT(CMD_FEN), opt_every, "one line per ply: game, ply, FEN"},
@@ -462,6 +488,12 @@ int options_parse(int argc, char **argv, struct config *cfg)
         }
         cfg->inputs[cfg->input_count++] = a;
     }
+    if (cfg->range.set && cfg->input_count != 1)
+        return usage_error(cfg, "--range applies to one file, not %zu inputs",
+                           cfg->input_count);
+    /* Rows from several files or from byte ranges are told apart by (file, offset). */
+    if (cfg->input_count > 1 || cfg->range.set)
+        cfg->writer.with |= WRITER_WITH_FILE | WRITER_WITH_OFFSET;
     /* Only the PGN writer (pgn, fen --comments) and uci's TSV walk the tokens' moves. */
     cfg->game.skip_token_moves =
         !(cfg->command == CMD_PGN ||

@@ -18,6 +18,7 @@
 
 #include "input.h"
 #include "output.h"
+#include "range.h"
 #include "pgnkit/xalloc.h"
 
 static double now_seconds(void)
@@ -49,10 +50,10 @@ static void write_diagnostics(struct buf *dst, const struct game_record *rec, bo
     const struct pgn_game *g = rec->game;
     for (size_t i = 0; i < rec->diags.count; i++) {
         if (json) {
-            writer_diag_json(dst, g->file, g->index, &rec->diags.items[i]);
+            writer_diag_json(dst, g, &rec->diags.items[i]);
             buf_putc(dst, '\n');
         } else {
-            writer_diag_text(dst, g->file, g->index, &rec->diags.items[i]);
+            writer_diag_text(dst, g, &rec->diags.items[i]);
         }
     }
 }
@@ -147,7 +148,21 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
     struct diag err;
     int rc, status = 0;
     uint64_t games = games_before;
+    /* --range: the games before START are read (the reader starts at a sync point before
+     * it) but not processed; the first game at or after END ends the range.  The range's
+     * bytes run from the first game at or after START (0 for START 0) to that game (or
+     * the end of the file), so the bytes of ranges tiling a file add up to its size. */
+    const struct byte_range *range = cfg->range.set ? &cfg->range : NULL;
+    uint64_t range_first = UINT64_MAX, range_past = UINT64_MAX;
     while ((rc = pgn_reader_next(reader, &game, &err)) == 1) {
+        if (range && game.offset < range->start)
+            continue;
+        if (range && range_first == UINT64_MAX)
+            range_first = range->start == 0 ? 0 : game.offset;
+        if (range && game.offset >= range->end) {
+            range_past = game.offset;
+            break;
+        }
         process_game(r, cfg, &game, &o);
         games++;
         if (o.err.len)
@@ -167,6 +182,11 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
         status = 2;
     }
     in->bytes_read = pgn_reader_bytes(reader);
+    if (range) {
+        uint64_t past = range_past != UINT64_MAX ? range_past : in->bytes_read;
+        uint64_t first = range_first != UINT64_MAX ? range_first : range->start ? past : 0;
+        in->bytes_read = past - first;
+    }
     if (work_output_flush(&o, out, summary) != 0)
         status = 2;
     work_output_release(&o);
@@ -200,7 +220,9 @@ int run(const struct config *cfg)
     progress_init(&prog, cfg);
     double start = now_seconds();
     int status = 0;
-    if (cfg->command == CMD_UCI) { /* the TSV header row, once for all inputs */
+    /* The TSV header row, once for all inputs; not in a range that does not start the
+     * file, so that the outputs of ranges tiling a file concatenate to one run's. */
+    if (cfg->command == CMD_UCI && !cfg->no_header && !(cfg->range.set && cfg->range.start)) {
         struct buf header;
         buf_init(&header);
         writer_uci_header(&header, &cfg->writer);
@@ -209,7 +231,8 @@ int run(const struct config *cfg)
     }
     for (size_t i = 0; i < input_count && status != 2; i++) {
         struct input in;
-        if (input_open(&in, inputs[i], &cfg->limits) != 0) {
+        if (cfg->range.set ? range_open(&in, inputs[i], cfg) != 0
+                           : input_open(&in, inputs[i], &cfg->limits) != 0) {
             status = 2;
             break;
         }
@@ -236,8 +259,9 @@ int run(const struct config *cfg)
 
 static int jobs_for(const struct config *cfg)
 {
-    /* --max-errors stops at an exact game: only the serial run knows where that is. */
-    if (cfg->max_errors)
+    /* --max-errors stops at an exact game: only the serial run knows where that is.  A
+     * range is one core's share of a file (run more ranges for more cores). */
+    if (cfg->max_errors || cfg->range.set)
         return 1;
     if (cfg->jobs > 0)
         return cfg->jobs;

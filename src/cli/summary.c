@@ -17,7 +17,7 @@ void summary_note_examples(struct summary_examples *ex, const struct game_record
             continue;
         struct buf b;
         buf_init(&b);
-        writer_diag_text(&b, rec->game->file, rec->game->index, d);
+        writer_diag_text(&b, rec->game, d);
         ex->text[d->code][ex->count[d->code]++] = b.data;
     }
 }
