@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/common.sh"
 
 a=$TESTDATA/pgn-extract/fischer.pgn
-"$PGNKIT" uci -q --no-progress "$a" "$a" >"$TMP/want" 2>/dev/null
+cat "$a" "$a" | "$PGNKIT" uci -q --no-progress >"$TMP/want" 2>/dev/null
 
 # slow_input: the games of $a twice, with a pause between.
 slow_input() { cat "$a"; sleep 0.6; cat "$a"; }
