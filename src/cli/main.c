@@ -14,6 +14,9 @@ int main(int argc, char **argv)
     /* perft takes a FEN and a depth, not files: it has its own small parser. */
     if (argc >= 2 && strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 1, argv + 1);
+    /* summary adds up --summary-json files: no PGN input, its own small parser too. */
+    if (argc >= 2 && strcmp(argv[1], "summary") == 0)
+        return cmd_summary(argc - 1, argv + 1);
     struct config cfg;
     int rc = options_parse(argc, argv, &cfg);
     if (rc)

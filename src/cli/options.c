@@ -295,6 +295,7 @@ static void print_main_help(void)
          "commands:");
     for (int c = 0; c < CMD_COUNT; c++)
         printf("  %-7s %s\n", command_names[c], command_summaries[c]);
+    printf("  %-7s %s\n", "summary", "add up the --summary-json files of runs over parts of a job");
     puts("\n'pgnkit COMMAND --help' lists a command's options; 'man pgnkit' says it all.\n"
          "exit status: 0 nothing wrong, 1 errors found, 2 usage or I/O failure.");
 }

@@ -194,7 +194,7 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
     return status;
 }
 
-static int exit_status(const struct config *cfg, const struct run_stats *s, int io_status)
+int run_exit_status(const struct config *cfg, const struct run_stats *s, int io_status)
 {
     if (io_status == 2)
         return 2;
@@ -252,7 +252,9 @@ int run(const struct config *cfg)
         output_abort(&out);
     summary.seconds = now_seconds() - start;
     summary_print(&summary, cfg);
-    int code = exit_status(cfg, &summary.total, status);
+    if (cfg->summary_json && summary_write_json(&summary, cfg) != 0)
+        status = 2;
+    int code = run_exit_status(cfg, &summary.total, status);
     summary_release(&summary);
     return code;
 }

@@ -102,6 +102,14 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
 int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
                  struct progress *prog, struct summary *summary, int jobs);
 
+/* The exit status for these counts: 2 when io_status is 2, 1 for games with errors or
+ * skipped (with --fail-on warning, warnings too), else 0. */
+int run_exit_status(const struct config *cfg, const struct run_stats *s, int io_status);
+
+/* --summary-json: the run's counts as one JSON object into cfg->summary_json ("-":
+ * standard output), written atomically.  0, or -1 after saying why. */
+int summary_write_json(const struct summary *s, const struct config *cfg);
+
 /* Run the whole job; returns the exit status. */
 int run(const struct config *cfg);
 /* One input; returns 0, 1 (--max-errors reached) or 2 (I/O failure). */
