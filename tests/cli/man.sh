@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/common.sh"
 
 page=man/pgnkit.1
-commands="check uci fen pgn perft"
+commands="check uci fen pgn perft summary"
 
 if command -v mandoc >/dev/null 2>&1; then
     run make -s --no-print-directory check-man
@@ -80,7 +80,7 @@ fi
 section COMMANDS | awk '/^\.TP/ {getline; print}' | sed -nE 's/^\.B ([a-z]+)$/\1/p' | sort \
     >"$TMP/man-cmds"
 check "COMMANDS are those of pgnkit --help" cmp -s "$TMP/help-cmds" "$TMP/man-cmds"
-check "... and they are: $commands" [ "$(tr '\n' ' ' <"$TMP/help-cmds")" = "check fen perft pgn uci " ]
+check "... and they are: $commands" [ "$(tr '\n' ' ' <"$TMP/help-cmds")" = "check fen perft pgn summary uci " ]
 
 # --- diagnostics ----------------------------------------------------------------------
 
