@@ -8,6 +8,8 @@ case "${1:-build}" in
     test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
+    # test-scale: Dask distributed (Debian's python3), an sshd and ssh for GNU parallel.
+    scale) extra="zstd:zstd parallel:parallel python3-distributed:dask-scheduler openssh-server:sshd openssh-client:ssh" ;;
     *) extra="" ;;
 esac
 
@@ -22,6 +24,7 @@ done
 for pair in $extra; do
     pkg=${pair%%:*}; cmd=${pair#*:}
     [ -x "/usr/games/$cmd" ] && continue
+    [ -x "/usr/sbin/$cmd" ] && continue
     command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
 done
 # Compilers and make are assumed (the brief: "nothing installed but the compiler").
