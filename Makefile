@@ -10,10 +10,14 @@
 #   make check-man  lint man/pgnkit.1
 #   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
 #   make check-leaks valgrind over the PGN corpus with every command (build/debug/)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make lib        the installable library: build/lib/libpgnkit.{a,so.N}
+#   make python     the Python module build/python/pgnkit.so (Debian's python3-dev)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, library, headers,
+#                   pgnkit.pc, docs/api.md, and the Python module when it can be built)
 
 BUILD ?= release
 PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 CC ?= cc
 
@@ -83,6 +87,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
+.PHONY: lib python test-python install-lib install-python
 .PHONY: all deps test check check-update test-unit test-cli asan tsan demo bench check-slow install uninstall test-scale \
         clean check-man fuzz check-leaks
 
@@ -196,17 +201,88 @@ bench:
 check-man:
 	mandoc -Tlint -W warning man/pgnkit.1
 
+
+# ---- The installable library (pgnkit.h) ----
+# Objects of their own: position-independent, without LTO (so clang, any linker and a
+# static link can read them; LTO and PGO stay in the CLI's build), and only the
+# pgnkit_* functions of pgnkit.h exported from the shared object.
+VERSION_PART = $(shell sed -n 's/^\#define PGNKIT_VERSION_$(1) //p' include/pgnkit/pgnkit.h)
+LIB_VERSION := $(call VERSION_PART,MAJOR).$(call VERSION_PART,MINOR).$(call VERSION_PART,PATCH)
+LIB_SONAME := libpgnkit.so.$(call VERSION_PART,MAJOR)
+LIB_ARCH ?= $(ARCH)
+LIBRARY_CFLAGS = -std=c11 $(WARN) -O2 -g -DNDEBUG $(LIB_ARCH) -fPIC -fvisibility=hidden -pthread \
+                 -MMD -MP $(PKG_CFLAGS)
+LIBRARY_OBJS := $(LIB_SRCS:%.c=build/lib/obj/%.o)
+LIBRARY_FILES := build/lib/libpgnkit.a build/lib/libpgnkit.so.$(LIB_VERSION)
+
+build/lib/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(LIBRARY_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/lib/libpgnkit.a: $(LIBRARY_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+build/lib/libpgnkit.so.$(LIB_VERSION): $(LIBRARY_OBJS)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
+
+lib: $(LIBRARY_FILES)
+
+# The Python module: pgnkit.so (a name every CPython accepts) linked with the library's
+# position-independent archive, for Debian's python3 (python3-dev has its headers).
+PYTHON ?= /usr/bin/python3
+PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+# Where make install puts it: the interpreter's own platlib scheme under PREFIX.
+PY_SITE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib", \
+    "posix_prefix", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))')
+
+build/python/pgnkit.so: python/pgnkitmodule.c include/pgnkit/pgnkit.h build/lib/libpgnkit.a
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -Wno-missing-prototypes -Wno-cast-function-type -O2 -g -fPIC -shared \
+	    -Iinclude -I$(PY_INCLUDE) $(CFLAGS) -o $@ $< build/lib/libpgnkit.a $(PKG_LIBS) -lm -pthread
+
+python: build/python/pgnkit.so
+
+# Runs python/test_pgnkit.py against the CLI's JSON (make check runs it as a CLI test).
+test-python: build/python/pgnkit.so $(BIN)
+	PGNKIT=$(BIN) PYTHONPATH=build/python $(PYTHON) -m unittest discover -s python -p 'test_*.py' -v
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pgnkit
 	install -m 644 man/pgnkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	@$(MAKE) --no-print-directory install-lib
+	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then $(MAKE) --no-print-directory install-python; \
+	else echo "make install: no Python.h for $(PYTHON) (python3-dev): the Python module is not installed"; fi
+
+install-lib: lib
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/pgnkit \
+	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit
+	install -m 644 build/lib/libpgnkit.a $(DESTDIR)$(LIBDIR)/libpgnkit.a
+	install -m 755 build/lib/libpgnkit.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libpgnkit.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libpgnkit.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(LIB_VERSION)|' \
+	    -e 's|@REQUIRES@|$(PKGS)|' pkgconfig/pgnkit.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc
+	install -m 644 include/pgnkit/pgnkit.h $(DESTDIR)$(PREFIX)/include/pgnkit/pgnkit.h
+	install -m 644 docs/api.md $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md
+
+install-python: python
+	install -d $(DESTDIR)$(PY_SITE)
+	install -m 755 build/python/pgnkit.so $(DESTDIR)$(PY_SITE)/pgnkit.so
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pgnkit $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	rm -f $(DESTDIR)$(LIBDIR)/libpgnkit.a $(DESTDIR)$(LIBDIR)/libpgnkit.so* \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc $(DESTDIR)$(PREFIX)/include/pgnkit/pgnkit.h \
+	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md
+	-rmdir $(DESTDIR)$(PREFIX)/include/pgnkit $(DESTDIR)$(PREFIX)/share/doc/pgnkit 2>/dev/null
+	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then rm -f $(DESTDIR)$(PY_SITE)/pgnkit.so; fi
 
 clean:
 	rm -rf build
 
+-include $(LIBRARY_OBJS:.o=.d)
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(OUT)/obj/tests/%.d) \
          $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d)
 

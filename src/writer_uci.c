@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pgnkit/comment.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
@@ -200,27 +201,6 @@ void writer_uci_header(struct buf *out, const struct writer_options *o)
         if (o->with & (1u << k))
             buf_printf(out, "\t%s", extra_names[k]);
     buf_putc(out, '\n');
-}
-
-/* The value of the first "[%name value]" in s[0..len): the first word after the name. */
-static struct slice comment_command(const char *s, size_t len, const char *name)
-{
-    size_t n = strlen(name);
-    for (size_t i = 0; i + n + 2 < len; i++) {
-        if (s[i] != '[' || s[i + 1] != '%' || memcmp(s + i + 2, name, n) != 0)
-            continue;
-        size_t v = i + 2 + n;
-        if (v < len && s[v] != ' ' && s[v] != '\t' && s[v] != '\n' && s[v] != '\r')
-            continue;
-        while (v < len && (s[v] == ' ' || s[v] == '\t' || s[v] == '\n' || s[v] == '\r'))
-            v++;
-        size_t end = v;
-        while (end < len && s[end] != ']' && s[end] != ' ' && s[end] != '\t' &&
-               s[end] != '\n' && s[end] != '\r')
-            end++;
-        return (struct slice){s + v, end - v};
-    }
-    return (struct slice){NULL, 0};
 }
 
 struct tsv_row {

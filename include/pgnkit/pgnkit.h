@@ -1,0 +1,208 @@
+/**
+ * pgnkit.h - the public C API of libpgnkit: read PGN games, replay them, ask for moves,
+ * positions, tags, diagnostics and clock/eval comments.  The one header to include.
+ *
+ * A reader streams one source (a file, a file descriptor or memory; gzip and zstd found
+ * by content) and hands out one game at a time.  Each game is replayed on a real board
+ * as it is read, exactly as `pgnkit check` and `pgnkit uci` replay it, so its status and
+ * diagnostics are the ones the command line prints.
+ *
+ * Ownership: every handle is opaque.  A game and every pointer it gives out (strings,
+ * diagnostics) belong to the reader and stay valid until the next pgnkit_next() or
+ * pgnkit_close() on that reader; copy what you keep.  Strings from this API are UTF-8
+ * bytes with a length (pgnkit_str), not NUL-terminated unless said so.
+ *
+ * Errors are values: a function that can fail returns NULL or -1 and fills a
+ * pgnkit_error when one is given.  Problems in the games themselves are never errors
+ * of the API: they are the game's diagnostics.
+ *
+ * Threads: no global mutable state.  Readers are independent: use one reader per
+ * thread (a reader and its games must not be used by two threads at once).
+ */
+#ifndef PGNKIT_PGNKIT_H
+#define PGNKIT_PGNKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PGNKIT_VERSION_MAJOR 0
+#define PGNKIT_VERSION_MINOR 2
+#define PGNKIT_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH: compare with pgnkit_version_number(). */
+#define PGNKIT_VERSION_NUMBER \
+    (PGNKIT_VERSION_MAJOR * 10000 + PGNKIT_VERSION_MINOR * 100 + PGNKIT_VERSION_PATCH)
+
+#if defined(__GNUC__) && defined(PGNKIT_BUILDING_LIBRARY)
+#define PGNKIT_API __attribute__((visibility("default")))
+#else
+#define PGNKIT_API
+#endif
+
+/** The version of the library linked at run time, "MAJOR.MINOR.PATCH". */
+PGNKIT_API const char *pgnkit_version(void);
+/** The same as PGNKIT_VERSION_NUMBER of the library linked at run time. */
+PGNKIT_API int pgnkit_version_number(void);
+
+typedef struct pgnkit_reader pgnkit_reader;
+typedef struct pgnkit_game pgnkit_game;
+
+/** A byte string owned by the reader: ptr is NULL when absent. */
+typedef struct pgnkit_str {
+    const char *ptr;
+    size_t len;
+} pgnkit_str;
+
+/** Why a call failed: a one-line message, NUL-terminated. */
+typedef struct pgnkit_error {
+    int code; /* an errno value (ENOENT, EIO for corrupt compressed data, ...) */
+    char message[256];
+} pgnkit_error;
+
+enum pgnkit_flags {
+    PGNKIT_STRICT = 1 << 0,           /* flag over-disambiguation; as pgnkit --strict */
+    PGNKIT_LENIENT = 1 << 1,          /* take the first candidate of an ambiguous SAN */
+    PGNKIT_NO_VARIATIONS = 1 << 2,    /* do not replay (...) variations */
+    PGNKIT_KING_TAKES_ROOK = 1 << 3,  /* UCI castling as e1h1 in standard games too */
+};
+
+/** Options of a reader; zero-initialize (or pgnkit_options_init) for the defaults. */
+typedef struct pgnkit_options {
+    unsigned flags;          /* enum pgnkit_flags */
+    size_t max_game_bytes;   /* 0: the default (64 MiB), as --max-game-bytes */
+} pgnkit_options;
+
+PGNKIT_API void pgnkit_options_init(pgnkit_options *opts);
+
+/** A reader over the file at path (compressed by content).  NULL and *err on failure. */
+PGNKIT_API pgnkit_reader *pgnkit_open_path(const char *path, const pgnkit_options *opts,
+                                           pgnkit_error *err);
+/** A reader over fd, which it does not close; name is copied (used in diagnostics). */
+PGNKIT_API pgnkit_reader *pgnkit_open_fd(int fd, const char *name, const pgnkit_options *opts,
+                                         pgnkit_error *err);
+/** A reader over data[0, len), which must stay valid until pgnkit_close (not copied). */
+PGNKIT_API pgnkit_reader *pgnkit_open_memory(const void *data, size_t len, const char *name,
+                                             const pgnkit_options *opts, pgnkit_error *err);
+/** Free the reader and everything it handed out; NULL is a no-op. */
+PGNKIT_API void pgnkit_close(pgnkit_reader *r);
+
+/**
+ * The next game: 1 and *game set, 0 at the end of the input, -1 when the input could not
+ * be read (then *err says why; the reader is finished).
+ */
+PGNKIT_API int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err);
+
+/**
+ * An owned copy of game that outlives the reader's next call (its tags, moves,
+ * positions, comments' clocks and evals, diagnostics; not its tokens), to free with
+ * pgnkit_game_free().  Every pgnkit_game_* call below works on it.  NULL only when out
+ * of memory.
+ */
+PGNKIT_API pgnkit_game *pgnkit_game_detach(pgnkit_game *game);
+/** Free a game from pgnkit_game_detach(); NULL is a no-op (never pass the reader's). */
+PGNKIT_API void pgnkit_game_free(pgnkit_game *game);
+
+/* ---- the game: where it is ---- */
+
+/** The name the reader was opened with (path, or the name given). NUL-terminated. */
+PGNKIT_API const char *pgnkit_game_file(const pgnkit_game *g);
+/** 1-based index of the game in its input. */
+PGNKIT_API uint64_t pgnkit_game_index(const pgnkit_game *g);
+/** Byte offset of its first byte in the (decompressed) input, and its length. */
+PGNKIT_API uint64_t pgnkit_game_offset(const pgnkit_game *g);
+PGNKIT_API uint64_t pgnkit_game_bytes(const pgnkit_game *g);
+/** 1-based line of its first byte. */
+PGNKIT_API uint64_t pgnkit_game_line(const pgnkit_game *g);
+
+/* ---- the verdict ---- */
+
+typedef enum pgnkit_status {
+    PGNKIT_STATUS_OK = 0,       /* no diagnostic */
+    PGNKIT_STATUS_WARNINGS = 1, /* warnings only */
+    PGNKIT_STATUS_ERRORS = 2,   /* at least one error */
+    PGNKIT_STATUS_SKIPPED = 3,  /* not replayed (too large, unsupported variant) */
+} pgnkit_status;
+
+typedef enum pgnkit_ending {
+    PGNKIT_ENDING_NONE = 0,     /* the final position is no checkmate or stalemate */
+    PGNKIT_ENDING_CHECKMATE = 1,
+    PGNKIT_ENDING_STALEMATE = 2,
+} pgnkit_ending;
+
+PGNKIT_API pgnkit_status pgnkit_game_status(const pgnkit_game *g);
+/** "ok", "warnings", "errors", "skipped" (as the CLI's JSON writes them). */
+PGNKIT_API const char *pgnkit_status_name(pgnkit_status s);
+PGNKIT_API pgnkit_ending pgnkit_game_ending(const pgnkit_game *g);
+/** "none", "checkmate", "stalemate". */
+PGNKIT_API const char *pgnkit_ending_name(pgnkit_ending e);
+/** The termination marker written (1-0, 0-1, 1/2-1/2, *); ptr NULL when there is none. */
+PGNKIT_API pgnkit_str pgnkit_game_result(const pgnkit_game *g);
+/** The ply of the mainline error that stopped the replay, or 0. */
+PGNKIT_API uint32_t pgnkit_game_error_ply(const pgnkit_game *g);
+
+/* ---- tags ---- */
+
+PGNKIT_API size_t pgnkit_game_tag_count(const pgnkit_game *g);
+/** The i-th tag in file order; 0, or -1 when i is out of range. */
+PGNKIT_API int pgnkit_game_tag(const pgnkit_game *g, size_t i, pgnkit_str *name,
+                               pgnkit_str *value);
+/** The value of the tag called name (case-sensitive); ptr NULL when absent. */
+PGNKIT_API pgnkit_str pgnkit_game_tag_value(const pgnkit_game *g, const char *name);
+
+/* ---- the mainline ---- */
+
+enum { PGNKIT_UCI_MAX = 8, PGNKIT_SAN_MAX = 16, PGNKIT_FEN_MAX = 128 };
+
+/** Mainline moves played (up to the first error that stopped the replay). */
+PGNKIT_API size_t pgnkit_game_ply_count(const pgnkit_game *g);
+/** Move number ply (1-based) as UCI into dst (PGNKIT_UCI_MAX bytes, NUL-terminated);
+ * returns its length, or 0 when ply is out of range. */
+PGNKIT_API size_t pgnkit_game_uci(pgnkit_game *g, size_t ply, char *dst);
+/** The same move as canonical SAN (PGNKIT_SAN_MAX bytes). */
+PGNKIT_API size_t pgnkit_game_san(pgnkit_game *g, size_t ply, char *dst);
+/** The FEN after ply (0: the start position) into dst (PGNKIT_FEN_MAX bytes); 0 when
+ * ply is out of range or the start position could not be set up.  Walking the plies in
+ * order costs one move each. */
+PGNKIT_API size_t pgnkit_game_fen(pgnkit_game *g, size_t ply, char *dst);
+
+/* ---- comments: [%clk h:mm:ss] and [%eval ...] after mainline moves ---- */
+
+/** Seconds on the clock after ply (from the first [%clk] after that move): 1 and *seconds,
+ * or 0 when that move has none. */
+PGNKIT_API int pgnkit_game_clock(pgnkit_game *g, size_t ply, double *seconds);
+
+typedef struct pgnkit_eval {
+    int is_mate;     /* 1: mate_in is set; 0: pawns is set */
+    double pawns;    /* from White's view, e.g. 0.31 or -1.5 */
+    int mate_in;     /* #3 is 3, #-2 is -2 */
+} pgnkit_eval;
+
+/** The [%eval] after ply: 1 and *eval, or 0 when that move has none. */
+PGNKIT_API int pgnkit_game_eval(pgnkit_game *g, size_t ply, pgnkit_eval *eval);
+
+/* ---- diagnostics: exactly what `pgnkit check` prints ---- */
+
+typedef struct pgnkit_diagnostic {
+    const char *code;       /* "ILLEGAL", "AMBIGUOUS", ... NUL-terminated */
+    int is_error;           /* 1 error, 0 warning */
+    uint64_t line, col;     /* 1-based position in the input */
+    uint32_t ply;           /* the mainline or variation ply, 0 when not about a move */
+    const char *message;    /* NUL-terminated */
+    const char *san;        /* the token as written ("" when not about a move) */
+    const char *fen;        /* the position before the move ("" when not about a move) */
+    const char *candidates; /* space-separated UCI moves the SAN could mean (or "") */
+} pgnkit_diagnostic;
+
+PGNKIT_API size_t pgnkit_game_diagnostic_count(const pgnkit_game *g);
+/** The i-th diagnostic, in file order: 0, or -1 when i is out of range.  The strings
+ * are the game's (valid until the next pgnkit_next). */
+PGNKIT_API int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

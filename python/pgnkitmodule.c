@@ -1,0 +1,625 @@
+/*
+ * pgnkitmodule.c - the Python module `pgnkit`, a thin CPython extension over the public C
+ * API (pgnkit.h): every answer comes from the same reader and replayer as the CLI's.
+ *
+ *   for game in pgnkit.read("games.pgn.zst"):
+ *       game.tags, game.uci, game.san, game.fens(), game.diagnostics, game.clocks, ...
+ *   for verdict in pgnkit.check("games.pgn"): verdict.status, verdict.diagnostics
+ *
+ * Parsing and replaying run with the GIL released; a Game owns a detached copy of its
+ * game (pgnkit_game_detach) and builds each attribute on first use.  I/O errors raise
+ * OSError; problems in games are data (Game.diagnostics), never exceptions.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgnkit/pgnkit.h"
+
+static PyObject *diagnostic_type; /* collections.namedtuple, made at import */
+static PyObject *verdict_type;
+
+/* ---- Game ---- */
+
+typedef struct {
+    PyObject_HEAD
+    pgnkit_game *game;
+    PyObject *tags, *uci, *san, *diagnostics, *clocks, *evals; /* built on first use */
+} GameObject;
+
+static void game_dealloc(GameObject *self)
+{
+    pgnkit_game_free(self->game);
+    Py_XDECREF(self->tags);
+    Py_XDECREF(self->uci);
+    Py_XDECREF(self->san);
+    Py_XDECREF(self->diagnostics);
+    Py_XDECREF(self->clocks);
+    Py_XDECREF(self->evals);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Length of the valid UTF-8 sequence at p[0..n), or 0 when none starts there. */
+static size_t utf8_sequence(const unsigned char *p, size_t n)
+{
+    size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
+               : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    if (!len || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+        return 0; /* overlong, surrogate, past U+10FFFF */
+    return len;
+}
+
+/* Text as the CLI's JSON reads it: valid UTF-8 as it is, any other byte as Latin-1. */
+static PyObject *decode_text(const char *s, size_t len)
+{
+    PyObject *fast = PyUnicode_DecodeUTF8(s, (Py_ssize_t)len, NULL);
+    if (fast || !PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+        return fast;
+    PyErr_Clear();
+    Py_UCS4 *chars = PyMem_Malloc((len + 1) * sizeof *chars);
+    if (!chars)
+        return PyErr_NoMemory();
+    const unsigned char *p = (const unsigned char *)s;
+    size_t count = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_sequence(p + i, len - i);
+        if (!n) {
+            chars[count++] = p[i++];
+            continue;
+        }
+        Py_UCS4 c = n == 1 ? p[i] : (Py_UCS4)(p[i] & (0x7f >> n));
+        for (size_t k = 1; k < n; k++)
+            c = (c << 6) | (p[i + k] & 0x3f);
+        chars[count++] = c;
+        i += n;
+    }
+    PyObject *str = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars, (Py_ssize_t)count);
+    PyMem_Free(chars);
+    return str;
+}
+
+static PyObject *str_or_none(pgnkit_str s)
+{
+    if (!s.ptr)
+        Py_RETURN_NONE;
+    return decode_text(s.ptr, s.len);
+}
+
+/* A cached attribute: built once by make(), then shared. */
+static PyObject *cached(PyObject **slot, PyObject *(*make)(pgnkit_game *), pgnkit_game *g)
+{
+    if (!*slot)
+        *slot = make(g);
+    Py_XINCREF(*slot);
+    return *slot;
+}
+
+static PyObject *make_tags(pgnkit_game *g)
+{
+    PyObject *dict = PyDict_New();
+    for (size_t i = 0; dict && i < pgnkit_game_tag_count(g); i++) {
+        pgnkit_str name, value;
+        pgnkit_game_tag(g, i, &name, &value);
+        PyObject *k = str_or_none(name), *v = str_or_none(value);
+        int rc = k && v ? PyDict_SetItem(dict, k, v) : -1;
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+        if (rc < 0)
+            Py_CLEAR(dict);
+    }
+    return dict;
+}
+
+/* A list with one str per mainline ply, written by move_text. */
+static PyObject *move_list(pgnkit_game *g, size_t (*move_text)(pgnkit_game *, size_t, char *))
+{
+    size_t n = pgnkit_game_ply_count(g);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        char text[PGNKIT_SAN_MAX];
+        size_t len = move_text(g, i + 1, text);
+        PyObject *s = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
+        if (!s) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, s);
+    }
+    return list;
+}
+
+static PyObject *make_uci(pgnkit_game *g) { return move_list(g, pgnkit_game_uci); }
+static PyObject *make_san(pgnkit_game *g) { return move_list(g, pgnkit_game_san); }
+
+/* "e2e4 e7e5" -> ["e2e4", "e7e5"] */
+static PyObject *candidate_list(const char *text)
+{
+    PyObject *s = PyUnicode_FromString(text);
+    if (!s)
+        return NULL;
+    PyObject *list = PyUnicode_Split(s, NULL, -1);
+    Py_DECREF(s);
+    return list;
+}
+
+static PyObject *make_diagnostic(const pgnkit_diagnostic *d)
+{
+    PyObject *candidates = candidate_list(d->candidates);
+    if (!candidates)
+        return NULL;
+    return PyObject_CallFunction(diagnostic_type, "KKIssNNNs", (unsigned long long)d->line,
+                                 (unsigned long long)d->col, (unsigned)d->ply, d->code,
+                                 d->is_error ? "error" : "warning",
+                                 decode_text(d->message, strlen(d->message)), candidates,
+                                 decode_text(d->san, strlen(d->san)), d->fen);
+}
+
+static PyObject *make_diagnostics(pgnkit_game *g)
+{
+    size_t n = pgnkit_game_diagnostic_count(g);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        pgnkit_diagnostic d;
+        pgnkit_game_diagnostic(g, i, &d);
+        PyObject *t = make_diagnostic(&d);
+        if (!t) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+static PyObject *make_clocks(pgnkit_game *g)
+{
+    size_t n = pgnkit_game_ply_count(g);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        double seconds;
+        PyObject *v;
+        if (pgnkit_game_clock(g, i + 1, &seconds))
+            v = PyFloat_FromDouble(seconds);
+        else
+            v = Py_NewRef(Py_None);
+        if (!v) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+    }
+    return list;
+}
+
+/* An eval as a float in pawns, or a str "#3" / "#-2" for a mate. */
+static PyObject *eval_value(const pgnkit_eval *e)
+{
+    if (e->is_mate)
+        return PyUnicode_FromFormat("#%d", e->mate_in);
+    return PyFloat_FromDouble(e->pawns);
+}
+
+static PyObject *make_evals(pgnkit_game *g)
+{
+    size_t n = pgnkit_game_ply_count(g);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        pgnkit_eval e;
+        PyObject *v = pgnkit_game_eval(g, i + 1, &e) ? eval_value(&e) : Py_NewRef(Py_None);
+        if (!v) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+    }
+    return list;
+}
+
+#define CACHED_GETTER(field)                                                                   \
+    static PyObject *game_get_##field(GameObject *self, void *closure)                        \
+    {                                                                                          \
+        (void)closure;                                                                         \
+        return cached(&self->field, make_##field, self->game);                                \
+    }
+CACHED_GETTER(tags)
+CACHED_GETTER(uci)
+CACHED_GETTER(san)
+CACHED_GETTER(diagnostics)
+CACHED_GETTER(clocks)
+CACHED_GETTER(evals)
+
+static PyObject *game_get_result(GameObject *self, void *c)
+{
+    (void)c;
+    return str_or_none(pgnkit_game_result(self->game));
+}
+static PyObject *game_get_ending(GameObject *self, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(pgnkit_ending_name(pgnkit_game_ending(self->game)));
+}
+static PyObject *game_get_status(GameObject *self, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(pgnkit_status_name(pgnkit_game_status(self->game)));
+}
+static PyObject *game_get_file(GameObject *self, void *c)
+{
+    (void)c;
+    return PyUnicode_DecodeFSDefault(pgnkit_game_file(self->game));
+}
+#define U64_GETTER(name, fn)                                                                   \
+    static PyObject *game_get_##name(GameObject *self, void *c)                               \
+    {                                                                                          \
+        (void)c;                                                                               \
+        return PyLong_FromUnsignedLongLong((unsigned long long)fn(self->game));               \
+    }
+U64_GETTER(index, pgnkit_game_index)
+U64_GETTER(offset, pgnkit_game_offset)
+U64_GETTER(bytes, pgnkit_game_bytes)
+U64_GETTER(line, pgnkit_game_line)
+U64_GETTER(error_ply, pgnkit_game_error_ply)
+
+static PyObject *game_fens(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    size_t n = pgnkit_game_ply_count(self->game);
+    char fen[PGNKIT_FEN_MAX];
+    if (!pgnkit_game_fen(self->game, 0, fen))
+        return PyList_New(0); /* no start position (bad FEN, unsupported variant) */
+    PyObject *list = PyList_New((Py_ssize_t)n + 1);
+    for (size_t i = 0; list && i <= n; i++) {
+        size_t len = pgnkit_game_fen(self->game, i, fen);
+        PyObject *s = PyUnicode_FromStringAndSize(fen, (Py_ssize_t)len);
+        if (!s) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, s);
+    }
+    return list;
+}
+
+static Py_ssize_t game_len(GameObject *self) { return (Py_ssize_t)pgnkit_game_ply_count(self->game); }
+
+static PyObject *game_repr(GameObject *self)
+{
+    return PyUnicode_FromFormat("<pgnkit.Game %llu of %s: %zu plies, %s>",
+                                (unsigned long long)pgnkit_game_index(self->game),
+                                pgnkit_game_file(self->game), pgnkit_game_ply_count(self->game),
+                                pgnkit_status_name(pgnkit_game_status(self->game)));
+}
+
+static PyGetSetDef game_getset[] = {
+    {"tags", (getter)game_get_tags, NULL, "the tag pairs, a dict in file order", NULL},
+    {"uci", (getter)game_get_uci, NULL, "the mainline as UCI moves (list of str)", NULL},
+    {"san", (getter)game_get_san, NULL, "the mainline as canonical SAN (list of str)", NULL},
+    {"diagnostics", (getter)game_get_diagnostics, NULL, "list of pgnkit.Diagnostic", NULL},
+    {"clocks", (getter)game_get_clocks, NULL, "seconds from [%clk] per ply, or None", NULL},
+    {"evals", (getter)game_get_evals, NULL, "[%eval] per ply: pawns (float), '#N', or None",
+     NULL},
+    {"result", (getter)game_get_result, NULL, "the termination marker written, or None", NULL},
+    {"ending", (getter)game_get_ending, NULL, "'checkmate', 'stalemate' or 'none'", NULL},
+    {"status", (getter)game_get_status, NULL, "'ok', 'warnings', 'errors' or 'skipped'", NULL},
+    {"file", (getter)game_get_file, NULL, "the input's name", NULL},
+    {"index", (getter)game_get_index, NULL, "1-based index of the game in its input", NULL},
+    {"offset", (getter)game_get_offset, NULL, "byte offset of the game in its input", NULL},
+    {"bytes", (getter)game_get_bytes, NULL, "bytes the game spans", NULL},
+    {"line", (getter)game_get_line, NULL, "line of the game's first byte", NULL},
+    {"error_ply", (getter)game_get_error_ply, NULL, "ply of the error that stopped it, or 0",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef game_methods[] = {
+    {"fens", (PyCFunction)game_fens, METH_NOARGS,
+     "fens() -> list of str: the start position's FEN, then the FEN after each ply"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods game_as_sequence = {.sq_length = (lenfunc)game_len};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pgnkit.Game",
+    .tp_doc = "One game as read and replayed (pgnkit.read yields them).",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)game_dealloc,
+    .tp_repr = (reprfunc)game_repr,
+    .tp_getset = game_getset,
+    .tp_methods = game_methods,
+    .tp_as_sequence = &game_as_sequence,
+};
+
+/* ---- Reader: the iterator pgnkit.read and pgnkit.check return ---- */
+
+typedef struct {
+    PyObject_HEAD
+    pgnkit_reader *reader;
+    int owned_fd;      /* a dup of a file object's descriptor, closed with the reader */
+    PyObject *data;    /* the bytes a memory reader reads, kept alive */
+    int verdicts_only; /* pgnkit.check: yield Verdicts, not Games */
+    int busy;          /* another thread is inside __next__ */
+} ReaderObject;
+
+static void reader_release(ReaderObject *self)
+{
+    pgnkit_close(self->reader);
+    self->reader = NULL;
+    if (self->owned_fd >= 0)
+        close(self->owned_fd);
+    self->owned_fd = -1;
+    Py_CLEAR(self->data);
+}
+
+static void reader_dealloc(ReaderObject *self)
+{
+    reader_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *raise_error(const pgnkit_error *err)
+{
+    int code = err->code ? err->code : EIO;
+    PyObject *exc = PyObject_CallFunction(PyExc_OSError, "is", code, err->message);
+    if (exc) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+    }
+    return NULL;
+}
+
+static PyObject *make_verdict(pgnkit_game *g)
+{
+    PyObject *diags = make_diagnostics(g);
+    if (!diags)
+        return NULL;
+    return PyObject_CallFunction(verdict_type, "NKKKsKN", PyUnicode_DecodeFSDefault(pgnkit_game_file(g)),
+                                 (unsigned long long)pgnkit_game_index(g),
+                                 (unsigned long long)pgnkit_game_offset(g),
+                                 (unsigned long long)pgnkit_game_line(g),
+                                 pgnkit_status_name(pgnkit_game_status(g)),
+                                 (unsigned long long)pgnkit_game_ply_count(g), diags);
+}
+
+static PyObject *reader_next(ReaderObject *self)
+{
+    if (!self->reader)
+        return NULL; /* closed or finished: StopIteration */
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this pgnkit reader is in use by another thread");
+        return NULL;
+    }
+    self->busy = 1;
+    pgnkit_game *game = NULL, *owned = NULL;
+    pgnkit_error err = {0, ""};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = pgnkit_next(self->reader, &game, &err);
+    if (rc == 1 && !self->verdicts_only)
+        owned = pgnkit_game_detach(game);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (rc <= 0) {
+        reader_release(self);
+        return rc < 0 ? raise_error(&err) : NULL;
+    }
+    if (self->verdicts_only)
+        return make_verdict(game);
+    GameObject *obj = PyObject_New(GameObject, &GameType);
+    if (!obj) {
+        pgnkit_game_free(owned);
+        return NULL;
+    }
+    obj->game = owned;
+    obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
+    return (PyObject *)obj;
+}
+
+static PyObject *reader_close(ReaderObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this pgnkit reader is in use by another thread");
+        return NULL;
+    }
+    reader_release(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *reader_enter(ReaderObject *self, PyObject *unused)
+{
+    (void)unused;
+    return Py_NewRef(self);
+}
+
+static PyObject *reader_exit(ReaderObject *self, PyObject *args)
+{
+    (void)args;
+    return reader_close(self, NULL);
+}
+
+static PyMethodDef reader_methods[] = {
+    {"close", (PyCFunction)reader_close, METH_NOARGS, "close the input"},
+    {"__enter__", (PyCFunction)reader_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)reader_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pgnkit.Reader",
+    .tp_doc = "An iterator over the games of one input (see pgnkit.read).",
+    .tp_basicsize = sizeof(ReaderObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)reader_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)reader_next,
+    .tp_methods = reader_methods,
+};
+
+/* ---- pgnkit.read / pgnkit.check ---- */
+
+/* Open source: a path (str, bytes, os.PathLike), a file object with fileno(), or any
+ * object with read() returning bytes (read whole). */
+static int open_source(ReaderObject *r, PyObject *source, const pgnkit_options *opts)
+{
+    pgnkit_error err = {0, ""};
+    if (PyUnicode_Check(source) || PyBytes_Check(source) || PyObject_HasAttrString(source, "__fspath__")) {
+        PyObject *path = NULL;
+        if (!PyUnicode_FSConverter(source, &path))
+            return -1;
+        Py_BEGIN_ALLOW_THREADS
+        r->reader = pgnkit_open_path(PyBytes_AS_STRING(path), opts, &err);
+        Py_END_ALLOW_THREADS
+        if (!r->reader) {
+            errno = err.code;
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, source);
+        }
+        Py_DECREF(path);
+        return r->reader ? 0 : -1;
+    }
+    PyObject *name = PyObject_GetAttrString(source, "name");
+    PyErr_Clear();
+    PyObject *name_str = name ? PyObject_Str(name) : PyUnicode_FromString("<file>");
+    Py_XDECREF(name);
+    if (!name_str)
+        return -1;
+    const char *cname = PyUnicode_AsUTF8(name_str);
+    int rc = -1;
+    if (PyObject_HasAttrString(source, "fileno")) {
+        PyObject *fd_obj = PyObject_CallMethod(source, "fileno", NULL);
+        int fd = fd_obj ? PyObject_AsFileDescriptor(fd_obj) : -1;
+        Py_XDECREF(fd_obj);
+        if (fd >= 0 && (r->owned_fd = dup(fd)) >= 0)
+            r->reader = pgnkit_open_fd(r->owned_fd, cname, opts, &err);
+        else if (fd >= 0)
+            PyErr_SetFromErrno(PyExc_OSError);
+        else
+            PyErr_Clear(); /* io.BytesIO has fileno() but no descriptor: read it */
+        if (r->reader || PyErr_Occurred()) {
+            rc = r->reader ? 0 : -1;
+            Py_DECREF(name_str);
+            return rc;
+        }
+    }
+    r->data = PyObject_CallMethod(source, "read", NULL);
+    if (r->data && !PyBytes_Check(r->data)) {
+        PyErr_SetString(PyExc_TypeError, "pgnkit.read wants a path or a binary file");
+        Py_CLEAR(r->data);
+    }
+    if (r->data) {
+        r->reader = pgnkit_open_memory(PyBytes_AS_STRING(r->data),
+                                       (size_t)PyBytes_GET_SIZE(r->data), cname, opts, &err);
+        rc = r->reader ? 0 : (raise_error(&err), -1);
+    }
+    Py_DECREF(name_str);
+    return rc;
+}
+
+static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only)
+{
+    /* PyArg_ParseTupleAndKeywords takes char *[] before Python 3.13. */
+    static char *keywords[] = {(char *)"source", (char *)"strict", (char *)"lenient",
+                               (char *)"variations", (char *)"king_takes_rook",
+                               (char *)"max_game_bytes", NULL};
+    PyObject *source;
+    int strict = 0, lenient = 0, variations = 1, ktr = 0;
+    unsigned long long max_game_bytes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppK", keywords, &source, &strict,
+                                     &lenient, &variations, &ktr, &max_game_bytes))
+        return NULL;
+    pgnkit_options opts;
+    pgnkit_options_init(&opts);
+    opts.flags = (strict ? PGNKIT_STRICT : 0) | (lenient ? PGNKIT_LENIENT : 0) |
+                 (variations ? 0 : PGNKIT_NO_VARIATIONS) | (ktr ? PGNKIT_KING_TAKES_ROOK : 0);
+    opts.max_game_bytes = (size_t)max_game_bytes;
+    ReaderObject *r = PyObject_New(ReaderObject, &ReaderType);
+    if (!r)
+        return NULL;
+    r->reader = NULL;
+    r->owned_fd = -1;
+    r->data = NULL;
+    r->busy = 0;
+    r->verdicts_only = verdicts_only;
+    if (open_source(r, source, &opts) != 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    return (PyObject *)r;
+}
+
+static PyObject *module_read(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    return open_reader(args, kwargs, 0);
+}
+
+static PyObject *module_check(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    return open_reader(args, kwargs, 1);
+}
+
+static PyMethodDef module_methods[] = {
+    {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
+     "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
+     "     max_game_bytes=0) -> iterator of pgnkit.Game\n\n"
+     "source: a path (gzip/zstd found by content), a binary file object, or an object\n"
+     "whose read() returns bytes.  Raises OSError when the input cannot be read."},
+    {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
+     "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
+     "plies, diagnostics): the verdicts only, faster than read()."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "pgnkit",
+    "Read PGN chess games fast: moves, positions, tags, diagnostics (libpgnkit).", -1,
+    module_methods, NULL, NULL, NULL, NULL,
+};
+
+static PyObject *namedtuple(const char *name, const char *fields)
+{
+    PyObject *collections = PyImport_ImportModule("collections");
+    if (!collections)
+        return NULL;
+    PyObject *t = PyObject_CallMethod(collections, "namedtuple", "ss", name, fields);
+    Py_DECREF(collections);
+    PyObject *module_name = PyUnicode_FromString("pgnkit");
+    if (t && (!module_name || PyObject_SetAttrString(t, "__module__", module_name) < 0))
+        Py_CLEAR(t);
+    Py_XDECREF(module_name);
+    return t;
+}
+
+PyMODINIT_FUNC PyInit_pgnkit(void)
+{
+    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&ReaderType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    diagnostic_type = namedtuple("Diagnostic", "line col ply code severity message candidates san fen");
+    verdict_type = namedtuple("Verdict", "file index offset line status plies diagnostics");
+    if (!diagnostic_type || !verdict_type ||
+        PyModule_AddObjectRef(m, "Diagnostic", diagnostic_type) < 0 ||
+        PyModule_AddObjectRef(m, "Verdict", verdict_type) < 0 ||
+        PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
+        PyModule_AddObjectRef(m, "Reader", (PyObject *)&ReaderType) < 0 ||
+        PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,469 @@
+/*
+ * api.c - the public API (pgnkit.h) over the modules the command line uses: source
+ * (compression by content), pgn_reader (games), game (replay), san_resolve/uci/fen
+ * (move and position text), comment ([%clk], [%eval]).  No logic of its own beyond
+ * walking a game: the answers are the same as the CLI's because the code is the same.
+ */
+#define PGNKIT_BUILDING_LIBRARY 1
+#include "pgnkit/pgnkit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pgnkit/comment.h"
+#include "pgnkit/fen.h"
+#include "pgnkit/game.h"
+#include "pgnkit/san_resolve.h"
+#include "pgnkit/source.h"
+#include "pgnkit/uci.h"
+#include "pgnkit/version.h"
+#include "pgnkit/xalloc.h"
+
+/* Per-ply comment facts, filled on the first clock/eval question about a game. */
+struct ply_notes {
+    bool has_clock, has_eval, eval_mate;
+    int mate_in;
+    double clock, pawns;
+};
+
+struct pgnkit_game {
+    const struct game_record *rec;
+    bool ktr;
+    /* A cursor for walking positions in order: pos is the position after cursor_ply. */
+    struct position pos;
+    size_t cursor_ply;
+    struct ply_notes *notes;  /* ply_count + 1 entries once filled, index = ply */
+    size_t notes_cap;
+    bool notes_filled;
+    /* A detached game owns copies of what rec points to (pgnkit_game_detach). */
+    bool owned;
+    struct game_record own_rec;
+    struct pgn_game own_game;
+    char *own_text;
+};
+
+/* Bytes from memory, for the source (which may find them compressed). */
+struct memory_source {
+    const char *data;
+    size_t len, pos;
+};
+
+struct pgnkit_reader {
+    int fd;                /* an owned descriptor (pgnkit_open_path), or -1 */
+    int *borrowed_fd;      /* what the fd source reads */
+    int fd_storage;
+    struct memory_source mem;
+    struct source *src;
+    struct pgn_reader *reader;
+    struct game_replayer *replayer;
+    char *name;
+    struct pgn_game current;
+    struct pgnkit_game game;
+};
+
+const char *pgnkit_version(void) { return PGNKIT_VERSION; }
+
+int pgnkit_version_number(void) { return PGNKIT_VERSION_NUMBER; }
+
+void pgnkit_options_init(pgnkit_options *opts) { memset(opts, 0, sizeof *opts); }
+
+static void set_error(pgnkit_error *err, int code, const char *fmt, const char *a,
+                      const char *b)
+{
+    if (!err)
+        return;
+    err->code = code;
+    snprintf(err->message, sizeof err->message, fmt, a, b);
+}
+
+static ssize_t memory_read(void *ctx, char *buf, size_t cap)
+{
+    struct memory_source *m = ctx;
+    size_t n = m->len - m->pos < cap ? m->len - m->pos : cap;
+    memcpy(buf, m->data + m->pos, n);
+    m->pos += n;
+    return (ssize_t)n;
+}
+
+static ssize_t source_pgn_read(void *ctx, char *buf, size_t cap)
+{
+    return source_read(ctx, buf, cap);
+}
+
+/* The reader's common part once its raw bytes are known. */
+static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
+                                  const pgnkit_options *opts, pgnkit_error *err)
+{
+    pgnkit_options defaults;
+    if (!opts) {
+        pgnkit_options_init(&defaults);
+        opts = &defaults;
+    }
+    struct game_options game_opts = {
+        .san = {.strict = opts->flags & PGNKIT_STRICT, .lenient = opts->flags & PGNKIT_LENIENT},
+        .skip_variations = opts->flags & PGNKIT_NO_VARIATIONS,
+        .letters = SAN_LETTERS_ENGLISH,
+    };
+    struct diag d;
+    r->replayer = game_replayer_new(&game_opts, &d);
+    if (!r->replayer) {
+        set_error(err, EINVAL, "cannot build the SAN matcher: %s%s", d.message, "");
+        pgnkit_close(r);
+        return NULL;
+    }
+    struct pgn_limits limits = {.max_game_bytes = opts->max_game_bytes};
+    r->src = source_new(raw);
+    r->reader = pgn_reader_new((struct pgn_source){source_pgn_read, r->src}, r->name, &limits);
+    r->game.ktr = opts->flags & PGNKIT_KING_TAKES_ROOK;
+    return r;
+}
+
+static pgnkit_reader *new_reader(const char *name)
+{
+    pgnkit_reader *r = xcalloc(1, sizeof *r);
+    r->fd = -1;
+    r->name = xstrndup(name ? name : "<memory>", strlen(name ? name : "<memory>"));
+    return r;
+}
+
+pgnkit_reader *pgnkit_open_path(const char *path, const pgnkit_options *opts, pgnkit_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        set_error(err, errno, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        set_error(err, EISDIR, "cannot read %s: %s", path, "it is a directory");
+        return NULL;
+    }
+    pgnkit_reader *r = new_reader(path);
+    r->fd = fd;
+    r->fd_storage = fd;
+    return finish_open(r, pgn_source_fd(&r->fd_storage), opts, err);
+}
+
+pgnkit_reader *pgnkit_open_fd(int fd, const char *name, const pgnkit_options *opts,
+                              pgnkit_error *err)
+{
+    pgnkit_reader *r = new_reader(name ? name : "<fd>");
+    r->fd_storage = fd;
+    return finish_open(r, pgn_source_fd(&r->fd_storage), opts, err);
+}
+
+pgnkit_reader *pgnkit_open_memory(const void *data, size_t len, const char *name,
+                                  const pgnkit_options *opts, pgnkit_error *err)
+{
+    pgnkit_reader *r = new_reader(name);
+    r->mem = (struct memory_source){data, len, 0};
+    return finish_open(r, (struct pgn_source){memory_read, &r->mem}, opts, err);
+}
+
+void pgnkit_close(pgnkit_reader *r)
+{
+    if (!r)
+        return;
+    pgn_reader_free(r->reader);
+    source_free(r->src);
+    game_replayer_free(r->replayer);
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->game.notes);
+    free(r->name);
+    free(r);
+}
+
+int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
+{
+    struct diag d;
+    int rc = pgn_reader_next(r->reader, &r->current, &d);
+    if (rc <= 0) {
+        if (rc < 0) {
+            const char *why = source_error(r->src);
+            set_error(err, errno ? errno : EIO, "%s: %s", r->name, why ? why : d.message);
+        }
+        return rc < 0 ? -1 : 0;
+    }
+    struct pgnkit_game *g = &r->game;
+    g->rec = game_replay(r->replayer, &r->current);
+    g->pos = g->rec->start;
+    g->cursor_ply = 0;
+    g->notes_filled = false;
+    *game = g;
+    return 1;
+}
+
+static void fill_notes(pgnkit_game *g);
+
+/* ---- detached games ---- */
+
+static size_t text_bytes(const struct game_record *rec)
+{
+    const struct pgn_game *pg = rec->game;
+    size_t n = strlen(pg->file) + 1 + rec->result_token.len + rec->result_tag.len;
+    for (size_t i = 0; i < pg->tag_count; i++)
+        n += pg->tags[i].name.len + pg->tags[i].value.len;
+    return n;
+}
+
+/* Copy s into *p (advancing it) and return the copy. */
+static struct slice copy_slice(char **p, struct slice s)
+{
+    if (!s.ptr)
+        return s;
+    memcpy(*p, s.ptr, s.len);
+    struct slice c = {*p, s.len};
+    *p += s.len;
+    return c;
+}
+
+pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
+{
+    if (!game->notes_filled)
+        fill_notes(game); /* needs the tokens, which are not copied */
+    const struct game_record *rec = game->rec;
+    const struct pgn_game *pg = rec->game;
+    pgnkit_game *g = xcalloc(1, sizeof *g);
+    g->owned = true;
+    g->ktr = game->ktr;
+    g->own_rec = *rec;
+    g->own_game = *pg;
+    g->own_game.tokens = NULL;
+    g->own_game.token_count = 0;
+    g->own_game.text = NULL;
+    g->own_game.diags = (struct diag_list){NULL, 0, 0};
+    g->own_rec.game = &g->own_game;
+    g->own_rec.token_moves = NULL;
+    char *p = g->own_text = xmalloc(text_bytes(rec));
+    size_t file_len = strlen(pg->file) + 1;
+    g->own_game.file = memcpy(p, pg->file, file_len);
+    p += file_len;
+    struct pgn_tag *tags = xmalloc((pg->tag_count + 1) * sizeof *tags);
+    for (size_t i = 0; i < pg->tag_count; i++) {
+        tags[i] = pg->tags[i];
+        tags[i].name = copy_slice(&p, pg->tags[i].name);
+        tags[i].value = copy_slice(&p, pg->tags[i].value);
+    }
+    g->own_game.tags = tags;
+    g->own_rec.result_token = copy_slice(&p, rec->result_token);
+    g->own_rec.result_tag = copy_slice(&p, rec->result_tag);
+    struct move *moves = xmalloc((rec->mainline_count + 1) * sizeof *moves);
+    memcpy(moves, rec->mainline, rec->mainline_count * sizeof *moves);
+    g->own_rec.mainline = moves;
+    g->own_rec.diags = (struct diag_list){NULL, 0, 0};
+    for (size_t i = 0; i < rec->diags.count; i++)
+        diag_list_push(&g->own_rec.diags, &rec->diags.items[i]);
+    g->notes_cap = rec->mainline_count + 1;
+    g->notes = xmalloc(g->notes_cap * sizeof *g->notes);
+    memcpy(g->notes, game->notes, g->notes_cap * sizeof *g->notes);
+    g->notes_filled = true;
+    g->rec = &g->own_rec;
+    g->pos = rec->start;
+    return g;
+}
+
+void pgnkit_game_free(pgnkit_game *g)
+{
+    if (!g || !g->owned)
+        return;
+    free(g->own_text);
+    free((void *)g->own_game.tags);
+    free((void *)g->own_rec.mainline);
+    diag_list_release(&g->own_rec.diags);
+    free(g->notes);
+    free(g);
+}
+
+/* ---- where and what ---- */
+
+const char *pgnkit_game_file(const pgnkit_game *g) { return g->rec->game->file; }
+uint64_t pgnkit_game_index(const pgnkit_game *g) { return g->rec->game->index; }
+uint64_t pgnkit_game_offset(const pgnkit_game *g) { return g->rec->game->offset; }
+uint64_t pgnkit_game_bytes(const pgnkit_game *g) { return g->rec->game->bytes; }
+uint64_t pgnkit_game_line(const pgnkit_game *g) { return g->rec->game->line; }
+
+pgnkit_status pgnkit_game_status(const pgnkit_game *g) { return (pgnkit_status)g->rec->status; }
+
+const char *pgnkit_status_name(pgnkit_status s)
+{
+    static const char *const names[] = {"ok", "warnings", "errors", "skipped"};
+    return (unsigned)s < 4 ? names[s] : "unknown";
+}
+
+pgnkit_ending pgnkit_game_ending(const pgnkit_game *g) { return (pgnkit_ending)g->rec->end; }
+
+const char *pgnkit_ending_name(pgnkit_ending e)
+{
+    static const char *const names[] = {"none", "checkmate", "stalemate"};
+    return (unsigned)e < 3 ? names[e] : "unknown";
+}
+
+pgnkit_str pgnkit_game_result(const pgnkit_game *g)
+{
+    return (pgnkit_str){g->rec->result_token.ptr, g->rec->result_token.len};
+}
+
+uint32_t pgnkit_game_error_ply(const pgnkit_game *g) { return g->rec->error_ply; }
+
+size_t pgnkit_game_tag_count(const pgnkit_game *g) { return g->rec->game->tag_count; }
+
+int pgnkit_game_tag(const pgnkit_game *g, size_t i, pgnkit_str *name, pgnkit_str *value)
+{
+    const struct pgn_game *pg = g->rec->game;
+    if (i >= pg->tag_count)
+        return -1;
+    if (name)
+        *name = (pgnkit_str){pg->tags[i].name.ptr, pg->tags[i].name.len};
+    if (value)
+        *value = (pgnkit_str){pg->tags[i].value.ptr, pg->tags[i].value.len};
+    return 0;
+}
+
+pgnkit_str pgnkit_game_tag_value(const pgnkit_game *g, const char *name)
+{
+    const struct slice *v = game_tag(g->rec->game, name);
+    return v ? (pgnkit_str){v->ptr, v->len} : (pgnkit_str){NULL, 0};
+}
+
+/* ---- moves and positions ---- */
+
+size_t pgnkit_game_ply_count(const pgnkit_game *g) { return g->rec->mainline_count; }
+
+/* Move g's cursor to the position after ply (0..ply_count): forward from where it is,
+ * or from the start when ply is behind it. */
+static void seek_ply(pgnkit_game *g, size_t ply)
+{
+    if (ply < g->cursor_ply) {
+        g->pos = g->rec->start;
+        g->cursor_ply = 0;
+    }
+    while (g->cursor_ply < ply)
+        position_do_move(&g->pos, g->rec->mainline[g->cursor_ply++]);
+}
+
+size_t pgnkit_game_uci(pgnkit_game *g, size_t ply, char *dst)
+{
+    if (ply == 0 || ply > g->rec->mainline_count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    /* Only the chess960 flag of the position is read: the start position will do. */
+    return uci_write_move(&g->rec->start, g->rec->mainline[ply - 1], g->ktr, dst);
+}
+
+size_t pgnkit_game_san(pgnkit_game *g, size_t ply, char *dst)
+{
+    if (ply == 0 || ply > g->rec->mainline_count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    seek_ply(g, ply - 1);
+    size_t n = san_write(&g->pos, g->rec->mainline[ply - 1], dst);
+    dst[n] = '\0';
+    return n;
+}
+
+size_t pgnkit_game_fen(pgnkit_game *g, size_t ply, char *dst)
+{
+    if (!g->rec->started || ply > g->rec->mainline_count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    seek_ply(g, ply);
+    return fen_write(&g->pos, dst, PGNKIT_FEN_MAX, 0);
+}
+
+/* ---- clocks and evals ---- */
+
+static void note_comment(struct ply_notes *n, const struct pgn_token *tok)
+{
+    bool mate;
+    if (!n->has_clock)
+        n->has_clock = comment_parse_clock(comment_command(tok->text, tok->len, "clk"),
+                                           &n->clock);
+    if (!n->has_eval && comment_parse_eval(comment_command(tok->text, tok->len, "eval"), &mate,
+                                           &n->pawns, &n->mate_in)) {
+        n->has_eval = true;
+        n->eval_mate = mate;
+    }
+}
+
+/* The comments at depth 0 between a played mainline move and the next one belong to it
+ * (the same rule as uci --format tsv --with clk,eval). */
+static void fill_notes(pgnkit_game *g)
+{
+    const struct game_record *rec = g->rec;
+    const struct pgn_game *pg = rec->game;
+    xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
+    memset(g->notes, 0, (rec->mainline_count + 1) * sizeof *g->notes);
+    g->notes_filled = true;
+    size_t depth = 0, ply = 0;
+    for (size_t i = 0; rec->started && i < pg->token_count; i++) {
+        const struct pgn_token *tok = &pg->tokens[i];
+        if (tok->kind == PGN_TOK_VARIATION_START)
+            depth++;
+        else if (tok->kind == PGN_TOK_VARIATION_END)
+            depth -= depth > 0;
+        else if (depth == 0 && tok->kind == PGN_TOK_MOVE && rec->token_moves[i].played)
+            ply = rec->token_moves[i].ply;
+        else if (depth == 0 && ply && ply <= rec->mainline_count &&
+                 (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT))
+            note_comment(&g->notes[ply], tok);
+    }
+}
+
+int pgnkit_game_clock(pgnkit_game *g, size_t ply, double *seconds)
+{
+    if (ply == 0 || ply > g->rec->mainline_count)
+        return 0;
+    if (!g->notes_filled)
+        fill_notes(g);
+    if (!g->notes[ply].has_clock)
+        return 0;
+    *seconds = g->notes[ply].clock;
+    return 1;
+}
+
+int pgnkit_game_eval(pgnkit_game *g, size_t ply, pgnkit_eval *eval)
+{
+    if (ply == 0 || ply > g->rec->mainline_count)
+        return 0;
+    if (!g->notes_filled)
+        fill_notes(g);
+    const struct ply_notes *n = &g->notes[ply];
+    if (!n->has_eval)
+        return 0;
+    *eval = (pgnkit_eval){.is_mate = n->eval_mate, .pawns = n->pawns, .mate_in = n->mate_in};
+    return 1;
+}
+
+/* ---- diagnostics ---- */
+
+size_t pgnkit_game_diagnostic_count(const pgnkit_game *g) { return g->rec->diags.count; }
+
+int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *out)
+{
+    if (i >= g->rec->diags.count)
+        return -1;
+    const struct diag *d = &g->rec->diags.items[i];
+    *out = (pgnkit_diagnostic){
+        .code = diag_code_name(d->code),
+        .is_error = d->severity == DIAG_ERROR,
+        .line = d->line,
+        .col = d->col,
+        .ply = d->ply,
+        .message = d->message,
+        .san = d->san,
+        .fen = d->fen,
+        .candidates = d->candidates,
+    };
+    return 0;
+}
