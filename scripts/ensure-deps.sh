@@ -5,7 +5,10 @@ set -eu
 
 need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib"
 case "${1:-build}" in
-    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3" ;;
+    # The library tests build with clang too; the Python module needs Debian's
+    # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
+    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang
+                 python3-dev:/usr/bin/python3-config" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
     # test-scale: Dask distributed (Debian's python3), an sshd and ssh for GNU parallel.
@@ -25,7 +28,10 @@ for pair in $extra; do
     pkg=${pair%%:*}; cmd=${pair#*:}
     [ -x "/usr/games/$cmd" ] && continue
     [ -x "/usr/sbin/$cmd" ] && continue
-    command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
+    case $cmd in
+        /*) [ -e "$cmd" ] || missing="$missing $pkg" ;;
+        *) command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg" ;;
+    esac
 done
 # Compilers and make are assumed (the brief: "nothing installed but the compiler").
 [ -z "$missing" ] && exit 0

@@ -1,0 +1,48 @@
+"""pip install . -- the Python module `pgnkit`, built from the library's sources.
+
+Offline with Debian's setuptools: pip install --no-build-isolation . (the build needs
+python3-dev, pkg-config and the -dev packages the Makefile's PKGS names).  `make python`
+builds the same module with make.
+"""
+import glob
+import re
+import subprocess
+
+from setuptools import Extension, setup
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def version():
+    header = read("include/pgnkit/pgnkit.h")
+    parts = [re.search(rf"#define PGNKIT_VERSION_{p} (\d+)", header).group(1)
+             for p in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(parts)
+
+
+def pkg_config(flag):
+    # The same packages as the Makefile's PKGS, read from it: one list to keep.
+    pkgs = re.search(r"^PKGS := (.*)$", read("Makefile"), re.M).group(1).split()
+    return subprocess.check_output(["pkg-config", flag, *pkgs], text=True).split()
+
+
+setup(
+    name="pgnkit",
+    version=version(),
+    description="Read PGN chess games fast: moves, positions, tags, diagnostics",
+    ext_modules=[
+        Extension(
+            "pgnkit",
+            sources=["python/pgnkitmodule.c"] + sorted(glob.glob("src/*.c")),
+            include_dirs=["include"],
+            define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", "1"),
+                           ("NDEBUG", "1")],
+            extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-pthread"]
+            + pkg_config("--cflags"),
+            extra_link_args=pkg_config("--libs") + ["-lm", "-pthread"],
+        )
+    ],
+)
