@@ -194,6 +194,7 @@ check-slow: $(BIN) $(TEST_BINS)
 bench:
 	@sh scripts/ensure-deps.sh bench
 	@$(MAKE) --no-print-directory BUILD=release all
+	@$(MAKE) --no-print-directory python || echo "bench: no Python module (python3-dev)"
 	@sh scripts/bench.sh build/release/pgnkit
 
 # The man page must lint clean (mandoc comes with "make deps"); tests/cli/man.sh runs this

@@ -182,5 +182,25 @@ run_best "$bin" uci -j1 "$dir/lichess.pgn.gz"
 row pgnkit "gzip" "$secs" "$rss"
 
 echo
+echo "== Python: pgnkit.read() and each game's .uci (build/python/pgnkit.so, Debian's python3)"
+# python-chess cannot be installed here: its speed on these corpora is the one recorded
+# in ../shared/bench/README.md (python-chess 1.11.2, same machine kind, SAN->UCI).
+python_chess() { case $1 in tcec-moves) echo 0.05 ;; *) echo 0.04 ;; esac; }
+py=${PYTHON:-/usr/bin/python3}
+if PYTHONPATH=build/python "$py" -c 'import pgnkit' 2>/dev/null; then
+    for c in twic tcec-moves lichess; do
+        make_corpus "$c"
+        facts "$c"
+        run_best env PYTHONPATH=build/python "$py" scripts/bench-python.py "$dir/$c.pgn"
+        row python "$c read + .uci" "$secs" "$rss"
+        awk -v p="$plies" -v s="$secs" -v r="$(python_chess "$c")" \
+            'BEGIN { printf "%-12s %-22s %8.0fx python-chess (%.2f M plies/s recorded)\n",
+                     "ratio", "python read", p / 1e6 / s / r, r }'
+    done
+else
+    echo "(no module: make python needs python3-dev)"
+fi
+
+echo
 echo "== perft (move generator) against Stockfish"
 sh scripts/bench-perft.sh "$bin"
