@@ -1,0 +1,191 @@
+/* test_api.c - the public API (pgnkit.h) on games whose moves and positions are worked
+ * out by hand here; under make asan, LeakSanitizer checks that readers and detached
+ * games free everything. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgnkit/pgnkit.h"
+
+static const char two_games[] =
+    "[Event \"Ruy\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n"
+    "1. e4 { [%clk 0:03:00] [%eval 0.31] } e5 { [%clk 0:02:59.5] } 2. Nf3 { [%eval #-2] } "
+    "Nc6 3. Bb5 a6 *\n\n"
+    "[Event \"Bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 Nf6 *\n";
+
+static pgnkit_reader *open_text(const char *text)
+{
+    pgnkit_error err;
+    pgnkit_reader *r = pgnkit_open_memory(text, strlen(text), "mem.pgn", NULL, &err);
+    cr_assert_not_null(r, "%s", err.message);
+    return r;
+}
+
+static char *str(pgnkit_str s)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)s.len, s.ptr ? s.ptr : "");
+    return buf;
+}
+
+Test(api, version_macros_match_the_library)
+{
+    cr_assert_eq(pgnkit_version_number(), PGNKIT_VERSION_NUMBER);
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", PGNKIT_VERSION_MAJOR, PGNKIT_VERSION_MINOR,
+             PGNKIT_VERSION_PATCH);
+    cr_assert_str_eq(pgnkit_version(), want);
+}
+
+/* 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6: six plies, each from the opening position by hand. */
+Test(api, moves_positions_tags_and_comments)
+{
+    pgnkit_reader *r = open_text(two_games);
+    pgnkit_game *g;
+    pgnkit_error err;
+    cr_assert_eq(pgnkit_next(r, &g, &err), 1);
+    cr_assert_eq(pgnkit_game_index(g), 1);
+    cr_assert_eq(pgnkit_game_offset(g), 0);
+    cr_assert_eq(pgnkit_game_line(g), 1);
+    cr_assert_str_eq(pgnkit_game_file(g), "mem.pgn");
+    cr_assert_eq(pgnkit_game_status(g), PGNKIT_STATUS_OK);
+    cr_assert_eq(pgnkit_game_tag_count(g), 4);
+    cr_assert_str_eq(str(pgnkit_game_tag_value(g, "White")), "A");
+    cr_assert_null(pgnkit_game_tag_value(g, "white").ptr, "tag names are case-sensitive");
+    cr_assert_str_eq(str(pgnkit_game_result(g)), "*");
+    static const char *const uci[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"};
+    static const char *const san[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"};
+    cr_assert_eq(pgnkit_game_ply_count(g), 6);
+    for (size_t ply = 1; ply <= 6; ply++) {
+        char text[PGNKIT_SAN_MAX];
+        cr_assert_eq(pgnkit_game_uci(g, ply, text), strlen(uci[ply - 1]));
+        cr_assert_str_eq(text, uci[ply - 1]);
+        pgnkit_game_san(g, ply, text);
+        cr_assert_str_eq(text, san[ply - 1]);
+    }
+    char fen[PGNKIT_FEN_MAX];
+    pgnkit_game_fen(g, 6, fen);
+    cr_assert_str_eq(fen, "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4");
+    pgnkit_game_fen(g, 1, fen); /* backwards: the cursor starts over */
+    cr_assert_str_eq(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    pgnkit_game_fen(g, 0, fen);
+    cr_assert_str_eq(fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    cr_assert_eq(pgnkit_game_uci(g, 7, fen), 0, "past the end");
+    double seconds;
+    cr_assert_eq(pgnkit_game_clock(g, 1, &seconds), 1);
+    cr_assert_float_eq(seconds, 180.0, 1e-9);
+    cr_assert_eq(pgnkit_game_clock(g, 2, &seconds), 1);
+    cr_assert_float_eq(seconds, 179.5, 1e-9);
+    cr_assert_eq(pgnkit_game_clock(g, 3, &seconds), 0);
+    pgnkit_eval ev;
+    cr_assert_eq(pgnkit_game_eval(g, 1, &ev), 1);
+    cr_assert(!ev.is_mate && ev.pawns == 0.31);
+    cr_assert_eq(pgnkit_game_eval(g, 3, &ev), 1);
+    cr_assert(ev.is_mate && ev.mate_in == -2);
+    cr_assert_eq(pgnkit_game_eval(g, 4, &ev), 0);
+    pgnkit_close(r);
+}
+
+/* 2. Ke3: the e1 king cannot reach e3 (two squares), so the mainline stops at ply 3. */
+Test(api, illegal_moves_are_diagnostics_not_errors)
+{
+    pgnkit_reader *r = open_text(two_games);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_eq(pgnkit_game_status(g), PGNKIT_STATUS_ERRORS);
+    cr_assert_eq(pgnkit_game_ply_count(g), 2);
+    cr_assert_eq(pgnkit_game_error_ply(g), 3);
+    cr_assert_geq(pgnkit_game_diagnostic_count(g), 1);
+    pgnkit_diagnostic d;
+    cr_assert_eq(pgnkit_game_diagnostic(g, 0, &d), 0);
+    cr_assert_str_eq(d.code, "ILLEGAL");
+    cr_assert_eq(d.is_error, 1);
+    cr_assert_eq(d.ply, 3);
+    cr_assert_str_eq(d.san, "Ke3");
+    cr_assert_eq(d.line, 11);
+    cr_assert_eq(pgnkit_game_diagnostic(g, 99, &d), -1);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 0, "two games, then the end");
+    pgnkit_close(r);
+}
+
+Test(api, a_detached_game_outlives_the_next_one_and_the_reader)
+{
+    pgnkit_reader *r = open_text(two_games);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    pgnkit_game *kept = pgnkit_game_detach(g);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    pgnkit_close(r);
+    char text[PGNKIT_FEN_MAX];
+    cr_assert_str_eq(str(pgnkit_game_tag_value(kept, "Event")), "Ruy");
+    cr_assert_str_eq(pgnkit_game_file(kept), "mem.pgn");
+    cr_assert_eq(pgnkit_game_ply_count(kept), 6);
+    pgnkit_game_san(kept, 5, text);
+    cr_assert_str_eq(text, "Bb5");
+    double seconds;
+    cr_assert_eq(pgnkit_game_clock(kept, 2, &seconds), 1);
+    cr_assert_float_eq(seconds, 179.5, 1e-9);
+    cr_assert_str_eq(str(pgnkit_game_result(kept)), "*");
+    pgnkit_game_free(kept);
+    pgnkit_game_free(NULL);
+}
+
+Test(api, file_and_descriptor_sources)
+{
+    char path[] = "/tmp/pgnkit-api-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, two_games, strlen(two_games)), (ssize_t)strlen(two_games));
+    lseek(fd, 0, SEEK_SET);
+    pgnkit_game *g;
+    pgnkit_reader *r = pgnkit_open_fd(fd, "fd.pgn", NULL, NULL);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_str_eq(pgnkit_game_file(g), "fd.pgn");
+    pgnkit_close(r);
+    cr_assert_neq(fcntl(fd, F_GETFD), -1, "the caller's descriptor stays open");
+    close(fd);
+    r = pgnkit_open_path(path, NULL, NULL);
+    int games = 0;
+    while (pgnkit_next(r, &g, NULL) == 1)
+        games++;
+    cr_assert_eq(games, 2);
+    pgnkit_close(r);
+    unlink(path);
+}
+
+Test(api, open_failures_are_error_values)
+{
+    pgnkit_error err;
+    cr_assert_null(pgnkit_open_path("/nonexistent/x.pgn", NULL, &err));
+    cr_assert_eq(err.code, ENOENT);
+    cr_assert(strstr(err.message, "/nonexistent/x.pgn"), "%s", err.message);
+    cr_assert_null(pgnkit_open_path("/tmp", NULL, &err));
+    cr_assert_eq(err.code, EISDIR);
+    cr_assert_null(pgnkit_open_path("/nonexistent/x.pgn", NULL, NULL), "err may be NULL");
+}
+
+Test(api, options_reach_the_replay)
+{
+    /* Nbd2 from the start position: only the b1 knight can reach d2 (g1 cannot), so the
+     * b is an origin hint that is not needed: a warning only under strict. */
+    static const char text[] = "1. d4 d5 2. Nbd2 *\n";
+    pgnkit_options opts;
+    pgnkit_options_init(&opts);
+    pgnkit_game *g;
+    pgnkit_reader *r = pgnkit_open_memory(text, strlen(text), NULL, &opts, NULL);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_eq(pgnkit_game_status(g), PGNKIT_STATUS_OK);
+    pgnkit_close(r);
+    opts.flags = PGNKIT_STRICT;
+    r = pgnkit_open_memory(text, strlen(text), NULL, &opts, NULL);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_eq(pgnkit_game_status(g), PGNKIT_STATUS_WARNINGS);
+    pgnkit_diagnostic d;
+    pgnkit_game_diagnostic(g, 0, &d);
+    cr_assert_str_eq(d.code, "OVER_DISAMBIGUATED");
+    pgnkit_close(r);
+}
