@@ -7,6 +7,7 @@
 #   make demo       build and run the main job on bundled sample data
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
+#   make test-scale Dask and GNU parallel over ssh on loopback: ranges and files merged = one run
 #   make check-man  lint man/pgnkit.1
 #   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
 #   make check-leaks valgrind over the PGN corpus with every command (build/debug/)
