@@ -119,26 +119,63 @@ static PyObject *make_tags(pgnkit_game *g)
     return dict;
 }
 
-/* A list with one str per mainline ply, written by move_text. */
-static PyObject *move_list(pgnkit_game *g, size_t (*move_text)(pgnkit_game *, size_t, char *))
+/* A list of n items, item i made by item(g, i); NULL (exception set) when one fails. */
+typedef PyObject *(*item_maker)(pgnkit_game *g, size_t i);
+
+static PyObject *list_of(pgnkit_game *g, size_t n, item_maker item)
 {
-    size_t n = pgnkit_game_ply_count(g);
     PyObject *list = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; list && i < n; i++) {
-        char text[PGNKIT_SAN_MAX];
-        size_t len = move_text(g, i + 1, text);
-        PyObject *s = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
-        if (!s) {
+        PyObject *v = item(g, i);
+        if (!v) {
             Py_CLEAR(list);
             break;
         }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, s);
+        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
     }
     return list;
 }
 
-static PyObject *make_uci(pgnkit_game *g) { return move_list(g, pgnkit_game_uci); }
-static PyObject *make_san(pgnkit_game *g) { return move_list(g, pgnkit_game_san); }
+static PyObject *uci_item(pgnkit_game *g, size_t i)
+{
+    char text[PGNKIT_UCI_MAX];
+    size_t len = pgnkit_game_uci(g, i + 1, text);
+    return PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
+}
+
+static PyObject *san_item(pgnkit_game *g, size_t i)
+{
+    char text[PGNKIT_SAN_MAX];
+    size_t len = pgnkit_game_san(g, i + 1, text);
+    return PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
+}
+
+/* The FEN after ply i (0: the start position). */
+static PyObject *fen_item(pgnkit_game *g, size_t i)
+{
+    char fen[PGNKIT_FEN_MAX];
+    size_t len = pgnkit_game_fen(g, i, fen);
+    return PyUnicode_FromStringAndSize(fen, (Py_ssize_t)len);
+}
+
+static PyObject *clock_item(pgnkit_game *g, size_t i)
+{
+    double seconds;
+    if (pgnkit_game_clock(g, i + 1, &seconds))
+        return PyFloat_FromDouble(seconds);
+    return Py_NewRef(Py_None);
+}
+
+/* An eval as a float in pawns, or a str "#3" / "#-2" for a mate. */
+static PyObject *eval_item(pgnkit_game *g, size_t i)
+{
+    pgnkit_eval e;
+    if (!pgnkit_game_eval(g, i + 1, &e))
+        return Py_NewRef(Py_None);
+    if (e.is_mate)
+        return PyUnicode_FromFormat("#%d", e.mate_in);
+    return PyFloat_FromDouble(e.pawns);
+}
 
 /* "e2e4 e7e5" -> ["e2e4", "e7e5"] */
 static PyObject *candidate_list(const char *text)
@@ -151,77 +188,33 @@ static PyObject *candidate_list(const char *text)
     return list;
 }
 
-static PyObject *make_diagnostic(const pgnkit_diagnostic *d)
+static PyObject *diagnostic_item(pgnkit_game *g, size_t i)
 {
-    PyObject *candidates = candidate_list(d->candidates);
+    pgnkit_diagnostic d;
+    pgnkit_game_diagnostic(g, i, &d);
+    PyObject *candidates = candidate_list(d.candidates);
     if (!candidates)
         return NULL;
-    return PyObject_CallFunction(diagnostic_type, "KKIssNNNs", (unsigned long long)d->line,
-                                 (unsigned long long)d->col, (unsigned)d->ply, d->code,
-                                 d->is_error ? "error" : "warning",
-                                 decode_text(d->message, strlen(d->message)), candidates,
-                                 decode_text(d->san, strlen(d->san)), d->fen);
+    return PyObject_CallFunction(diagnostic_type, "KKIssNNNs", (unsigned long long)d.line,
+                                 (unsigned long long)d.col, (unsigned)d.ply, d.code,
+                                 d.is_error ? "error" : "warning",
+                                 decode_text(d.message, strlen(d.message)), candidates,
+                                 decode_text(d.san, strlen(d.san)), d.fen);
 }
 
-static PyObject *make_diagnostics(pgnkit_game *g)
-{
-    size_t n = pgnkit_game_diagnostic_count(g);
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        pgnkit_diagnostic d;
-        pgnkit_game_diagnostic(g, i, &d);
-        PyObject *t = make_diagnostic(&d);
-        if (!t) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
-    }
-    return list;
-}
-
+static PyObject *make_uci(pgnkit_game *g) { return list_of(g, pgnkit_game_ply_count(g), uci_item); }
+static PyObject *make_san(pgnkit_game *g) { return list_of(g, pgnkit_game_ply_count(g), san_item); }
 static PyObject *make_clocks(pgnkit_game *g)
 {
-    size_t n = pgnkit_game_ply_count(g);
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        double seconds;
-        PyObject *v;
-        if (pgnkit_game_clock(g, i + 1, &seconds))
-            v = PyFloat_FromDouble(seconds);
-        else
-            v = Py_NewRef(Py_None);
-        if (!v) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
-    }
-    return list;
+    return list_of(g, pgnkit_game_ply_count(g), clock_item);
 }
-
-/* An eval as a float in pawns, or a str "#3" / "#-2" for a mate. */
-static PyObject *eval_value(const pgnkit_eval *e)
-{
-    if (e->is_mate)
-        return PyUnicode_FromFormat("#%d", e->mate_in);
-    return PyFloat_FromDouble(e->pawns);
-}
-
 static PyObject *make_evals(pgnkit_game *g)
 {
-    size_t n = pgnkit_game_ply_count(g);
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        pgnkit_eval e;
-        PyObject *v = pgnkit_game_eval(g, i + 1, &e) ? eval_value(&e) : Py_NewRef(Py_None);
-        if (!v) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
-    }
-    return list;
+    return list_of(g, pgnkit_game_ply_count(g), eval_item);
+}
+static PyObject *make_diagnostics(pgnkit_game *g)
+{
+    return list_of(g, pgnkit_game_diagnostic_count(g), diagnostic_item);
 }
 
 #define CACHED_GETTER(field)                                                                   \
@@ -272,21 +265,10 @@ U64_GETTER(error_ply, pgnkit_game_error_ply)
 static PyObject *game_fens(GameObject *self, PyObject *unused)
 {
     (void)unused;
-    size_t n = pgnkit_game_ply_count(self->game);
     char fen[PGNKIT_FEN_MAX];
     if (!pgnkit_game_fen(self->game, 0, fen))
         return PyList_New(0); /* no start position (bad FEN, unsupported variant) */
-    PyObject *list = PyList_New((Py_ssize_t)n + 1);
-    for (size_t i = 0; list && i <= n; i++) {
-        size_t len = pgnkit_game_fen(self->game, i, fen);
-        PyObject *s = PyUnicode_FromStringAndSize(fen, (Py_ssize_t)len);
-        if (!s) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, s);
-    }
-    return list;
+    return list_of(self->game, pgnkit_game_ply_count(self->game) + 1, fen_item);
 }
 
 static Py_ssize_t game_len(GameObject *self) { return (Py_ssize_t)pgnkit_game_ply_count(self->game); }
