@@ -7,7 +7,7 @@ need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zli
 case "${1:-build}" in
     # The library tests build with clang too; the Python module needs Debian's
     # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
-    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang
+    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang pgn-extract:pgn-extract
                  python3-dev:/usr/bin/python3-config" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;

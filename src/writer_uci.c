@@ -272,8 +272,6 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
 
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o)
 {
-    if (o->skip_invalid && rec->status >= GAME_ERRORS)
-        return;
     switch (o->format) {
     case FORMAT_JSON:
         write_json(out, rec, o);

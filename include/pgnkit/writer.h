@@ -34,7 +34,6 @@ struct writer_options {
     const char *const *tags;  /* --tags columns, borrowed */
     size_t tag_count;
     bool king_takes_rook;     /* castling as e1h1 in standard games too */
-    bool skip_invalid;        /* uci: drop games with errors */
     enum fen_mode fen_mode;
     uint32_t fen_ply;         /* FEN_MODE_PLY */
     unsigned fen_flags;       /* enum fen_flags */

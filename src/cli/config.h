@@ -44,6 +44,15 @@ struct config {
     bool no_header;           /* --no-header: no TSV header row */
     const char *summary_json; /* --summary-json FILE; NULL = none */
     const char *tag_names[MAX_TAG_COLUMNS];
+    /* Where games go (route.h). */
+    bool skip_invalid;        /* games with errors are not written */
+    const char *invalid_to;   /* ... but their input bytes go here, after their diagnostics */
+    bool dedupe;              /* a game equal to an earlier one is not written */
+    const char *duplicates_to; /* ... but its input bytes go here */
+    bool verbatim;            /* pgn: the input bytes, not the normalized game */
+    unsigned long long split_games; /* --split N: games per file, -o the name pattern */
+    const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */
+    bool force;               /* --split may replace existing files */
 };
 
 /* Parse argv (argv[0] is the program, argv[1] the command).  Returns 0, or 2 after

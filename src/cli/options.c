@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "range.h"
+#include "split.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/version.h"
 
@@ -92,6 +93,36 @@ static int opt_ply(struct config *cfg, const char *arg)
         return usage_error(cfg, "--ply wants a number, not '%s'", arg);
     cfg->writer.fen_ply = (uint32_t)v;
     cfg->writer.fen_mode = FEN_MODE_PLY;
+    return 0;
+}
+
+static int opt_invalid_to(struct config *cfg, const char *arg)
+{
+    cfg->invalid_to = arg;
+    return 0;
+}
+
+static int opt_duplicates_to(struct config *cfg, const char *arg)
+{
+    cfg->dedupe = true;
+    cfg->duplicates_to = arg;
+    return 0;
+}
+
+static int opt_split(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, UINT64_MAX, &v) != 0 || v == 0)
+        return usage_error(cfg, "--split wants a number of games per file, not '%s'", arg);
+    cfg->split_games = v;
+    return 0;
+}
+
+static int opt_split_by(struct config *cfg, const char *arg)
+{
+    if (!arg[0])
+        return usage_error(cfg, "--split-by wants a tag name");
+    cfg->split_by = arg;
     return 0;
 }
 
@@ -229,7 +260,10 @@ FLAG_OPTION(opt_strict, cfg->game.san.strict = true; cfg->fail_on = FAIL_ON_WARN
 FLAG_OPTION(opt_lenient, cfg->game.san.lenient = true)
 FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true)
 FLAG_OPTION(opt_variations, cfg->game.skip_variations = false)
-FLAG_OPTION(opt_skip_invalid, cfg->writer.skip_invalid = true)
+FLAG_OPTION(opt_skip_invalid, cfg->skip_invalid = true)
+FLAG_OPTION(opt_dedupe, cfg->dedupe = true)
+FLAG_OPTION(opt_verbatim, cfg->verbatim = true)
+FLAG_OPTION(opt_force, cfg->force = true)
 FLAG_OPTION(opt_every, cfg->writer.fen_mode = FEN_MODE_EVERY)
 FLAG_OPTION(opt_comments, cfg->writer.fen_mode = FEN_MODE_COMMENTS)
 FLAG_OPTION(opt_shredder, cfg->writer.fen_flags |= FEN_SHREDDER)
@@ -256,7 +290,14 @@ static const struct option_entry option_table[] = {
     {"progress", 0, false, ALL_CMDS, opt_progress, "show progress on stderr"},
     {"no-progress", 0, false, ALL_CMDS, opt_no_progress, "never show progress"},
     {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  prefix tab-separated tag columns"},
-    {"skip-invalid", 0, false, CMD_BIT(CMD_UCI), opt_skip_invalid, "drop games with errors"},
+    {"skip-invalid", 0, false, ALL_CMDS, opt_skip_invalid, "do not write games with errors (check: still reports them)"},
+    {"invalid-to", 0, true, ALL_CMDS, opt_invalid_to, "FILE  games with errors to FILE as read, after ';' lines naming their diagnostics"},
+    {"dedupe", 0, false, ALL_CMDS, opt_dedupe, "write only the first of games with the same start position and mainline"},
+    {"duplicates-to", 0, true, ALL_CMDS, opt_duplicates_to, "FILE  --dedupe, and the duplicates to FILE as read"},
+    {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
+    {"split", 0, true, CMD_BIT(CMD_PGN), opt_split, "N  N games per file, named by -o with a %d (out-%04d.pgn)"},
+    {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
+    {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
     {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "clk,eval,emt,file,offset  per-move columns of --format tsv; file, offset: key columns"},
     {"range", 0, true, ALL_CMDS, opt_range, "START:END  only games starting in these bytes of the one file (K/M/G)"},
@@ -449,6 +490,22 @@ static void config_defaults(struct config *cfg)
     cfg->game.letters = SAN_LETTERS_ENGLISH;
 }
 
+/* Options that only make sense together, checked once all are read.  0 or 2. */
+static int check_combinations(const struct config *cfg)
+{
+    if (cfg->split_games && cfg->split_by)
+        return usage_error(cfg, "--split and --split-by do not go together");
+    if (cfg->split_games && !split_pattern_ok(cfg->output_path, 'd'))
+        return usage_error(cfg, "--split needs -o with one %%d for the file number "
+                                "(like -o out-%%04d.pgn)");
+    if (cfg->split_by && !split_pattern_ok(cfg->output_path, 's'))
+        return usage_error(cfg, "--split-by needs -o with one %%s for the tag value "
+                                "(like -o event-%%s.pgn)");
+    if (cfg->verbatim && cfg->fixes)
+        return usage_error(cfg, "--verbatim writes the input bytes: there are no --fixes");
+    return 0;
+}
+
 int options_parse(int argc, char **argv, struct config *cfg)
 {
     config_defaults(cfg);
@@ -495,6 +552,9 @@ int options_parse(int argc, char **argv, struct config *cfg)
     /* Rows from several files or from byte ranges are told apart by (file, offset). */
     if (cfg->input_count > 1 || cfg->range.set)
         cfg->writer.with |= WRITER_WITH_FILE | WRITER_WITH_OFFSET;
+    int rc = check_combinations(cfg);
+    if (rc)
+        return rc;
     /* Only the PGN writer (pgn, fen --comments) and uci's TSV walk the tokens' moves. */
     cfg->game.skip_token_moves =
         !(cfg->command == CMD_PGN ||

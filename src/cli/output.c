@@ -50,22 +50,25 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-int output_flush(struct output *out, struct buf *b)
+int output_write(struct output *out, const char *bytes, size_t len)
 {
-    if (out->failed) {
-        buf_clear(b);
+    if (out->failed)
         return -1;
-    }
-    if (b->len && write_all(out->fd, b->data, b->len) != 0) {
+    if (len && write_all(out->fd, bytes, len) != 0) {
         out->failed = true;
         if (errno != EPIPE)
             fprintf(stderr, "pgnkit: cannot write to %s: %s\n",
                     out->path ? out->path : "standard output", strerror(errno));
-        buf_clear(b);
         return -1;
     }
-    buf_clear(b);
     return 0;
+}
+
+int output_flush(struct output *out, struct buf *b)
+{
+    int rc = output_write(out, b->data, b->len);
+    buf_clear(b);
+    return rc;
 }
 
 int output_commit(struct output *out)

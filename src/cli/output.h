@@ -24,6 +24,8 @@ int output_open(struct output *out, const char *path);
  * The error is printed once; a closed pipe (EPIPE: pgnkit uci | head -1) is not
  * printed at all, since the reader chose to stop. */
 int output_flush(struct output *out, struct buf *b);
+/* Write len bytes (same errors as output_flush). */
+int output_write(struct output *out, const char *bytes, size_t len);
 /* Finish: fsync-free close and rename into place.  0 or -1. */
 int output_commit(struct output *out);
 /* Remove the temporary file after a failure. */

@@ -424,7 +424,7 @@ static bool help_one(struct pipeline *p, uint64_t spare)
 
 /* Flush processed chunks in order, up to where the run goes serial; with wait, block
  * until the oldest is done.  Lock held.  Returns 0, or 2 on an output error. */
-static int flush_ready(struct pipeline *p, bool wait, struct output *out,
+static int flush_ready(struct pipeline *p, bool wait, struct router *route,
                        struct summary *summary)
 {
     int rc = 0;
@@ -437,7 +437,7 @@ static int flush_ready(struct pipeline *p, bool wait, struct output *out,
             continue;
         }
         pthread_mutex_unlock(&p->lock);
-        if (work_output_flush(&c->output, out, summary) != 0)
+        if (work_output_flush(&c->output, route, summary) != 0)
             rc = 2;
         p->games_flushed += c->game_count;
         chunk_clear(c);
@@ -452,7 +452,7 @@ static int flush_ready(struct pipeline *p, bool wait, struct output *out,
 }
 
 /* Hand the filled chunk to the threads; return when the next slot is free.  0 or 2. */
-static int submit(struct pipeline *p, struct output *out, struct summary *summary)
+static int submit(struct pipeline *p, struct router *route, struct summary *summary)
 {
     pthread_mutex_lock(&p->lock);
     slot(p, p->next_fill)->state = CHUNK_FILLED;
@@ -462,12 +462,12 @@ static int submit(struct pipeline *p, struct output *out, struct summary *summar
     /* The chunk just submitted is for a worker (it may not have woken yet), and one more
      * keeps a worker busy while this thread works; beyond that the workers are behind. */
     help_one(p, 2);
-    int rc = flush_ready(p, false, out, summary);
+    int rc = flush_ready(p, false, route, summary);
     /* Past where the run goes serial nothing is flushed: read_chunks stops there. */
     while (!rc && p->next_fill - p->next_flush >= p->slot_count &&
            !is_serial_at(p, p->next_flush))
-        rc = help_one(p, 0) ? flush_ready(p, false, out, summary)
-                            : flush_ready(p, true, out, summary);
+        rc = help_one(p, 0) ? flush_ready(p, false, route, summary)
+                            : flush_ready(p, true, route, summary);
     pthread_mutex_unlock(&p->lock);
     return rc;
 }
@@ -522,7 +522,7 @@ static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct i
 /* Read and submit chunks to the end of the input, to an output error, or to where the
  * run goes serial.  Returns 0 or 2; *pending says whether the slot at next_fill holds
  * bytes that were read but not submitted (they go to the serial reader). */
-static int read_chunks(struct pipeline *p, struct input *in, struct output *out,
+static int read_chunks(struct pipeline *p, struct input *in, struct router *route,
                        struct progress *prog, struct summary *summary, bool *pending)
 {
     struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
@@ -545,7 +545,7 @@ static int read_chunks(struct pipeline *p, struct input *in, struct output *out,
             at.line += (uint32_t)pgn_split_count_lines(c->data, c->cut);
         }
         p->bytes_read = c->at.offset + c->len;
-        int rc = submit(p, out, summary);
+        int rc = submit(p, route, summary);
         progress_update(prog, p->bytes_read, p->games_flushed);
         if (rc || fr == FILL_LAST)
             return rc;
@@ -559,7 +559,7 @@ static int read_chunks(struct pipeline *p, struct input *in, struct output *out,
 
 /* Process and flush every submitted chunk (up to where the run goes serial), then stop
  * the workers. */
-static int drain(struct pipeline *p, struct output *out, struct summary *summary)
+static int drain(struct pipeline *p, struct router *route, struct summary *summary)
 {
     pthread_mutex_lock(&p->lock);
     p->reading_done = true;
@@ -568,7 +568,7 @@ static int drain(struct pipeline *p, struct output *out, struct summary *summary
         continue;
     int rc = 0;
     while (!rc && p->next_flush < p->next_fill && !is_serial_at(p, p->next_flush))
-        rc = flush_ready(p, true, out, summary);
+        rc = flush_ready(p, true, route, summary);
     /* Chunks past a wrong cut are dropped, but their threads may still be on them. */
     for (uint64_t s = p->next_flush; s < p->next_take; s++)
         while (slot(p, s)->state != CHUNK_DONE)
@@ -609,7 +609,7 @@ static ssize_t rest_read(void *ctx, char *buf, size_t cap)
 }
 
 /* Read from chunk serial_from's start on with one whole-stream reader, as --jobs 1 does. */
-static int run_rest(struct pipeline *p, struct input *in, struct output *out,
+static int run_rest(struct pipeline *p, struct input *in, struct router *route,
                     struct progress *prog, struct summary *summary, bool pending)
 {
     struct rest_source rs = {.in = in, .input_end = p->input_end,
@@ -631,7 +631,7 @@ static int run_rest(struct pipeline *p, struct input *in, struct output *out,
     }
     struct pgn_reader *reader = pgn_reader_new_at((struct pgn_source){rest_read, &rs},
                                                   in->name, &p->cfg->limits, &at);
-    int rc = run_serial(p->cfg, reader, in, out, prog, summary, p->games_flushed);
+    int rc = run_serial(p->cfg, reader, in, route, prog, summary, p->games_flushed);
     pgn_reader_free(reader);
     free(rs.bytes);
     return rc;
@@ -682,7 +682,7 @@ static void pipeline_release(struct pipeline *p)
     pthread_mutex_destroy(&p->lock);
 }
 
-int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
+int pipeline_run(const struct config *cfg, struct input *in, struct router *route,
                  struct progress *prog, struct summary *summary, int jobs)
 {
     struct pipeline p;
@@ -698,8 +698,8 @@ int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
         if (pthread_create(&threads[started], NULL, worker_main, &wa) != 0)
             break;
     bool pending = false;
-    int status = started ? read_chunks(&p, in, out, prog, summary, &pending) : 2;
-    int rc = drain(&p, out, summary);
+    int status = started ? read_chunks(&p, in, route, prog, summary, &pending) : 2;
+    int rc = drain(&p, route, summary);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     free(threads);
@@ -709,7 +709,7 @@ int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
         if (!p.serial)
             go_serial(&p, p.next_fill,
                       p.input_end < 0 ? "its reading failed" : "no cut in 8 MiB");
-        status = run_rest(&p, in, out, prog, summary, pending);
+        status = run_rest(&p, in, route, prog, summary, pending);
     } else {
         in->bytes_read = p.bytes_read;
     }

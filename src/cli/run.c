@@ -58,16 +58,21 @@ static void write_diagnostics(struct buf *dst, const struct game_record *rec, bo
     }
 }
 
-void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
-                  struct work_output *o)
+/* pgn --verbatim: the game's input bytes, then a blank line.  A game skipped unread
+ * (over --max-game-bytes) has no bytes left to write. */
+static void write_verbatim(struct buf *dst, const struct pgn_game *g)
 {
-    const struct game_record *rec = game_replay(r, g);
-    count_game(&o->stats, rec);
-    summary_note_examples(&o->examples, rec);
-    switch (cfg->command) {
-    case CMD_CHECK:
-        write_diagnostics(&o->out, rec, cfg->writer.format == FORMAT_JSON);
+    if (g->skipped || !g->text)
         return;
+    buf_append(dst, g->text, g->bytes);
+    buf_puts(dst, "\n\n");
+}
+
+/* What the command writes for a kept game. */
+static void write_game(const struct config *cfg, const struct game_record *rec,
+                       struct work_output *o)
+{
+    switch (cfg->command) {
     case CMD_UCI:
         writer_uci(&o->out, rec, &cfg->writer);
         break;
@@ -75,12 +80,35 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
         writer_fen(&o->out, rec, &cfg->writer);
         break;
     case CMD_PGN:
-        writer_pgn_fixes(&o->out, cfg->fixes ? &o->err : NULL, rec, &cfg->writer);
+        if (cfg->verbatim)
+            write_verbatim(&o->out, rec->game);
+        else
+            writer_pgn_fixes(&o->out, cfg->fixes ? &o->err : NULL, rec, &cfg->writer);
         break;
     default:
         break;
     }
-    write_diagnostics(&o->err, rec, false);
+}
+
+void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
+                  struct work_output *o)
+{
+    const struct game_record *rec = game_replay(r, g);
+    count_game(&o->stats, rec);
+    summary_note_examples(&o->examples, rec);
+    /* check's output is the diagnostics: every game's, whatever becomes of the game. */
+    bool check = cfg->command == CMD_CHECK;
+    if (check)
+        write_diagnostics(&o->out, rec, cfg->writer.format == FORMAT_JSON);
+    size_t start = o->out.len;
+    if (route_is_invalid(cfg, rec)) {
+        route_drop(cfg, o, rec, DROP_INVALID);
+    } else {
+        write_game(cfg, rec, o);
+        route_keep(cfg, o, rec, start);
+    }
+    if (!check) /* after the --fixes lines the writer wrote */
+        write_diagnostics(&o->err, rec, false);
 }
 
 void work_output_init(struct work_output *o)
@@ -88,19 +116,30 @@ void work_output_init(struct work_output *o)
     memset(o, 0, sizeof *o);
     buf_init(&o->out);
     buf_init(&o->err);
+    buf_init(&o->invalid);
+    buf_init(&o->route_text);
 }
 
 void work_output_release(struct work_output *o)
 {
     buf_release(&o->out);
     buf_release(&o->err);
+    buf_release(&o->invalid);
+    buf_release(&o->route_text);
+    free(o->routed);
+    o->routed = NULL;
+    o->routed_count = o->routed_cap = 0;
     summary_examples_release(&o->examples);
 }
 
-int work_output_flush(struct work_output *o, struct output *out, struct summary *summary)
+int work_output_flush(struct work_output *o, struct router *route, struct summary *summary)
 {
-    int rc = output_flush(out, &o->out);
+    int rc = route_settle(route, o);
+    if (output_flush(route->out, &o->out) != 0)
+        rc = -1;
     output_flush_stderr(&o->err);
+    if (o->invalid.len && output_flush(&route->invalid, &o->invalid) != 0)
+        rc = -1;
     summary_merge(summary, &o->stats, &o->examples);
     summary_examples_release(&o->examples);
     memset(&o->stats, 0, sizeof o->stats);
@@ -136,7 +175,7 @@ static bool should_stop(const struct config *cfg, const struct summary *s,
 
 /* Single-threaded: read, replay, write, flush as the buffers fill. */
 int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input *in,
-               struct output *out, struct progress *prog, struct summary *summary,
+               struct router *route, struct progress *prog, struct summary *summary,
                uint64_t games_before)
 {
     struct game_replayer *r = replayer_for(cfg);
@@ -165,9 +204,18 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
         }
         process_game(r, cfg, &game, &o);
         games++;
+        /* Settled at once: the game's input bytes are the reader's until its next game. */
+        if (route_settle(route, &o) != 0) {
+            status = 2;
+            break;
+        }
         if (o.err.len)
             output_flush_stderr(&o.err);
-        if (o.out.len >= OUTPUT_FLUSH_BYTES && output_flush(out, &o.out) != 0) {
+        if (o.out.len >= OUTPUT_FLUSH_BYTES && output_flush(route->out, &o.out) != 0) {
+            status = 2;
+            break;
+        }
+        if (o.invalid.len >= OUTPUT_FLUSH_BYTES && output_flush(&route->invalid, &o.invalid)) {
             status = 2;
             break;
         }
@@ -187,7 +235,7 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
         uint64_t first = range_first != UINT64_MAX ? range_first : range->start ? past : 0;
         in->bytes_read = past - first;
     }
-    if (work_output_flush(&o, out, summary) != 0)
+    if (work_output_flush(&o, route, summary) != 0)
         status = 2;
     work_output_release(&o);
     game_replayer_free(r);
@@ -212,8 +260,15 @@ int run(const struct config *cfg)
     size_t input_count = cfg->input_count ? cfg->input_count : 1;
 
     struct output out;
-    if (output_open(&out, cfg->output_path) != 0)
+    /* With --split, -o is the files' name pattern: nothing goes to it as such. */
+    if (output_open(&out, cfg->split_games || cfg->split_by ? "-" : cfg->output_path) != 0)
         return 2;
+    struct router route;
+    if (router_open(&route, cfg, &out) != 0) {
+        router_finish(&route, false);
+        output_abort(&out);
+        return 2;
+    }
     struct summary summary;
     summary_init(&summary, cfg);
     struct progress prog;
@@ -237,7 +292,7 @@ int run(const struct config *cfg)
             break;
         }
         progress_start_file(&prog, in.name, in.size);
-        int rc = run_input(cfg, &in, &out, &prog, &summary);
+        int rc = run_input(cfg, &in, &route, &prog, &summary);
         summary_add_file(&summary, in.name, in.bytes_read);
         input_close(&in);
         if (rc == 2 || rc == 1)
@@ -246,6 +301,8 @@ int run(const struct config *cfg)
             break;
     }
     progress_finish(&prog);
+    if (router_finish(&route, status != 2) != 0)
+        status = 2;
     if (status != 2 && output_commit(&out) != 0)
         status = 2;
     else if (status == 2)
@@ -271,11 +328,11 @@ static int jobs_for(const struct config *cfg)
     return cores > 0 ? (int)cores : 1;
 }
 
-int run_input(const struct config *cfg, struct input *in, struct output *out,
+int run_input(const struct config *cfg, struct input *in, struct router *route,
               struct progress *prog, struct summary *summary)
 {
     int jobs = jobs_for(cfg);
     if (jobs > 1)
-        return pipeline_run(cfg, in, out, prog, summary, jobs);
-    return run_serial(cfg, in->reader, in, out, prog, summary, 0);
+        return pipeline_run(cfg, in, route, prog, summary, jobs);
+    return run_serial(cfg, in->reader, in, route, prog, summary, 0);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "route.h"
 #include "pgnkit/buf.h"
 #include "pgnkit/game.h"
 
@@ -15,9 +16,11 @@ struct input;
 struct pgn_reader;
 struct output;
 
-/* Counts; games == sum of by_status. */
+/* Counts; games == sum of by_status == written + sum of dropped. */
 struct run_stats {
     uint64_t games;
+    uint64_t written;                    /* check: kept (not dropped) */
+    uint64_t dropped[DROP_REASON_COUNT]; /* enum drop_reason */
     uint64_t by_status[4]; /* enum game_status */
     uint64_t plies;
     uint64_t bytes;
@@ -68,18 +71,24 @@ void progress_start_file(struct progress *p, const char *name, uint64_t size);
 void progress_update(struct progress *p, uint64_t bytes, uint64_t games);
 void progress_finish(struct progress *p);
 
-/* What processing games produces: stdout bytes, stderr bytes, counts, examples.  The
- * serial run has one; the pipeline has one per batch, flushed in input order. */
+/* What processing games produces: stdout bytes, stderr bytes, games set aside, counts,
+ * examples.  The serial run has one; the pipeline has one per batch, flushed in input
+ * order. */
 struct work_output {
     struct buf out;
     struct buf err;
+    struct buf invalid;           /* --invalid-to bytes */
+    struct routed_game *routed;   /* games kept, for route_settle */
+    size_t routed_count, routed_cap;
+    struct buf route_text;        /* their --split-by values */
     struct run_stats stats;
     struct summary_examples examples;
 };
 void work_output_init(struct work_output *o);
 void work_output_release(struct work_output *o);
-/* Flush o: out to the output, err to stderr, counts and examples into the summary. */
-int work_output_flush(struct work_output *o, struct output *out, struct summary *summary);
+/* Settle o's games (route_settle), then flush it: out to the output, err to stderr, the
+ * games set aside to their files, counts and examples into the summary. */
+int work_output_flush(struct work_output *o, struct router *route, struct summary *summary);
 
 /* Replay g and write what the command wants into o.  r is the calling thread's own. */
 void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
@@ -95,11 +104,11 @@ struct game_replayer *replayer_for(const struct config *cfg);
  * the pipeline's for the part it could not cut); games_before counts the games already
  * read, for the progress line.  Sets in->bytes_read.  Returns 0, 1 (--max-errors) or 2. */
 int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input *in,
-               struct output *out, struct progress *prog, struct summary *summary,
+               struct router *route, struct progress *prog, struct summary *summary,
                uint64_t games_before);
 
 /* The parallel run of one input (--jobs N > 1): same bytes out as the serial run. */
-int pipeline_run(const struct config *cfg, struct input *in, struct output *out,
+int pipeline_run(const struct config *cfg, struct input *in, struct router *route,
                  struct progress *prog, struct summary *summary, int jobs);
 
 /* The exit status for these counts: 2 when io_status is 2, 1 for games with errors or
@@ -113,7 +122,7 @@ int summary_write_json(const struct summary *s, const struct config *cfg);
 /* Run the whole job; returns the exit status. */
 int run(const struct config *cfg);
 /* One input; returns 0, 1 (--max-errors reached) or 2 (I/O failure). */
-int run_input(const struct config *cfg, struct input *in, struct output *out,
+int run_input(const struct config *cfg, struct input *in, struct router *route,
               struct progress *prog, struct summary *summary);
 
 #endif

@@ -33,6 +33,9 @@ void summary_examples_release(struct summary_examples *ex)
 static void stats_add(struct run_stats *to, const struct run_stats *from)
 {
     to->games += from->games;
+    to->written += from->written;
+    for (int i = 0; i < DROP_REASON_COUNT; i++)
+        to->dropped[i] += from->dropped[i];
     for (int i = 0; i < 4; i++)
         to->by_status[i] += from->by_status[i];
     to->plies += from->plies;
@@ -46,6 +49,9 @@ static void stats_add(struct run_stats *to, const struct run_stats *from)
 static void stats_sub(struct run_stats *to, const struct run_stats *from)
 {
     to->games -= from->games;
+    to->written -= from->written;
+    for (int i = 0; i < DROP_REASON_COUNT; i++)
+        to->dropped[i] -= from->dropped[i];
     for (int i = 0; i < 4; i++)
         to->by_status[i] -= from->by_status[i];
     to->plies -= from->plies;
@@ -83,7 +89,28 @@ void summary_add_file(struct summary *s, const char *name, uint64_t bytes)
     s->file_start = s->total;
 }
 
-static void print_counts(const char *label, const struct run_stats *st, double seconds)
+/* "; 12 written, 3 dropped (2 invalid, 1 duplicate)": where the games went, when an
+ * option drops some.  check writes no games: its word is "kept". */
+static void print_routing(const struct run_stats *st, const struct config *cfg)
+{
+    if (!cfg->skip_invalid && !cfg->invalid_to && !cfg->dedupe)
+        return;
+    uint64_t dropped = 0;
+    for (int i = 0; i < DROP_REASON_COUNT; i++)
+        dropped += st->dropped[i];
+    fprintf(stderr, "; %llu %s, %llu dropped (", (unsigned long long)st->written,
+            cfg->command == CMD_CHECK ? "kept" : "written", (unsigned long long)dropped);
+    const char *sep = "";
+    for (int i = 0; i < DROP_REASON_COUNT; i++) {
+        fprintf(stderr, "%s%llu %s", sep, (unsigned long long)st->dropped[i],
+                drop_reason_names[i]);
+        sep = ", ";
+    }
+    fputc(')', stderr);
+}
+
+static void print_counts(const char *label, const struct run_stats *st, double seconds,
+                         const struct config *cfg)
 {
     fprintf(stderr,
             "%s: %llu games: %llu ok, %llu with warnings, %llu with errors, %llu skipped; "
@@ -93,16 +120,17 @@ static void print_counts(const char *label, const struct run_stats *st, double s
             (unsigned long long)st->by_status[GAME_ERRORS],
             (unsigned long long)st->by_status[GAME_SKIPPED], (unsigned long long)st->plies,
             (unsigned long long)st->bytes);
+    print_routing(st, cfg);
     if (seconds > 0)
         fprintf(stderr, " in %.2f s (%.1f MB/s)", seconds,
                 seconds > 0 ? (double)st->bytes / 1e6 / seconds : 0.0);
     fputc('\n', stderr);
 }
 
-static void print_report(const struct summary *s)
+static void print_report(const struct summary *s, const struct config *cfg)
 {
     for (size_t i = 0; i < s->file_count; i++)
-        print_counts(s->files[i].name, &s->files[i].stats, 0);
+        print_counts(s->files[i].name, &s->files[i].stats, 0, cfg);
     for (int c = 0; c < DIAG_CODE_COUNT; c++) {
         if (!s->total.by_code[c])
             continue;
@@ -117,9 +145,9 @@ static void print_report(const struct summary *s)
 void summary_print(const struct summary *s, const struct config *cfg)
 {
     if (cfg->summary)
-        print_report(s);
+        print_report(s, cfg);
     if (cfg->summary || (!cfg->quiet && cfg->command == CMD_CHECK))
-        print_counts("pgnkit", &s->total, s->seconds);
+        print_counts("pgnkit", &s->total, s->seconds, cfg);
 }
 
 void summary_release(struct summary *s)

@@ -1,0 +1,184 @@
+/* route.c - where each replayed game goes, and the files that takes (route.h). */
+#include "route.h"
+
+#include <string.h>
+
+#include "run.h"
+#include "split.h"
+#include "pgnkit/xalloc.h"
+
+const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate"};
+
+int router_open(struct router *r, const struct config *cfg, struct output *out)
+{
+    memset(r, 0, sizeof *r);
+    r->cfg = cfg;
+    r->out = out;
+    r->invalid.fd = r->duplicates.fd = -1;
+    buf_init(&r->scratch);
+    if (cfg->invalid_to && output_open(&r->invalid, cfg->invalid_to) != 0)
+        return -1;
+    if (cfg->duplicates_to && output_open(&r->duplicates, cfg->duplicates_to) != 0)
+        return -1;
+    if (cfg->split_games || cfg->split_by) {
+        r->split = split_new(cfg);
+        if (!r->split)
+            return -1;
+    }
+    return 0;
+}
+
+static int finish_output(struct output *o, bool ok)
+{
+    if (o->fd < 0)
+        return 0;
+    if (ok)
+        return output_commit(o);
+    output_abort(o);
+    return 0;
+}
+
+int router_finish(struct router *r, bool ok)
+{
+    int rc = 0;
+    if (finish_output(&r->invalid, ok) != 0)
+        rc = -1;
+    if (finish_output(&r->duplicates, ok) != 0)
+        rc = -1;
+    if (r->split && split_finish(r->split, ok) != 0)
+        rc = -1;
+    r->split = NULL;
+    game_key_set_release(&r->seen);
+    buf_release(&r->scratch);
+    return rc;
+}
+
+bool route_is_invalid(const struct config *cfg, const struct game_record *rec)
+{
+    return (cfg->skip_invalid || cfg->invalid_to) && rec->status >= GAME_ERRORS;
+}
+
+/* The ';' comment before a game set aside: one line per diagnostic, in the compiler form
+ * (FILE:LINE:COL: error[CODE]: game N, ...: message).  A ';' comment runs to the end of
+ * its line, so no message text can end it early, and a reader keeps the game after it
+ * as it was. */
+static void write_invalid(struct buf *dst, const struct game_record *rec)
+{
+    const struct pgn_game *g = rec->game;
+    struct buf line;
+    buf_init(&line);
+    for (size_t i = 0; i < rec->diags.count; i++) {
+        writer_diag_text(&line, g->file, g->index, &rec->diags.items[i]);
+        for (char *p = line.data; p < line.data + line.len; p++)
+            if (*p == '\r' || (*p == '\n' && p + 1 < line.data + line.len))
+                *p = ' '; /* one diagnostic, one comment line */
+        buf_puts(dst, "; ");
+        buf_append(dst, line.data, line.len);
+        buf_clear(&line);
+    }
+    buf_release(&line);
+    if (g->skipped || !g->text) {
+        buf_printf(dst, "; pgnkit: the game's %llu bytes at offset %llu of %s are not copied "
+                        "(it was skipped)\n\n",
+                   (unsigned long long)g->bytes, (unsigned long long)g->offset, g->file);
+        return;
+    }
+    buf_append(dst, g->text, g->bytes);
+    buf_puts(dst, "\n\n");
+}
+
+void route_drop(const struct config *cfg, struct work_output *o, const struct game_record *rec,
+                enum drop_reason why)
+{
+    o->stats.dropped[why]++;
+    if (why == DROP_INVALID && cfg->invalid_to)
+        write_invalid(&o->invalid, rec);
+}
+
+bool route_defers(const struct config *cfg)
+{
+    return cfg->dedupe || cfg->split_games || cfg->split_by;
+}
+
+void route_keep(const struct config *cfg, struct work_output *o, const struct game_record *rec,
+                size_t out_start)
+{
+    if (!route_defers(cfg)) {
+        o->stats.written++;
+        return;
+    }
+    xgrow((void **)&o->routed, &o->routed_cap, o->routed_count + 1, sizeof *o->routed);
+    struct routed_game *rg = &o->routed[o->routed_count++];
+    memset(rg, 0, sizeof *rg);
+    rg->out_start = out_start;
+    rg->out_end = o->out.len;
+    rg->raw = rec->game->skipped ? NULL : rec->game->text;
+    rg->raw_len = rg->raw ? rec->game->bytes : 0;
+    if (cfg->dedupe)
+        rg->keyed = game_key_of(rec, &rg->key);
+    if (cfg->split_by) {
+        const struct slice *v = game_tag(rec->game, cfg->split_by);
+        rg->has_split_value = v != NULL;
+        rg->split_value = o->route_text.len;
+        rg->split_value_len = v ? v->len : 0;
+        if (v)
+            buf_append(&o->route_text, v->ptr, v->len);
+    }
+}
+
+/* memmove, but a no-op for no bytes (the buffer may not exist yet). */
+static void move_bytes(char *dst, const char *src, size_t n)
+{
+    if (n)
+        memmove(dst, src, n);
+}
+
+/* A duplicate: counted, and its input bytes to --duplicates-to. */
+static int set_aside_duplicate(struct router *r, struct work_output *o,
+                               const struct routed_game *rg)
+{
+    o->stats.dropped[DROP_DUPLICATE]++;
+    if (r->duplicates.fd < 0 || !rg->raw)
+        return 0;
+    buf_append(&r->scratch, rg->raw, rg->raw_len);
+    buf_puts(&r->scratch, "\n\n");
+    return output_flush(&r->duplicates, &r->scratch);
+}
+
+int route_settle(struct router *r, struct work_output *o)
+{
+    if (!o->routed_count)
+        return 0;
+    int rc = 0;
+    char *data = o->out.data;
+    size_t kept = 0, from = 0; /* o->out is compacted in place: [0, kept) stays */
+    for (size_t i = 0; i < o->routed_count; i++) {
+        const struct routed_game *rg = &o->routed[i];
+        move_bytes(data + kept, data + from, rg->out_start - from); /* bytes of no game */
+        kept += rg->out_start - from;
+        from = rg->out_end;
+        if (rg->keyed && !game_key_set_add(&r->seen, rg->key)) {
+            if (set_aside_duplicate(r, o, rg) != 0)
+                rc = -1;
+            continue;
+        }
+        o->stats.written++;
+        if (r->split) {
+            const char *value = rg->has_split_value ? o->route_text.data + rg->split_value : NULL;
+            if (split_write(r->split, value, rg->split_value_len, data + rg->out_start,
+                            rg->out_end - rg->out_start) != 0)
+                rc = -1;
+            continue;
+        }
+        move_bytes(data + kept, data + rg->out_start, rg->out_end - rg->out_start);
+        kept += rg->out_end - rg->out_start;
+    }
+    move_bytes(data + kept, data + from, o->out.len - from);
+    kept += o->out.len - from;
+    o->out.len = kept;
+    if (o->out.data)
+        o->out.data[kept] = '\0';
+    o->routed_count = 0;
+    buf_clear(&o->route_text);
+    return rc;
+}
