@@ -165,7 +165,7 @@ asan:
 
 # The pipeline's threads under ThreadSanitizer: a race report changes stderr and the
 # exit status, which the tests compare with --jobs 1.
-TSAN_TESTS := tests/cli/jobs.sh tests/cli/chunks.sh
+TSAN_TESTS := tests/cli/jobs.sh tests/cli/chunks.sh tests/cli/route.sh
 tsan:
 	@sh scripts/ensure-deps.sh test
 	@$(MAKE) --no-print-directory BUILD=tsan build/tsan/pgnkit
