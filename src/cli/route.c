@@ -68,7 +68,7 @@ static void write_invalid(struct buf *dst, const struct game_record *rec)
     struct buf line;
     buf_init(&line);
     for (size_t i = 0; i < rec->diags.count; i++) {
-        writer_diag_text(&line, g->file, g->index, &rec->diags.items[i]);
+        writer_diag_text(&line, g, &rec->diags.items[i]);
         for (char *p = line.data; p < line.data + line.len; p++)
             if (*p == '\r' || (*p == '\n' && p + 1 < line.data + line.len))
                 *p = ' '; /* one diagnostic, one comment line */
