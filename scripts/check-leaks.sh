@@ -49,5 +49,39 @@ for t in pgn_reader san fen; do
     [ -x "$replay" ] && vg "fuzz corpus $t" "$replay" "testdata/fuzz-corpus/$t"
 done
 
+# The Python module, built by pip for plain x86-64 (valgrind cannot run -march=native
+# code), reading every file with every attribute, under Python's plain malloc.  Only
+# definite leaks count: the interpreter keeps "possibly lost" memory until exit.
+python=${PYTHON:-/usr/bin/python3}
+pydir=${TMPDIR:-/tmp}/check-leaks-py.$$
+if "$python" -m pip install -q --no-build-isolation --no-index --target "$pydir" . >/dev/null 2>&1; then
+    rm -rf build/bdist.* build/temp.* build/lib.* pgnkit.egg-info
+    cat >"$pydir/read_all.py" <<'PY'
+import sys, pgnkit
+for path in sys.argv[1:]:
+    for g in pgnkit.read(path):
+        g.tags, g.uci, g.san, g.fens(), g.clocks, g.evals, g.diagnostics
+    list(pgnkit.check(path))
+try:
+    pgnkit.read("/nonexistent.pgn")
+except OSError:
+    pass
+PY
+    PYTHONMALLOC=malloc PYTHONPATH="$pydir" valgrind -q --leak-check=full \
+        --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=9 \
+        "$python" "$pydir/read_all.py" $files >/dev/null 2>"$pydir/log"
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -q '^==' "$pydir/log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: python module (exit status $rc)"
+        grep '^==' "$pydir/log" | head -n 40
+    fi
+else
+    echo "skip: python module (pip install . failed: python3-dev, python3-pip?)"
+fi
+rm -rf "$pydir"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
