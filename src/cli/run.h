@@ -29,6 +29,9 @@ struct run_stats {
     uint64_t by_code[DIAG_CODE_COUNT];
 };
 
+/* to += from, field by field. */
+void run_stats_add(struct run_stats *to, const struct run_stats *from);
+
 /* The first few diagnostics of each code, rendered, for the --summary report. */
 enum { SUMMARY_EXAMPLES = 3 };
 struct summary_examples {

@@ -30,7 +30,7 @@ void summary_examples_release(struct summary_examples *ex)
     memset(ex, 0, sizeof *ex);
 }
 
-static void stats_add(struct run_stats *to, const struct run_stats *from)
+void run_stats_add(struct run_stats *to, const struct run_stats *from)
 {
     to->games += from->games;
     to->written += from->written;
@@ -71,7 +71,7 @@ void summary_init(struct summary *s, const struct config *cfg)
 void summary_merge(struct summary *s, const struct run_stats *stats,
                    const struct summary_examples *ex)
 {
-    stats_add(&s->total, stats);
+    run_stats_add(&s->total, stats);
     for (int c = 0; c < DIAG_CODE_COUNT; c++)
         for (int k = 0; k < ex->count[c] && s->examples.count[c] < SUMMARY_EXAMPLES; k++)
             s->examples.text[c][s->examples.count[c]++] = xstrndup(ex->text[c][k],

@@ -11,12 +11,12 @@
  * that overlap, or a whole-file run and anything else of the same name.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "json_read.h"
 #include "output.h"
 #include "run.h"
 #include "pgnkit/xalloc.h"
@@ -77,183 +77,6 @@ int summary_write_json(const struct summary *s, const struct config *cfg)
     return rc;
 }
 
-/* ---- a small JSON reader, for these objects ---- */
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-    enum jtype type;
-    double num;
-    unsigned long long u; /* the number, when it is a whole one */
-    char *str;
-    struct jval *items;   /* J_ARR, J_OBJ (values) */
-    char **keys;          /* J_OBJ */
-    size_t count;
-};
-
-struct jparse {
-    const char *p, *end;
-    const char *err;
-};
-
-static void jskip(struct jparse *j)
-{
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
-        j->p++;
-}
-
-static bool jfail(struct jparse *j, const char *why)
-{
-    if (!j->err)
-        j->err = why;
-    return false;
-}
-
-static bool jvalue(struct jparse *j, struct jval *v, int depth);
-
-static bool jstring(struct jparse *j, char **out)
-{
-    j->p++; /* the opening quote */
-    struct buf b;
-    buf_init(&b);
-    while (j->p < j->end && *j->p != '"') {
-        char c = *j->p++;
-        if (c == '\\' && j->p < j->end) {
-            char e = *j->p++;
-            if (e == 'u' && j->end - j->p >= 4) {
-                unsigned cp = (unsigned)strtoul((char[5]){j->p[0], j->p[1], j->p[2], j->p[3], 0},
-                                                NULL, 16);
-                j->p += 4;
-                if (cp < 0x80) {
-                    buf_putc(&b, (char)cp);
-                } else if (cp < 0x800) {
-                    buf_putc(&b, (char)(0xc0 | cp >> 6));
-                    buf_putc(&b, (char)(0x80 | (cp & 0x3f)));
-                } else {
-                    buf_putc(&b, (char)(0xe0 | cp >> 12));
-                    buf_putc(&b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-                    buf_putc(&b, (char)(0x80 | (cp & 0x3f)));
-                }
-                continue;
-            }
-            c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b'
-                : e == 'f' ? '\f' : e;
-        }
-        buf_putc(&b, c);
-    }
-    if (j->p >= j->end) {
-        buf_release(&b);
-        return jfail(j, "a string never closes");
-    }
-    j->p++;
-    *out = b.data ? b.data : xstrndup("", 0);
-    return true;
-}
-
-static bool jcontainer(struct jparse *j, struct jval *v, bool object, int depth)
-{
-    v->type = object ? J_OBJ : J_ARR;
-    char close = object ? '}' : ']';
-    size_t item_cap = 0, key_cap = 0;
-    j->p++;
-    jskip(j);
-    if (j->p < j->end && *j->p == close) {
-        j->p++;
-        return true;
-    }
-    for (;;) {
-        xgrow((void **)&v->items, &item_cap, v->count + 1, sizeof *v->items);
-        if (object)
-            xgrow((void **)&v->keys, &key_cap, v->count + 1, sizeof *v->keys);
-        struct jval *item = &v->items[v->count];
-        memset(item, 0, sizeof *item);
-        jskip(j);
-        if (object) {
-            v->keys[v->count] = NULL;
-            if (j->p >= j->end || *j->p != '"' || !jstring(j, &v->keys[v->count]))
-                return jfail(j, "an object key was expected");
-            jskip(j);
-            if (j->p >= j->end || *j->p != ':')
-                return jfail(j, "':' was expected");
-            j->p++;
-        }
-        v->count++;
-        if (!jvalue(j, item, depth + 1))
-            return false;
-        jskip(j);
-        if (j->p < j->end && *j->p == ',') {
-            j->p++;
-            continue;
-        }
-        if (j->p < j->end && *j->p == close) {
-            j->p++;
-            return true;
-        }
-        return jfail(j, object ? "',' or '}' was expected" : "',' or ']' was expected");
-    }
-}
-
-static bool jvalue(struct jparse *j, struct jval *v, int depth)
-{
-    jskip(j);
-    if (depth > 16)
-        return jfail(j, "nested too deep");
-    if (j->p >= j->end)
-        return jfail(j, "a value was expected");
-    char c = *j->p;
-    if (c == '{' || c == '[')
-        return jcontainer(j, v, c == '{', depth);
-    if (c == '"') {
-        v->type = J_STR;
-        return jstring(j, &v->str);
-    }
-    static const char *const words[] = {"null", "true", "false"};
-    for (int k = 0; k < 3; k++) {
-        size_t n = strlen(words[k]);
-        if ((size_t)(j->end - j->p) >= n && memcmp(j->p, words[k], n) == 0) {
-            v->type = k ? J_BOOL : J_NULL;
-            v->u = k == 1;
-            j->p += n;
-            return true;
-        }
-    }
-    char tmp[64];
-    size_t n = 0;
-    while (j->p + n < j->end && n < sizeof tmp - 1 && strchr("0123456789+-.eE", j->p[n]))
-        n++;
-    memcpy(tmp, j->p, n);
-    tmp[n] = 0;
-    char *e;
-    errno = 0;
-    v->num = strtod(tmp, &e);
-    if (n == 0 || *e || errno)
-        return jfail(j, "a value was expected");
-    v->type = J_NUM;
-    v->u = strspn(tmp, "0123456789") == n ? strtoull(tmp, NULL, 10) : (unsigned long long)v->num;
-    j->p += n;
-    return true;
-}
-
-static void jfree(struct jval *v)
-{
-    for (size_t i = 0; i < v->count; i++) {
-        jfree(&v->items[i]);
-        if (v->keys)
-            free(v->keys[i]);
-    }
-    free(v->items);
-    free(v->keys);
-    free(v->str);
-}
-
-static const struct jval *jget(const struct jval *o, const char *key)
-{
-    for (size_t i = 0; o->type == J_OBJ && i < o->count; i++)
-        if (o->keys[i] && strcmp(o->keys[i], key) == 0)
-            return &o->items[i];
-    return NULL;
-}
-
 /* ---- merging ---- */
 
 struct piece {
@@ -280,27 +103,27 @@ static bool read_stats(const struct jval *o, struct run_stats *st, const char **
     static const char *const counts[] = {"games", "plies", "bytes"};
     uint64_t *fields[] = {&st->games, &st->plies, &st->bytes};
     for (int k = 0; k < 3; k++) {
-        const struct jval *v = jget(o, counts[k]);
+        const struct jval *v = json_get(o, counts[k]);
         if (!v || v->type != J_NUM) {
             *why = counts[k];
             return false;
         }
         *fields[k] = v->u;
     }
-    const struct jval *v = jget(o, "error_diags");
+    const struct jval *v = json_get(o, "error_diags");
     st->error_diags = v && v->type == J_NUM ? v->u : 0;
-    v = jget(o, "warning_diags");
+    v = json_get(o, "warning_diags");
     st->warning_diags = v && v->type == J_NUM ? v->u : 0;
-    const struct jval *bs = jget(o, "by_status");
+    const struct jval *bs = json_get(o, "by_status");
     if (!bs || bs->type != J_OBJ) {
         *why = "by_status";
         return false;
     }
     for (int i = 0; i < 4; i++) {
-        v = jget(bs, status_keys[i]);
+        v = json_get(bs, status_keys[i]);
         st->by_status[i] = v && v->type == J_NUM ? v->u : 0;
     }
-    const struct jval *bc = jget(o, "by_code");
+    const struct jval *bc = json_get(o, "by_code");
     if (!bc || bc->type != J_OBJ) {
         *why = "by_code";
         return false;
@@ -310,19 +133,6 @@ static bool read_stats(const struct jval *o, struct run_stats *st, const char **
             if (strcmp(bc->keys[i], diag_code_name((enum diag_code)c)) == 0)
                 st->by_code[c] += bc->items[i].u;
     return true;
-}
-
-static void add_stats(struct run_stats *to, const struct run_stats *from)
-{
-    to->games += from->games;
-    for (int i = 0; i < 4; i++)
-        to->by_status[i] += from->by_status[i];
-    to->plies += from->plies;
-    to->bytes += from->bytes;
-    to->error_diags += from->error_diags;
-    to->warning_diags += from->warning_diags;
-    for (int c = 0; c < DIAG_CODE_COUNT; c++)
-        to->by_code[c] += from->by_code[c];
 }
 
 static struct merged_file *file_named(struct merge *m, const char *name)
@@ -342,8 +152,7 @@ static int add_piece(struct merged_file *f, struct piece p)
 {
     for (size_t i = 0; i < f->piece_count; i++) {
         const struct piece *q = &f->pieces[i];
-        bool overlap = p.whole || q->whole || (p.start < q->end && q->start < p.end) ||
-                       (p.start == p.end && p.start == q->start && q->start == q->end);
+        bool overlap = p.whole || q->whole || (p.start < q->end && q->start < p.end);
         if (!overlap)
             continue;
         fprintf(stderr, "pgnkit: summary: %s and %s both cover bytes of %s (%s overlap): each "
@@ -358,7 +167,7 @@ static int add_piece(struct merged_file *f, struct piece p)
 
 static int merge_file_entry(struct merge *m, const struct jval *e, const char *from)
 {
-    const struct jval *name = jget(e, "name"), *range = jget(e, "range");
+    const struct jval *name = json_get(e, "name"), *range = json_get(e, "range");
     struct run_stats st;
     memset(&st, 0, sizeof st);
     const char *why = NULL;
@@ -374,11 +183,10 @@ static int merge_file_entry(struct merge *m, const struct jval *e, const char *f
         p.end = range->items[1].type == J_NULL ? UINT64_MAX : range->items[1].u;
     }
     struct merged_file *f = file_named(m, name->str);
-    if (p.start == p.end && !p.whole) /* an empty range covers nothing */
-        return (add_stats(&f->stats, &st), 0);
-    if (add_piece(f, p) != 0)
+    /* An empty range covers no bytes: it overlaps nothing. */
+    if ((p.whole || p.start < p.end) && add_piece(f, p) != 0)
         return -1;
-    add_stats(&f->stats, &st);
+    run_stats_add(&f->stats, &st);
     return 0;
 }
 
@@ -396,30 +204,29 @@ static int merge_one(struct merge *m, const char *path)
     while ((len = fread(chunk, 1, sizeof chunk, fp)) > 0)
         buf_append(&b, chunk, len);
     fclose(fp);
-    struct jparse j = {b.data ? b.data : "", (b.data ? b.data : "") + b.len, NULL};
     struct jval root;
-    memset(&root, 0, sizeof root);
+    const char *bad = json_parse(b.data ? b.data : "", b.len, &root);
     int rc = -1;
     const char *why = NULL;
     struct run_stats st;
     memset(&st, 0, sizeof st);
-    if (!jvalue(&j, &root, 0) || root.type != J_OBJ) {
+    if (bad || root.type != J_OBJ) {
         fprintf(stderr, "pgnkit: summary: %s is no summary object: %s\n", path,
-                j.err ? j.err : "not a JSON object");
+                bad ? bad : "not a JSON object");
     } else if (!read_stats(&root, &st, &why)) {
         fprintf(stderr, "pgnkit: summary: %s lacks \"%s\" (not written by --summary-json?)\n",
                 path, why);
     } else {
-        const struct jval *secs = jget(&root, "seconds"), *files = jget(&root, "files");
+        const struct jval *secs = json_get(&root, "seconds"), *files = json_get(&root, "files");
         rc = 0;
         for (size_t i = 0; files && files->type == J_ARR && i < files->count && rc == 0; i++)
             rc = merge_file_entry(m, &files->items[i], path);
         if (rc == 0) {
-            add_stats(&m->sum.total, &st);
+            run_stats_add(&m->sum.total, &st);
             m->sum.seconds += secs && secs->type == J_NUM ? secs->num : 0;
         }
     }
-    jfree(&root);
+    json_free(&root);
     buf_release(&b);
     return rc;
 }
