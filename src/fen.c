@@ -151,8 +151,31 @@ static int outermost_rook(const struct position *pos, int c, int side)
     return SQ_NONE;
 }
 
-static int parse_castling_char(struct position *pos, char ch, uint32_t col, struct diag *err)
+/* A castling letter whose king or rook is not where it needs to be: an error, or with
+ * FEN_DROP_BAD_CASTLING the right is left out and the first such reason kept in *dropped
+ * (python-chess and pgn-extract play such a game on without the right). */
+struct castling_ctx {
+    unsigned flags;
+    struct diag *dropped;
+};
+
+static int bad_castling_right(const struct castling_ctx *ctx, struct diag *err, uint32_t col,
+                              const char *why)
 {
+    if (!(ctx->flags & FEN_DROP_BAD_CASTLING)) {
+        diag_set(err, DIAG_BAD_FEN, 0, col, "castling: %s", why);
+        return -1;
+    }
+    if (ctx->dropped && ctx->dropped->code == DIAG_OK)
+        diag_set(ctx->dropped, DIAG_CASTLING_DROPPED, 0, col, "castling: %s; the right is dropped",
+                 why);
+    return 0;
+}
+
+static int parse_castling_char(struct position *pos, char ch, uint32_t col,
+                               const struct castling_ctx *ctx, struct diag *err)
+{
+    char why[80];
     int c = (ch >= 'a') ? BLACK : WHITE;
     char up = (char)(ch & ~0x20);
     const char *name = c == WHITE ? "white" : "black";
@@ -166,24 +189,23 @@ static int parse_castling_char(struct position *pos, char ch, uint32_t col, stru
         return -1;
     }
     if (square_rank(k) != rank) {
-        diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' but the %s king is not on rank %d",
-                 ch, name, rank + 1);
-        return -1;
+        snprintf(why, sizeof why, "'%c' but the %s king is not on rank %d", ch, name, rank + 1);
+        return bad_castling_right(ctx, err, col, why);
     }
     if (up == 'K' || up == 'Q') {
         side = up == 'K' ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE;
         rook = outermost_rook(pos, c, side);
         if (rook == SQ_NONE) {
-            diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' but no %s rook on the %s side",
-                     ch, name, side == CASTLE_KING_SIDE ? "king" : "queen");
-            return -1;
+            snprintf(why, sizeof why, "'%c' but no %s rook on the %s side", ch, name,
+                     side == CASTLE_KING_SIDE ? "king" : "queen");
+            return bad_castling_right(ctx, err, col, why);
         }
     } else {
         rook = square_make(up - 'A', rank);
         if (pos->board[rook] != piece_make((enum color)c, ROOK)) {
-            diag_set(err, DIAG_BAD_FEN, 0, col, "castling: '%c' but no %s rook on %c%d", ch,
-                     name, ch | 0x20, rank + 1);
-            return -1;
+            snprintf(why, sizeof why, "'%c' but no %s rook on %c%d", ch, name, ch | 0x20,
+                     rank + 1);
+            return bad_castling_right(ctx, err, col, why);
         }
         side = rook > k ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE;
     }
@@ -197,7 +219,7 @@ static int parse_castling_char(struct position *pos, char ch, uint32_t col, stru
 }
 
 static int parse_castling(struct position *pos, const char *s, size_t start, size_t n,
-                          bool chess960, struct diag *err)
+                          bool chess960, const struct castling_ctx *ctx, struct diag *err)
 {
     if (n == 1 && s[start] == '-')
         return 0;
@@ -206,7 +228,7 @@ static int parse_castling(struct position *pos, const char *s, size_t start, siz
         return -1;
     }
     for (size_t i = start; i < start + n; i++)
-        if (parse_castling_char(pos, s[i], col_of(i), err) < 0)
+        if (parse_castling_char(pos, s[i], col_of(i), ctx, err) < 0)
             return -1;
     /* Standard rules fit only a king on e1/e8 with its rooks in the corners. */
     pos->chess960 = chess960;
@@ -277,6 +299,7 @@ static int parse_number(const char *s, size_t start, size_t n, unsigned long max
 }
 
 static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess960,
+                        const struct castling_ctx *ctx,
                         struct diag *err)
 {
     size_t start[6], n[6];
@@ -302,7 +325,7 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
         return -1;
     }
     pos->side_to_move = stm == 'w' ? WHITE : BLACK;
-    if (parse_castling(pos, cur->s, start[2], n[2], chess960, err) < 0 ||
+    if (parse_castling(pos, cur->s, start[2], n[2], chess960, ctx, err) < 0 ||
         parse_ep(pos, cur->s, start[3], n[3], err) < 0)
         return -1;
     unsigned long half = 0, full = 1;
@@ -325,6 +348,15 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
 
 int fen_parse(struct position *pos, const char *s, size_t len, bool chess960, struct diag *err)
 {
+    return fen_parse_ex(pos, s, len, chess960, 0, err, NULL);
+}
+
+int fen_parse_ex(struct position *pos, const char *s, size_t len, bool chess960, unsigned flags,
+                 struct diag *err, struct diag *dropped)
+{
+    struct castling_ctx ctx = {flags, dropped};
+    if (dropped)
+        dropped->code = DIAG_OK;
     struct position p;
     attacks_init();
     memset(&p, 0, sizeof p);
@@ -335,7 +367,7 @@ int fen_parse(struct position *pos, const char *s, size_t len, bool chess960, st
     p.fullmove_number = 1;
 
     struct fen_cursor cur = {s, len, 0};
-    if (parse_fields(&p, &cur, chess960, err) < 0)
+    if (parse_fields(&p, &cur, chess960, &ctx, err) < 0)
         return -1;
     position_update_checkers(&p);
     *pos = p;

@@ -131,12 +131,16 @@ static bool set_up(struct game_record *rec, const struct pgn_game *g)
         rec->start.chess960 = rec->chess960;
         return true;
     }
-    struct diag err;
-    if (fen_parse(&rec->start, fen->value.ptr, fen->value.len, rec->chess960, &err) != 0) {
+    struct diag err, dropped;
+    if (fen_parse_ex(&rec->start, fen->value.ptr, fen->value.len, rec->chess960,
+                     FEN_DROP_BAD_CASTLING, &err, &dropped) != 0) {
         diag_list_add(&rec->diags, DIAG_BAD_FEN, fen->line, fen->col, "bad FEN tag: %s",
                       err.message);
         return false;
     }
+    if (dropped.code != DIAG_OK)
+        diag_list_add(&rec->diags, DIAG_CASTLING_DROPPED, fen->line, fen->col, "FEN tag: %s",
+                      dropped.message);
     rec->chess960 = rec->start.chess960;
     return true;
 }

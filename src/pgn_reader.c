@@ -80,9 +80,10 @@ enum char_class {
 
 static const uint8_t char_class[256] = {CHAR_CLASS_ENTRIES};
 
-/* scan_fast's classes: 0xc2 (a result's "½" begins with it) is no move byte there, so its
- * move test needs no second compare; it leaves the fast path like any other stray byte. */
-static const uint8_t fast_class[256] = {CHAR_CLASS_ENTRIES, [0xc2] = CC_BAD};
+/* scan_fast's classes: 0xc2 (a result's "½" begins with it) and 0xef (a byte-order mark's
+ * first byte) are no move bytes there, so its move test needs no second compare; they
+ * leave the fast path like any other stray byte, for scan_game. */
+static const uint8_t fast_class[256] = {CHAR_CLASS_ENTRIES, [0xc2] = CC_BAD, [0xef] = CC_BAD};
 
 /* 1 for the bytes that end a move, number or NAG token: the classes in DELIM_MASK. */
 static const uint8_t delim_table[256] = {
@@ -547,11 +548,42 @@ static bool is_result(const char *p, size_t len)
     }
 }
 
+/*
+ * e8(Q), bxa8(N)+: a promotion piece in parentheses (SPEC §3.6) looks like a one-letter
+ * variation to the tokenizer.  At the '(' at index i: when the token just kept is a move
+ * ending on rank 1 or 8 right before it, starting with a file letter (a pawn move), and
+ * '(' letter ')' follows, returns the index after the rest of that move token (a check
+ * mark or glyph may follow the ')'), which then joins the move; else 0 (a variation).
+ * NEED_MORE when the bytes to decide are not read yet.
+ */
+static size_t promotion_paren_end(const struct pgn_reader *r, size_t i)
+{
+    const char *d = r->data;
+    size_t n = r->len;
+    if (r->ntok == r->tok0 || !tokens_kept(r))
+        return 0;
+    const struct pgn_token *last = &r->toks[r->ntok - 1];
+    if (last->kind != PGN_TOK_MOVE || last->text + last->len != d + i ||
+        (d[i - 1] != '1' && d[i - 1] != '8') || last->text[0] < 'a' || last->text[0] > 'h')
+        return 0;
+    if (n - i < 3)
+        return r->eof ? 0 : NEED_MORE;
+    if (!((d[i + 1] | 0x20) >= 'a' && (d[i + 1] | 0x20) <= 'z') || d[i + 2] != ')')
+        return 0;
+    size_t k = i + 3;
+    while (k < n && !is_delim(d[k]) && k - i < 8)
+        k++;
+    if (k == n && !r->eof)
+        return NEED_MORE;
+    return k;
+}
+
 /* A tag pair as parsed, before the caller decides to keep it. */
 struct tag_parse {
     size_t name, name_len, value, value_len; /* indices into data */
     bool has_tag;
     bool escaped;
+    bool fixed;   /* the value held an unescaped '"' (tag_fix_string) */
     enum diag_code err;
     size_t err_pos;
     const char *err_msg;
@@ -626,6 +658,49 @@ static inline size_t parse_tag_simple(const struct pgn_reader *r, const char *d,
                              .value_len = q - value,
                              .has_tag = true};
     return q + 2;
+}
+
+/* Index of the first line end in [p, e), or e. */
+static inline size_t next_eol(const char *d, size_t p, size_t e)
+{
+    if (p >= e)
+        return e;
+    const char *lf = memchr(d + p, '\n', e - p);
+    size_t stop = lf ? (size_t)(lf - d) : e;
+    const char *cr = stop > p ? memchr(d + p, '\r', stop - p) : NULL;
+    return cr ? (size_t)(cr - d) : stop;
+}
+
+/*
+ * A tag value with an unescaped '"' inside ([Event "5th "X" Intl"]) or a backslash before
+ * its closing quote ([Event "Tournament \"]), read as pgn-extract's --fixtagstrings reads
+ * it: when the line ends in '"' ']' (blanks allowed), the value is everything from the
+ * opening quote to that last '"' (\" and \\ undone, a lone backslash kept).  Returns the
+ * index after the ']' with *tp set (and tp->fixed, for a warning), or 0 when the line is
+ * not of that shape (or its end is not read yet: the caller then waits or reports).
+ */
+static size_t tag_fix_string(const struct pgn_reader *r, const char *d, size_t value,
+                             const struct tag_end *te, struct tag_parse *tp)
+{
+    size_t eol = next_eol(d, value, te->e);
+    if (eol == te->e && (te->capped || !r->eof))
+        return 0;
+    size_t b = eol;
+    while (b > value && is_hspace(d[b - 1]))
+        b--;
+    if (b == value || d[b - 1] != ']')
+        return 0;
+    size_t q = b - 1;
+    while (q > value && is_hspace(d[q - 1]))
+        q--;
+    if (q == value || d[q - 1] != '"')
+        return 0;
+    q--;
+    tp->value = value;
+    tp->value_len = q - value;
+    tp->escaped = memchr(d + value, '\\', q - value) != NULL;
+    tp->fixed = true;
+    return b;
 }
 
 /*
@@ -703,6 +778,9 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
     tp->value_len = j - value;
     tp->has_tag = true;
     if (!closed) {
+        size_t fixed = tag_fix_string(r, d, value, &te, tp);
+        if (fixed)
+            return fixed;
         tag_error(tp, DIAG_UNTERMINATED_STRING, value - 1, "the tag value never closes");
         return j;
     }
@@ -713,6 +791,9 @@ static size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, siz
         return tag_at_end(r, &te, tp);
     if (j < e && d[j] == ']')
         return j + 1;
+    size_t fixed = tag_fix_string(r, d, value, &te, tp);
+    if (fixed)
+        return fixed;
     tag_error(tp, DIAG_BAD_TAG, j, "']' was expected after the tag value");
     return tag_recover(r, d, j, &te, tp);
 }
@@ -744,6 +825,10 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
 {
     if (tp->err != DIAG_OK)
         add_diag(r, tp->err, line, col_of(tp->err_pos, ls), "%s", tp->err_msg);
+    else if (tp->fixed)
+        add_diag(r, DIAG_NONSTANDARD, line, col_of(tp->value - 1, ls),
+                 "non-standard notation accepted: a '\"' or '\\' in the tag value is not "
+                 "escaped; the value is read up to the last '\"' before ']'");
     if (tp->err == DIAG_UNTERMINATED_STRING)
         r->bad_string = true;
     if (!tp->has_tag)
@@ -780,16 +865,6 @@ static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const stru
 
 /* ---- comments and lines ----------------------------------------------------------------- */
 
-/* Index of the first line end in [p, e), or e. */
-static inline size_t next_eol(const char *d, size_t p, size_t e)
-{
-    if (p >= e)
-        return e;
-    const char *lf = memchr(d + p, '\n', e - p);
-    size_t stop = lf ? (size_t)(lf - d) : e;
-    const char *cr = stop > p ? memchr(d + p, '\r', stop - p) : NULL;
-    return cr ? (size_t)(cr - d) : stop;
-}
 
 static inline bool all_hspace(const char *d, size_t p, size_t e)
 {
@@ -806,12 +881,96 @@ struct comment_walk {
     bool pending;   /* `scanned` starts a line and the line before it was blank */
 };
 
+/* How far past a tag line inside a comment the reader looks for the comment's '}'. */
+enum { COMMENT_LOOKAHEAD = 64 << 10 };
+
+static inline bool is_tag_name_byte(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
+}
+
+/* Whether d[k] ('[') starts a tag pair, [Name "value"] (escapes allowed): 1 yes, 0 no,
+ * -1 when the data ends before that is decided.  Bounded by COMMENT_LOOKAHEAD. */
+static int tag_pair_at(const struct pgn_reader *r, size_t k)
+{
+    const char *d = r->data;
+    size_t n = r->len, e = n - k > COMMENT_LOOKAHEAD ? k + COMMENT_LOOKAHEAD : n;
+    int more = e == n ? -1 : 0; /* the answer when the bytes run out */
+    size_t j = k + 1;
+    while (j < e && is_hspace(d[j]))
+        j++;
+    size_t name = j;
+    while (j < e && is_tag_name_byte(d[j]))
+        j++;
+    if (j == name && j < e)
+        return 0;
+    while (j < e && is_hspace(d[j]))
+        j++;
+    if (j == e)
+        return more;
+    if (d[j] != '"')
+        return 0;
+    for (j++; j < e && d[j] != '"' && !is_eol(d[j]); j++)
+        if (d[j] == '\\' && j + 1 < e && d[j + 1] != '\n' && d[j + 1] != '\r')
+            j++;
+    if (j >= e)
+        return more;
+    if (d[j] != '"')
+        return 0;
+    for (j++; j < e && is_hspace(d[j]);)
+        j++;
+    if (j == e)
+        return more;
+    return d[j] == ']';
+}
+
 /*
- * Count the line ends in [w->scanned, e) and look for a tag line after a blank line
- * (which ends an unterminated comment).  final: e is the end of the comment or of the
- * input.  Returns the '[' index of such a tag line, or NEED_MORE when none was found.
+ * The lookahead below decided something at the end of the data of a reader that stops
+ * before it (pgn_reader_restart): with more bytes the answer might differ, so the piece
+ * must be read again with more (pgn_reader_stop_crossed).
  */
-static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t e, bool final)
+static int decided_at_data_end(struct pgn_reader *r, int answer)
+{
+    if (r->stop_at < r->len)
+        r->stop_crossed = true;
+    return answer;
+}
+
+/*
+ * A tag pair line after a blank line inside a comment: does it end the comment (which
+ * then never closed)?  Only when no '}' closes the comment within COMMENT_LOOKAHEAD bytes
+ * before another '{' opens (the next game's comment).  close: the index of the first '}'
+ * after k, or SIZE_MAX when none is read yet.  1 yes, 0 no, -1 need more bytes.
+ */
+static int tag_line_ends_comment(struct pgn_reader *r, size_t k, size_t close)
+{
+    int tag = tag_pair_at(r, k);
+    if (tag < 0 && close != SIZE_MAX)
+        return 0; /* the '}' is inside the line: it closes the comment */
+    if (tag < 0)
+        return r->eof ? decided_at_data_end(r, 0) : -1;
+    if (tag == 0)
+        return 0;
+    const char *d = r->data;
+    size_t e = close != SIZE_MAX ? close : r->len;
+    if (e - k > COMMENT_LOOKAHEAD)
+        return 1;
+    if (memchr(d + k, '{', e - k))
+        return 1;
+    if (close != SIZE_MAX)
+        return 0;
+    return r->eof ? decided_at_data_end(r, 1) : -1;
+}
+
+/*
+ * Count the line ends in [w->scanned, e) and look for a tag pair line after a blank line
+ * that ends an unterminated comment (tag_line_ends_comment: not when the comment closes
+ * soon after it).  final: e is the end of the comment or of the input; closed: it is the
+ * comment's '}'.  Returns the '[' index of such a tag line, or NEED_MORE when none was
+ * found.
+ */
+static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t e, bool final,
+                            bool closed)
 {
     const char *d = r->data;
     size_t n = r->len;
@@ -821,8 +980,15 @@ static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t
             size_t k = p;
             while (k < e && is_hspace(d[k]))
                 k++;
-            if (k < e && d[k] == '[')
-                return k;
+            if (k < e && d[k] == '[') {
+                int ends = tag_line_ends_comment(r, k, closed ? e : SIZE_MAX);
+                if (ends > 0)
+                    return k;
+                if (ends < 0) {
+                    w->scanned = p;
+                    return NEED_MORE;
+                }
+            }
             if (k == e && !final) {
                 w->scanned = p;
                 return NEED_MORE;
@@ -906,7 +1072,7 @@ static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
         const char *hit = searched < n ? memchr(d + searched, '}', n - searched) : NULL;
         size_t e = hit ? (size_t)(hit - d) : n;
         bool final = hit != NULL || r->eof;
-        size_t tag = comment_lines(r, &w, e, final);
+        size_t tag = comment_lines(r, &w, e, final, hit != NULL);
         if (tag != NEED_MORE) {
             add_diag(r, DIAG_UNTERMINATED_COMMENT, line, col,
                      "the comment never closes; it ends at the tag pair on line %u", r->line);
@@ -1379,6 +1545,18 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 continue;
             cl = cls(d[i]);
         }
+        if (cl == CC_OTHER && (unsigned char)d[i] == 0xef) {
+            /* A byte-order mark where a token would start (two BOM files concatenated):
+             * whitespace, so a game boundary stays one. */
+            if (n - i < 3 && !r->eof) {
+                eols = 0;
+                goto refill;
+            }
+            if (n - i >= 3 && memcmp(d + i, "\xef\xbb\xbf", 3) == 0) {
+                i += 3;
+                continue;
+            }
+        }
         if (cl == CC_OTHER && r->started) {
             eols = r->eols;
             r->eols = 0;
@@ -1547,7 +1725,15 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             i = k;
             continue;
         }
-        case CC_LPAREN:
+        case CC_LPAREN: {
+            size_t k = promotion_paren_end(r, i);
+            if (k == NEED_MORE)
+                goto refill;
+            if (k) {
+                r->toks[r->ntok - 1].len = (uint32_t)(d + k - r->toks[r->ntok - 1].text);
+                i = k;
+                continue;
+            }
             r->phase = PHASE_MOVETEXT;
             if (++r->depth == 1) {
                 r->open_line = line;
@@ -1562,6 +1748,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
             emit(r, d + i, 1, line, col, PGN_TOK_VARIATION_START);
             i++;
             continue;
+        }
         case CC_RPAREN:
             r->phase = PHASE_MOVETEXT;
             if (r->depth == 0) {

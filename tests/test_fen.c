@@ -254,3 +254,50 @@ Test(fen, python_chess_suites_round_trip_their_four_fields)
         fclose(f);
     }
 }
+
+/*
+ * Issue 14.9: with FEN_DROP_BAD_CASTLING a castling right that has no rook (KQkq: none
+ * on that side; a file letter: none on that file) or whose king is off its back rank is
+ * dropped with a CASTLING_DROPPED reason, the other rights kept; without the flag it is
+ * BAD_FEN as before.  Expected fields argued from each board.
+ */
+Test(fen, castling_rights_without_their_rook_are_dropped_on_request)
+{
+    static const struct {
+        const char *fen;
+        bool chess960;
+        const char *castling; /* the field written back */
+        const char *why;      /* in the dropped reason */
+    } cases[] = {
+        /* Ke1 Rh1 only: Q has no rook on the queen side. */
+        {"4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", false, "K", "no white rook on the queen side"},
+        /* No rook at all: every right goes. */
+        {"r3k2r/8/8/8/8/8/8/4K3 w KQkq - 0 1", false, "kq", "'K' but no white rook"},
+        /* Black king on e7: k and q both need it on rank 8. */
+        {"r6r/4k3/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "KQ", "black king is not on rank 8"},
+        /* Shredder letter G names g1, where no rook stands (the rook is on h1). */
+        {"1k6/8/8/8/8/8/8/1K5R w HG - 0 1", true, "H", "no white rook on g1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct position pos;
+        struct diag err, dropped;
+        cr_expect_neq(fen_parse(&pos, cases[i].fen, strlen(cases[i].fen), cases[i].chess960, &err),
+                      0, "%s is BAD_FEN without the flag", cases[i].fen);
+        int rc = fen_parse_ex(&pos, cases[i].fen, strlen(cases[i].fen), cases[i].chess960,
+                              FEN_DROP_BAD_CASTLING, &err, &dropped);
+        cr_assert_eq(rc, 0, "%s: %s", cases[i].fen, err.message);
+        cr_expect_eq(dropped.code, DIAG_CASTLING_DROPPED, "%s", cases[i].fen);
+        cr_expect(strstr(dropped.message, cases[i].why), "%s: %s", cases[i].fen, dropped.message);
+        char out[FEN_MAX];
+        fen_write(&pos, out, sizeof out, cases[i].chess960 ? FEN_SHREDDER : 0);
+        char field[8] = "";
+        sscanf(out, "%*s %*s %7s", field);
+        cr_expect_str_eq(field, cases[i].castling, "%s -> %s", cases[i].fen, out);
+    }
+    struct position pos;
+    struct diag err, dropped;
+    static const char full[] = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    cr_assert_eq(fen_parse_ex(&pos, full, strlen(full), false, FEN_DROP_BAD_CASTLING, &err,
+                              &dropped), 0);
+    cr_expect_eq(dropped.code, DIAG_OK, "nothing to drop");
+}

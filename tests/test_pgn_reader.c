@@ -615,6 +615,88 @@ Test(pgn_reader, a_closed_comment_with_a_tag_line_after_a_blank_line_is_cut_ther
                 "#2 3:10+20\nT Event=n @3:1\nC c @4:1\nM d4 @4:5\nR * @4:8\n");
 }
 
+/* Issue 14.2: a blank line then a line starting with '[' inside a comment that closes
+ * does not cut the comment, whatever the line holds: a clock, a tag pair, a lone '[',
+ * two tag pairs.  Each input is one game, one comment, no diagnostic, read the same
+ * streamed byte by byte. */
+Test(pgn_reader, a_bracket_line_after_a_blank_line_inside_a_closed_comment_stays_in_it)
+{
+    static const char *const lines[] = {"[%clk 0:01:00]", "[Event \"x\"]", "[",
+                                        "[Event \"x\"]\n[Site \"y\"]", "  [Event \"x\"] more"};
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+        char in[160], want[320];
+        snprintf(in, sizeof in, "e4 {a\n\n%s\n} e5 *", lines[k]);
+        char *got = dump_str(in);
+        /* Lines: 1 "e4 {a", 2 blank, then the bracket line(s), then "} e5 *". */
+        uint32_t last = 3 + (strchr(lines[k], '\n') ? 1 : 0) + 1;
+        struct text inner = {0};
+        put(&inner, "", 0);
+        put_escaped(&inner, lines[k], strlen(lines[k]));
+        snprintf(want, sizeof want, "#1 1:0+%zu\nM e4 @1:1\nC a\\n\\n%s\\n @1:4\nM e5 @%u:3\nR * @%u:6\n",
+                 strlen(in), inner.s, last, last);
+        cr_expect_str_eq(got, want, "%s", in);
+        free(inner.s);
+        free(got);
+        assert_streaming_same(in, strlen(in), NULL);
+    }
+}
+
+/* An unterminated comment still ends at a real tag pair after a blank line when no '}'
+ * follows (here: none before the end) and when the first '}' is more than 64 KiB on. */
+Test(pgn_reader, an_unterminated_comment_before_a_real_tag_pair_still_ends_there)
+{
+    assert_dump("e4 {open\n\n[Event \"n\"]\n\nd4 *",
+                "#1 1:0+10\nM e4 @1:1\nC open @1:4\nD UNTERMINATED_COMMENT @1:4\n"
+                "D NO_RESULT @1:4\n"
+                "#2 3:10+17\nT Event=n @3:1\nM d4 @5:1\nR * @5:4\n");
+    size_t pad = 70000;
+    char *in = malloc(pad + 64);
+    int head = sprintf(in, "e4 {open\n\n[Event \"n\"]\n\n");
+    memset(in + head, 'x', pad);
+    strcpy(in + head + pad, " } d4 *");
+    char *got = dump_str(in);
+    cr_expect(strncmp(got, "#1 1:0+10\nM e4 @1:1\nC open @1:4\nD UNTERMINATED_COMMENT @1:4\n",
+                      60) == 0, "%.200s", got);
+    cr_expect(strstr(got, "#2 3:10+"), "%.300s", got);
+    free(got);
+    free(in);
+}
+
+/* Issue 14.3: a byte-order mark where a token would start is whitespace: between games
+ * (two BOM files concatenated), inside a tag section, between moves.  Inside a comment
+ * it is comment text. */
+Test(pgn_reader, a_bom_mid_stream_is_whitespace_between_tokens)
+{
+    assert_dump("\xef\xbb\xbf[A \"1\"]\n\n1. e4 *\n\xef\xbb\xbf[A \"2\"]\n\xef\xbb\xbf[B \"3\"]\n\n"
+                "1. d4 \xef\xbb\xbf d5 {x \xef\xbb\xbf y} *\n\xef\xbb\xbf",
+                "#1 1:3+16\nT A=1 @1:1\nN 1. @3:1\nM e4 @3:4\nR * @3:7\n"
+                "#2 4:23+44\nT A=2 @4:4\nT B=3 @5:4\nN 1. @7:1\nM d4 @7:4\nM d5 @7:11\n"
+                "C x \xef\xbb\xbf y @7:14\nR * @7:24\n");
+}
+
+/* Issue 14.4: a promotion piece in parentheses joins the move it follows (a pawn move
+ * to rank 1 or 8, no blank between); anything else is a variation as before. */
+Test(pgn_reader, a_promotion_piece_in_parentheses_is_part_of_the_move)
+{
+    assert_dump("e8(Q) bxa8(N)+ a1(r)# (c8(B)) e4(Q) e8 (Q) Nf8(Q) *",
+                "#1 1:0+51\nM e8(Q) @1:1\nM bxa8(N)+ @1:7\nM a1(r)# @1:16\n( ( @1:23\n"
+                "M c8(B) @1:24\n) ) @1:29\nM e4 @1:31\n( ( @1:33\nM Q @1:34\n) ) @1:35\n"
+                "M e8 @1:37\n( ( @1:40\nM Q @1:41\n) ) @1:42\nM Nf8 @1:44\n( ( @1:47\n"
+                "M Q @1:48\n) ) @1:49\nR * @1:51\n");
+}
+
+/* Issue 14.10: an unescaped '"' inside a tag value, or a backslash before the closing
+ * quote, is read as pgn-extract --fixtagstrings reads it, with a warning; a line not
+ * ending in "] stays an error. */
+Test(pgn_reader, tag_values_with_unescaped_quotes_are_recovered_with_a_warning)
+{
+    assert_dump("[Event \"5th \"X\" Intl\"]\n[Site \"Tournament \\\"]\n[Round \"a\\\\\"b\" ]\n"
+                "[White \"x\" junk]\n\n1. e4 *",
+                "#1 1:0+87\nT Event=5th \"X\" Intl @1:1\nT Site=Tournament \\ @2:1\n"
+                "T Round=a\\\"b @3:1\nT White=x @4:1\nN 1. @6:1\nM e4 @6:4\nR * @6:7\n"
+                "D NONSTANDARD @1:8\nD NONSTANDARD @2:7\nD NONSTANDARD @3:8\nD BAD_TAG @4:12\n");
+}
+
 /* ---- limits ----------------------------------------------------------------------------- */
 
 Test(pgn_reader, a_game_over_the_size_limit_is_skipped_and_the_next_is_read)
@@ -1334,7 +1416,7 @@ Test(pgn_reader, a_restart_forgets_the_last_piece)
     free(got);
 }
 
-Test(pgn_reader, a_bom_is_skipped_only_at_the_file_start)
+Test(pgn_reader, a_bom_is_skipped_at_the_file_start_and_is_whitespace_further_on)
 {
     static const char s[] = "\xef\xbb\xbf[A \"1\"]\n*\n";
     struct pgn_resume at_start = {.offset = 0, .line = 1, .games = 0};
@@ -1342,16 +1424,13 @@ Test(pgn_reader, a_bom_is_skipped_only_at_the_file_start)
                                sizeof s - 1, &at_start);
     cr_assert_str_eq(got, "#1 1:3+9\nT A=1 @1:1\nR * @2:1\n", "at the start:\n%s", got);
     free(got);
-    /* Further on, the same bytes are text: a move token, a game of its own that the tag
-     * pair after it ends. */
+    /* Further on (two BOM files concatenated, issue 14.3), the same bytes are whitespace
+     * where a token would start: no game of their own; the game starts after them. */
     struct pgn_resume later = {.offset = 500, .line = 10, .games = 4};
     got = dump_restarted(pgn_reader_from_memory(NULL, 0, "mem.pgn", NULL), s, sizeof s - 1,
                          &later);
     cr_assert_str_eq(got,
-                     "#5 10:500+3\n"
-                     "M \xef\xbb\xbf @10:1\n"
-                     "D NO_RESULT @10:1\n"
-                     "#6 10:503+9\n"
+                     "#5 10:503+9\n"
                      "T A=1 @10:4\n"
                      "R * @11:1\n",
                      "further on:\n%s", got);

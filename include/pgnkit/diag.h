@@ -34,6 +34,8 @@ enum diag_severity { DIAG_WARNING = 0, DIAG_ERROR = 1 };
     X(DIAG_NO_MOVETEXT, "NO_MOVETEXT", DIAG_ERROR, "a tag section with no movetext")              \
     X(DIAG_NO_RESULT, "NO_RESULT", DIAG_WARNING, "a game without a termination marker")           \
     X(DIAG_BAD_FEN, "BAD_FEN", DIAG_ERROR, "the FEN tag is not a valid position")                 \
+    X(DIAG_CASTLING_DROPPED, "CASTLING_DROPPED", DIAG_WARNING,                                    \
+      "a FEN castling right with no rook for it, dropped")                                       \
     X(DIAG_UNSUPPORTED_VARIANT, "UNSUPPORTED_VARIANT", DIAG_ERROR, "a variant pgnkit cannot play")\
     X(DIAG_SYNTAX, "SYNTAX", DIAG_ERROR, "a token that is no move")                               \
     X(DIAG_ILLEGAL, "ILLEGAL", DIAG_ERROR, "a move no piece can legally make")                    \

@@ -30,6 +30,21 @@
 int fen_parse(struct position *pos, const char *s, size_t len, bool chess960, struct diag *err)
     __attribute__((warn_unused_result));
 
+/* Options of fen_parse_ex(). */
+enum fen_parse_flags {
+    /* A castling right whose king is off its back rank or that has no rook (KQkq: none on
+     * that side; a file letter: none on that file) is dropped instead of rejected: the
+     * first such reason goes to *dropped as a DIAG_CASTLING_DROPPED warning. */
+    FEN_DROP_BAD_CASTLING = 1 << 0,
+};
+
+/**
+ * fen_parse() with enum fen_parse_flags.  dropped may be NULL; otherwise its code is
+ * DIAG_OK when nothing was dropped.
+ */
+int fen_parse_ex(struct position *pos, const char *s, size_t len, bool chess960, unsigned flags,
+                 struct diag *err, struct diag *dropped) __attribute__((warn_unused_result));
+
 enum fen_flags {
     FEN_EP_LEGAL = 1 << 0, /* write the e.p. square only when a legal capture exists */
     FEN_SHREDDER = 1 << 1, /* castling rights as rook files (HAha) even for standard games */
