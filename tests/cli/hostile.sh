@@ -152,12 +152,15 @@ for fen in "8/8/8/8/8/8/8/8 w - - 0 1" \
     "P3k3/8/8/8/8/8/8/4K3 w - - 0 1" \
     "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1" \
     "4k3/8/8/8/8/8/8/4K3 w - e3 0 1" \
-    "4k3/8/8/8/8/8/8/4K3 w K - 0 1" \
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra" \
     "not a fen at all" ""; do
     printf '[Event "x"]\n[SetUp "1"]\n[FEN "%s"]\n\n1. e4 *\n' "$fen" >"$tmp/case.pgn"
     hostile_diag "invalid FEN '$fen'" BAD_FEN
 done
+# A castling right with no rook is dropped with a warning and the game played (issue 14.9).
+printf '[Event "x"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w K - 0 1"]\n\n1. Kd1 *\n' \
+    >"$tmp/case.pgn"
+hostile_diag "FEN castling right without its rook" CASTLING_DROPPED
 
 printf '[Event "x"]\n\n123456789012345678901234567890. e4 e5 123456789012345678901234567890... Nf3 *\n' \
     >"$tmp/case.pgn"
