@@ -881,20 +881,16 @@ struct comment_walk {
     bool pending;   /* `scanned` starts a line and the line before it was blank */
 };
 
-/* How far past a tag line inside a comment the reader looks for the comment's '}'. */
-enum { COMMENT_LOOKAHEAD = 64 << 10 };
-
 static inline bool is_tag_name_byte(char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
 }
 
 /* Whether d[k] ('[') starts a tag pair, [Name "value"] (escapes allowed): 1 yes, 0 no,
- * -1 when the data ends before that is decided.  Bounded by COMMENT_LOOKAHEAD. */
-static int tag_pair_at(const struct pgn_reader *r, size_t k)
+ * -1 when d[.., n) ends before that is decided.  Bounded by PGN_COMMENT_LOOKAHEAD. */
+static int tag_pair_at(const char *d, size_t n, size_t k)
 {
-    const char *d = r->data;
-    size_t n = r->len, e = n - k > COMMENT_LOOKAHEAD ? k + COMMENT_LOOKAHEAD : n;
+    size_t e = n - k > PGN_COMMENT_LOOKAHEAD ? k + PGN_COMMENT_LOOKAHEAD : n;
     int more = e == n ? -1 : 0; /* the answer when the bytes run out */
     size_t j = k + 1;
     while (j < e && is_hspace(d[j]))
@@ -924,10 +920,24 @@ static int tag_pair_at(const struct pgn_reader *r, size_t k)
     return d[j] == ']';
 }
 
+int pgn_tag_line_ends_comment(const char *d, size_t n, size_t k, bool at_end)
+{
+    int tag = tag_pair_at(d, n, k);
+    if (tag <= 0)
+        return tag < 0 && !at_end ? -1 : 0;
+    size_t e = n - k > PGN_COMMENT_LOOKAHEAD ? k + PGN_COMMENT_LOOKAHEAD : n;
+    const char *close = memchr(d + k, '}', e - k);
+    if (memchr(d + k, '{', (close ? (size_t)(close - d) : e) - k))
+        return 1; /* the next '}' closes another comment */
+    if (close)
+        return 0;
+    return e < n || at_end ? 1 : -1;
+}
+
 /*
- * The lookahead below decided something at the end of the data of a reader that stops
- * before it (pgn_reader_restart): with more bytes the answer might differ, so the piece
- * must be read again with more (pgn_reader_stop_crossed).
+ * The reader decided at the end of the data of a reader that stops before it
+ * (pgn_reader_restart): with more bytes the answer might differ, so the piece must be
+ * read again with more (pgn_reader_stop_crossed).
  */
 static int decided_at_data_end(struct pgn_reader *r, int answer)
 {
@@ -936,30 +946,18 @@ static int decided_at_data_end(struct pgn_reader *r, int answer)
     return answer;
 }
 
-/*
- * A tag pair line after a blank line inside a comment: does it end the comment (which
- * then never closed)?  Only when no '}' closes the comment within COMMENT_LOOKAHEAD bytes
- * before another '{' opens (the next game's comment).  close: the index of the first '}'
- * after k, or SIZE_MAX when none is read yet.  1 yes, 0 no, -1 need more bytes.
- */
-static int tag_line_ends_comment(struct pgn_reader *r, size_t k, size_t close)
+/* pgn_tag_line_ends_comment() for the tag line at k inside the comment being read: 1, 0,
+ * or -1 when more bytes are needed.  closed: a '}' is read after k (the comment's). */
+static int tag_line_ends_comment(struct pgn_reader *r, size_t k, bool closed)
 {
-    int tag = tag_pair_at(r, k);
-    if (tag < 0 && close != SIZE_MAX)
-        return 0; /* the '}' is inside the line: it closes the comment */
-    if (tag < 0)
-        return r->eof ? decided_at_data_end(r, 0) : -1;
-    if (tag == 0)
-        return 0;
-    const char *d = r->data;
-    size_t e = close != SIZE_MAX ? close : r->len;
-    if (e - k > COMMENT_LOOKAHEAD)
-        return 1;
-    if (memchr(d + k, '{', e - k))
-        return 1;
-    if (close != SIZE_MAX)
-        return 0;
-    return r->eof ? decided_at_data_end(r, 1) : -1;
+    int ends = pgn_tag_line_ends_comment(r->data, r->len, k, false);
+    if (ends >= 0)
+        return ends;
+    if (closed)
+        return 0; /* the data ends inside the tag line, after the '}' that closes it */
+    if (!r->eof)
+        return -1;
+    return decided_at_data_end(r, pgn_tag_line_ends_comment(r->data, r->len, k, true));
 }
 
 /*
@@ -981,7 +979,7 @@ static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t
             while (k < e && is_hspace(d[k]))
                 k++;
             if (k < e && d[k] == '[') {
-                int ends = tag_line_ends_comment(r, k, closed ? e : SIZE_MAX);
+                int ends = tag_line_ends_comment(r, k, closed);
                 if (ends > 0)
                     return k;
                 if (ends < 0) {

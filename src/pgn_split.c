@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE /* memrchr */
 #include "pgnkit/pgn_split.h"
+#include "pgnkit/pgn_reader.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -153,7 +154,8 @@ static bool all_hspace_bytes(const char *d, size_t s, size_t e)
     return true;
 }
 
-static bool is_sync_point(const char *d, size_t p, bool at_file_start)
+static bool is_sync_point(const char *d, size_t n, size_t p, bool at_file_start,
+                          bool at_file_end)
 {
     if (p == 0 || (d[p - 1] != '\n' && d[p - 1] != '\r'))
         return false;
@@ -168,10 +170,14 @@ static bool is_sync_point(const char *d, size_t p, bool at_file_start)
         blanks++;
         start = s;
     }
-    return blanks > 0 && result_line(d, s, e);
+    /* Inside a comment the '[' line ends it only by the reader's own rule, decided on
+     * the bytes in d: undecided is no sync point. */
+    return blanks > 0 && result_line(d, s, e) &&
+           pgn_tag_line_ends_comment(d, n, p, at_file_end) == 1;
 }
 
-size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_start)
+size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_start,
+                           bool at_file_end)
 {
     size_t end = pos < n ? pos + 1 : n;
     while (end > 0) {
@@ -179,7 +185,7 @@ size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_sta
         if (!hit)
             break;
         size_t p = (size_t)(hit - d);
-        if (is_sync_point(d, p, at_file_start))
+        if (is_sync_point(d, n, p, at_file_start, at_file_end))
             return p;
         end = p;
     }

@@ -1537,3 +1537,25 @@ Test(pgn_reader, kept_tokens_stay_where_their_game_left_them)
     assert_kept_tokens_stay("testdata/pgn/pgn-extract/odds.pgn");
     assert_kept_tokens_stay("testdata/pgn/chess.js/0.pgn");
 }
+
+/* The comment rule pgn_split's sync points share with the reader, on its own. */
+Test(pgn_reader, the_tag_line_comment_rule_decides_on_the_bytes_after_the_line)
+{
+    static const struct {
+        const char *d;
+        bool at_end;
+        int want;
+    } cases[] = {
+        {"[Event \"x\"]\n} e5 *", false, 0},      /* a '}' closes the comment */
+        {"[Event \"x\"]\n{c} d4 *", false, 1},    /* the next '{' comes first */
+        {"[Event \"x\"]\n1. d4 *", false, -1},    /* undecided within the data */
+        {"[Event \"x\"]\n1. d4 *", true, 1},      /* ... but no '}' before the end */
+        {"[%clk 0:01:00] }", false, 0},           /* no tag pair */
+        {"[\n}", false, 0},
+        {"[Event \"x", false, -1},                /* the line is not read to its end */
+        {"[Event \"x", true, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_eq(pgn_tag_line_ends_comment(cases[i].d, strlen(cases[i].d), 0, cases[i].at_end),
+                     cases[i].want, "%s (at_end %d)", cases[i].d, cases[i].at_end);
+}

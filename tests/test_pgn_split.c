@@ -391,7 +391,7 @@ static void assert_sync_points_sound(const char *s, size_t len, const struct pgn
     pgn_reader_free(r);
     size_t last = SIZE_MAX;
     for (size_t pos = 0; pos <= len; pos++) {
-        size_t p = pgn_split_last_sync(d, len, pos, true);
+        size_t p = pgn_split_last_sync(d, len, pos, true, true);
         cr_assert_leq(p, pos);
         if (p != last)
             assert_sync_point_reads_as_whole(d, len, p, whole, nwhole, lim);
@@ -421,7 +421,7 @@ static void assert_sync_sound_in_every_spelling(const char *s)
 static size_t sync_in(const char *s, size_t pos)
 {
     char *d = exact_copy(s, strlen(s));
-    size_t p = pgn_split_last_sync(d, strlen(s), pos, true);
+    size_t p = pgn_split_last_sync(d, strlen(s), pos, true, true);
     free(d);
     return p;
 }
@@ -457,7 +457,7 @@ Test(pgn_split, no_sync_point_where_the_state_before_is_not_known)
     /* Not at the start of the data and no line start seen: none at all. */
     const char *s = "e4 1-0\n\n[Event \"b\"]\n";
     char *d = exact_copy(s, strlen(s));
-    cr_assert_eq(pgn_split_last_sync(d, strlen(s), strlen(s), false), SIZE_MAX);
+    cr_assert_eq(pgn_split_last_sync(d, strlen(s), strlen(s), false, true), SIZE_MAX);
     free(d);
 }
 

@@ -5,7 +5,8 @@
  * the PGN-standard way: a game ends at its result token at depth 0, where a tag section
  * starts, or at the end of input; blank lines inside movetext do not end a game.  An
  * unterminated comment or variation ends at a blank line followed by a tag-pair line,
- * so it cannot swallow the next game.  Every byte position is known as 1-based line
+ * so it cannot swallow the next game (pgn_tag_line_ends_comment: a comment that closes
+ * soon after such a line is not cut).  Every byte position is known as 1-based line
  * and column (bytes); LF, CRLF and lone CR end lines; a UTF-8 BOM is skipped.
  *
  * Reserved tokens: the PGN standard (8.2.6) reserves '<' ... '>' for future expansion.
@@ -84,6 +85,20 @@ struct pgn_limits {
     size_t max_comment_bytes; /* default 32 MiB */
     uint32_t max_depth;       /* variation nesting; default 1024 */
 };
+
+/** How far past a tag pair line inside a comment the reader looks for the comment's '}'. */
+#define PGN_COMMENT_LOOKAHEAD ((size_t)64 << 10)
+
+/**
+ * The reader's rule for a line starting with '[' (at d[k]) after a blank line inside a
+ * {comment}: 1 when it ends the comment there, which then never closed (the line is a
+ * real tag pair, [Name "value"], and no '}' follows within PGN_COMMENT_LOOKAHEAD bytes
+ * before a '{', the next game's comment); 0 when the comment goes on (a '[%clk ...]'
+ * line, a lone '[', or a tag pair in a comment that closes); -1 when d[0, n) ends before
+ * that is decided.  at_end: n is the end of the input (then never -1: an unfinished tag
+ * line is none, an unfinished lookahead finds no '}').  pgn_split's sync points use it.
+ */
+int pgn_tag_line_ends_comment(const char *d, size_t n, size_t k, bool at_end);
 
 /** Where bytes come from: read(2)-like, returns bytes read, 0 at end, -1 on error (errno). */
 struct pgn_source {

@@ -32,16 +32,21 @@ size_t pgn_split_find_cut(const char *d, size_t from, size_t len);
  * holds no byte that could open, close or belong to anything spanning bytes other than
  * moves: no [ ] { } ; " % < > and no control byte.  Why that suffices, state by state:
  * inside a {comment} (it cannot close on that line), the blank line and the '[' line
- * end the comment there; in movetext at any depth, a '[' ends the game; anywhere else
+ * end the comment there, which the reader decides by pgn_tag_line_ends_comment() on the
+ * bytes that follow: so the '[' line must be a real tag pair with no '}' after it before
+ * a '{' (within PGN_COMMENT_LOOKAHEAD bytes, all in d[0, n)); in movetext at any depth, a '[' ends the game; anywhere else
  * the line's tokens are movetext and its result ends the game (depth 0) or leaves the
  * reader in movetext (depth > 0); tag values, escape lines and reserved tokens end at
  * their line's end.  Only whitespace follows, so no diagnostic waits for the new game.
  *
  * Returns the last sync point p with p <= pos and p < n in d[0, n), or SIZE_MAX when
  * there is none.  at_file_start: d[0] is the file's first byte (0 is then a sync point,
- * and a line starting at 0 is known to start a line).
+ * and a line starting at 0 is known to start a line).  at_file_end: d[n - 1] is the file's
+ * last byte.  Give the PGN_COMMENT_LOOKAHEAD bytes after pos too (or up to the file's
+ * end): without them a '[' line's comment rule is undecided, and it is no sync point.
  */
-size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_start);
+size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_start,
+                           bool at_file_end);
 
 /**
  * Line ends in d[0, n) as the reader counts them: LF, CRLF and a lone CR each end one

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pgnkit/pgn_reader.h"
 #include "pgnkit/pgn_split.h"
 #include "pgnkit/source.h"
 #include "pgnkit/xalloc.h"
@@ -95,18 +96,21 @@ static ssize_t read_at(int fd, char *buf, size_t len, uint64_t off)
 }
 
 /* The last sync point at or before start: windows before it, growing until one holds a
- * sync point or reaches byte 0 (which is one).  UINT64_MAX on a read error. */
+ * sync point or reaches byte 0 (which is one), each with the bytes after start that the
+ * reader's comment rule looks at (PGN_COMMENT_LOOKAHEAD).  UINT64_MAX on a read error. */
 static uint64_t find_sync(int fd, uint64_t start, uint64_t size)
 {
     uint64_t stop = start < size ? start + 1 : size; /* the byte at start is looked at */
+    uint64_t ahead = size - stop < PGN_COMMENT_LOOKAHEAD ? size - stop : PGN_COMMENT_LOOKAHEAD;
     for (uint64_t window = SYNC_WINDOW;; window *= 2) {
         uint64_t from = stop > window ? stop - window : 0;
-        size_t n = (size_t)(stop - from);
+        size_t n = (size_t)(stop + ahead - from);
         char *buf = xmalloc(n + 1);
         ssize_t got = read_at(fd, buf, n, from);
         size_t p = SIZE_MAX;
         if (got >= 0)
-            p = pgn_split_last_sync(buf, (size_t)got, (size_t)(start - from), from == 0);
+            p = pgn_split_last_sync(buf, (size_t)got, (size_t)(start - from), from == 0,
+                                    from + (uint64_t)got >= size);
         free(buf);
         if (got < 0)
             return UINT64_MAX;
