@@ -27,18 +27,25 @@ static void teardown(void) { san_matcher_free(matcher); }
 
 TestSuite(san_resolve, .init = setup, .fini = teardown);
 
-static void resolve(const char *fen, const char *token, bool lenient, struct san_outcome *out,
-                    struct position *pos)
+static void resolve_with(const char *fen, bool chess960, const char *token,
+                         const struct san_options *opts, struct san_outcome *out,
+                         struct position *pos)
 {
     struct diag err;
-    cr_assert_eq(fen_parse(pos, fen, strlen(fen), false, &err), 0, "bad test FEN: %s",
+    cr_assert_eq(fen_parse(pos, fen, strlen(fen), chess960, &err), 0, "bad test FEN: %s",
                  err.message);
     struct san san;
     cr_assert_eq(san_decode(matcher, token, strlen(token), &san), 0, "cannot decode %s", token);
-    struct san_options opts = {.lenient = lenient};
     static struct position after;
     out->after = &after;
-    san_resolve(pos, &san, &opts, out);
+    san_resolve(pos, &san, opts, out);
+}
+
+static void resolve(const char *fen, const char *token, bool lenient, struct san_outcome *out,
+                    struct position *pos)
+{
+    struct san_options opts = {.lenient = lenient};
+    resolve_with(fen, false, token, &opts, out, pos);
 }
 
 static bool has_problem(const struct san_outcome *o, enum diag_code code)
@@ -297,20 +304,6 @@ Test(san_resolve, a_full_origin_square_not_needed_is_long_algebraic)
 }
 
 /* ---- issue 14: castling written as a king move, b-pawn reasons, a missing file ---- */
-
-static void resolve_with(const char *fen, bool chess960, const char *token,
-                         const struct san_options *opts, struct san_outcome *out,
-                         struct position *pos)
-{
-    struct diag err;
-    cr_assert_eq(fen_parse(pos, fen, strlen(fen), chess960, &err), 0, "bad test FEN: %s",
-                 err.message);
-    struct san san;
-    cr_assert_eq(san_decode(matcher, token, strlen(token), &san), 0, "cannot decode %s", token);
-    static struct position after;
-    out->after = &after;
-    san_resolve(pos, &san, opts, out);
-}
 
 static const char *problem_text(const struct san_outcome *o, enum diag_code code)
 {
