@@ -549,6 +549,12 @@ int options_parse(int argc, char **argv, struct config *cfg)
     if (cfg->range.set && cfg->input_count != 1)
         return usage_error(cfg, "--range applies to one file, not %zu inputs",
                            cfg->input_count);
+    unsigned per_move = WRITER_WITH_CLK | WRITER_WITH_EVAL | WRITER_WITH_EMT;
+    if (cfg->command == CMD_FEN && (cfg->writer.with & per_move))
+        return usage_error(cfg, "fen --with takes only file and offset (clk, eval and emt "
+                                "are columns of uci --format tsv)");
+    if (cfg->command == CMD_FEN && cfg->writer.with && cfg->writer.fen_mode == FEN_MODE_COMMENTS)
+        return usage_error(cfg, "fen --comments writes PGN, which has no key columns for --with");
     /* Rows from several files or from byte ranges are told apart by (file, offset). */
     if (cfg->input_count > 1 || cfg->range.set)
         cfg->writer.with |= WRITER_WITH_FILE | WRITER_WITH_OFFSET;

@@ -92,6 +92,13 @@ run "$PGNKIT" uci -q "$bom" "$big"
 check "several inputs: each line starts with file and offset" \
     [ "$(head -n 1 "$TMP/out" | cut -f 1,2)" = "$bom	3" ]
 
+run "$PGNKIT" check --range 100000: "$big"
+check "check text in a range: a game is named by its byte offset" grep -q ': game at byte [0-9]' "$TMP/out"
+run "$PGNKIT" fen --with clk "$big"
+check "fen --with clk: refused (exit 2)" [ "$rc" -eq 2 ]
+run "$PGNKIT" fen --comments --with file "$big"
+check "fen --comments --with file: refused (exit 2)" [ "$rc" -eq 2 ]
+
 # Bad ranges: one line, exit 2.
 usage() {
     _desc=$1 _want=$2
