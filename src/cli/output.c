@@ -1,38 +1,249 @@
-/* output.c - standard output or an atomically replaced -o FILE. */
+/* output.c - standard output, or -o PATH replaced atomically or written directly
+ * (see output.h for which and why), and the signal handlers that remove a temporary
+ * file on the way out. */
 #include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "pgnkit/xalloc.h"
 
-int output_open(struct output *out, const char *path)
+/* ---- standard descriptors ---- */
+
+void output_guard_std_fds(void)
 {
-    out->path = path;
-    out->tmp_path = NULL;
-    out->failed = false;
-    out->fd = STDOUT_FILENO;
-    if (!path || strcmp(path, "-") == 0) {
-        out->path = NULL;
-        return 0;
+    /* As gnulib's stdopen: 0 opened write-only and 1, 2 read-only, so a program that
+     * uses a descriptor its caller closed gets an error, not /dev/null's silence. */
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) /* open returns the lowest free descriptor: fd */
+            _exit(2);
     }
-    size_t len = strlen(path);
-    out->tmp_path = xmalloc(len + 16);
-    snprintf(out->tmp_path, len + 16, "%s.tmp.XXXXXX", path);
-    out->fd = mkstemp(out->tmp_path);
-    if (out->fd < 0) {
-        fprintf(stderr, "pgnkit: cannot create %s: %s\n", out->tmp_path, strerror(errno));
-        free(out->tmp_path);
-        out->tmp_path = NULL;
+}
+
+/* ---- signals: remove the temporary file, then die of the signal ---- */
+
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT};
+enum { CLEANUP_SIGNAL_COUNT = sizeof cleanup_signals / sizeof *cleanup_signals };
+
+/* The temporary files that exist now (-o, --invalid-to, --split files, ...): the paths
+ * the handler unlinks.  The CLI's own state, changed only with the signals blocked on
+ * the main thread, the one thread that takes them (output_block_signals), so the
+ * handler never sees it half changed. */
+static const char **volatile cleanup_paths;
+static volatile size_t cleanup_count;
+static size_t cleanup_cap;
+
+static void remove_temp_and_die(int sig)
+{
+    /* Async-signal-safe only: unlink, signal, raise.  The signal is blocked while the
+     * handler runs, so the raise is delivered, with the default action, on return. */
+    for (size_t i = 0; i < cleanup_count; i++)
+        unlink(cleanup_paths[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void cleanup_signal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (int i = 0; i < CLEANUP_SIGNAL_COUNT; i++)
+        sigaddset(set, cleanup_signals[i]);
+}
+
+void output_block_signals(sigset_t *saved)
+{
+    sigset_t set;
+    cleanup_signal_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, saved);
+}
+
+void output_restore_signals(const sigset_t *saved)
+{
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+static void install_cleanup_handlers(void)
+{
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    for (int i = 0; i < CLEANUP_SIGNAL_COUNT; i++) {
+        struct sigaction old, sa;
+        /* A signal ignored by whoever started us (nohup, `cmd &` in a script) stays so. */
+        if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_temp_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+/* With the signals blocked: path is now a temporary file to remove on a signal. */
+static void arm_cleanup(const char *path)
+{
+    if (cleanup_count == cleanup_cap) {
+        const char **grown = (const char **)cleanup_paths;
+        xgrow((void **)&grown, &cleanup_cap, cleanup_count + 1, sizeof *grown);
+        cleanup_paths = grown;
+    }
+    cleanup_paths[cleanup_count] = path;
+    cleanup_count = cleanup_count + 1;
+}
+
+/* With the signals blocked: path is renamed or removed. */
+static void disarm_cleanup(const char *path)
+{
+    for (size_t i = 0; i < cleanup_count; i++) {
+        if (cleanup_paths[i] == path) {
+            cleanup_paths[i] = cleanup_paths[cleanup_count - 1];
+            cleanup_count = cleanup_count - 1;
+            return;
+        }
+    }
+}
+
+/* ---- where -o PATH goes ---- */
+
+/* The file a chain of symbolic links starting at path finally names (path itself when it
+ * is no link); it need not exist.  NULL with errno set (ELOOP) when the chain does not
+ * end.  *magic is set when a link goes through /proc or /dev/fd (/dev/stdout): those name
+ * open descriptors, whose "targets" are no paths to rename over. */
+static char *final_target(const char *path, bool *magic)
+{
+    char *cur = xstrndup(path, strlen(path));
+    *magic = false;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        if (strncmp(cur, "/proc/", 6) == 0 || strncmp(cur, "/dev/fd/", 8) == 0)
+            *magic = true;
+        char link[PATH_MAX];
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return cur;
+        link[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dir_len = link[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
+        char *next = xmalloc(dir_len + (size_t)n + 1);
+        memcpy(next, cur, dir_len);
+        memcpy(next + dir_len, link, (size_t)n + 1);
+        free(cur);
+        cur = next;
+    }
+    free(cur);
+    errno = ELOOP;
+    return NULL;
+}
+
+static int open_error(const char *what, const char *path)
+{
+    fprintf(stderr, "pgnkit: cannot %s %s: %s\n", what, path, strerror(errno));
+    return 2;
+}
+
+/* A socket at path: connect to it as a stream. */
+static int connect_socket(const char *path)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof addr.sun_path) {
+        errno = ENAMETOOLONG;
         return -1;
     }
-    fchmod(out->fd, 0644);
+    strcpy(addr.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        fd = -1;
+    }
+    return fd;
+}
+
+/* A FIFO, a device, a socket, or a descriptor named through /proc: written in place. */
+static int open_direct(struct output *out, const struct stat *st)
+{
+    if (S_ISSOCK(st->st_mode))
+        out->fd = connect_socket(out->path);
+    else /* a regular file behind /dev/stdout: appended to, as the shell's >> or > left it */
+        out->fd = open(out->path, O_WRONLY | O_CLOEXEC | (S_ISREG(st->st_mode) ? O_APPEND : 0));
+    return out->fd < 0 ? open_error("open", out->path) : 0;
+}
+
+/* A regular file or nothing at out->target: a temporary file beside it, with the old
+ * file's mode (or the mode a new file would get). */
+static int open_temporary(struct output *out, const struct stat *old)
+{
+    size_t len = strlen(out->target);
+    out->tmp_path = xmalloc(len + 16);
+    snprintf(out->tmp_path, len + 16, "%s.tmp.XXXXXX", out->target);
+    mode_t mask = umask(0);
+    umask(mask);
+    install_cleanup_handlers();
+    sigset_t saved;
+    output_block_signals(&saved); /* no signal between creating and arming */
+    out->fd = mkstemp(out->tmp_path);
+    if (out->fd >= 0)
+        arm_cleanup(out->tmp_path);
+    output_restore_signals(&saved);
+    if (out->fd < 0) {
+        int rc = open_error("create", out->tmp_path);
+        free(out->tmp_path);
+        out->tmp_path = NULL;
+        return rc;
+    }
+    if (old) {
+        if (fchown(out->fd, old->st_uid, old->st_gid) != 0) {
+            /* Not ours to give away: the file becomes the caller's, like any new one. */
+        }
+        fchmod(out->fd, old->st_mode & 07777);
+    } else {
+        fchmod(out->fd, 0666 & ~mask);
+    }
     return 0;
+}
+
+int output_open(struct output *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    out->fd = STDOUT_FILENO;
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    out->path = path;
+    bool magic;
+    out->target = final_target(path, &magic);
+    if (!out->target)
+        return open_error("follow", path);
+    struct stat st;
+    bool exists = stat(out->target, &st) == 0;
+    if (magic) {
+        /* /dev/stdout and friends: what the descriptor is, not where its link points. */
+        if (stat(path, &st) != 0)
+            return open_error("open", path);
+        exists = true;
+    }
+    if (exists && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "pgnkit: -o %s: it is a directory (try 'pgnkit --help')\n", path);
+        return 2;
+    }
+    if (magic || (exists && !S_ISREG(st.st_mode)))
+        return open_direct(out, &st);
+    return open_temporary(out, exists ? &st : NULL);
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -50,15 +261,22 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+static const char *output_name(const struct output *out)
+{
+    return out->path ? out->path : "standard output";
+}
+
 int output_write(struct output *out, const char *bytes, size_t len)
 {
     if (out->failed)
         return -1;
     if (len && write_all(out->fd, bytes, len) != 0) {
         out->failed = true;
-        if (errno != EPIPE)
-            fprintf(stderr, "pgnkit: cannot write to %s: %s\n",
-                    out->path ? out->path : "standard output", strerror(errno));
+        if (errno == EPIPE || errno == ECONNRESET)
+            out->reader_gone = true;
+        else
+            fprintf(stderr, "pgnkit: cannot write to %s: %s\n", output_name(out),
+                    strerror(errno));
         return -1;
     }
     return 0;
@@ -71,29 +289,52 @@ int output_flush(struct output *out, struct buf *b)
     return rc;
 }
 
+static void release(struct output *out)
+{
+    free(out->tmp_path);
+    free(out->target);
+    out->tmp_path = out->target = NULL;
+}
+
 int output_commit(struct output *out)
 {
-    if (!out->tmp_path)
-        return 0;
     int rc = 0;
-    if (close(out->fd) != 0 || rename(out->tmp_path, out->path) != 0) {
-        fprintf(stderr, "pgnkit: cannot write %s: %s\n", out->path, strerror(errno));
-        unlink(out->tmp_path);
+    if (!out->path) {
+        release(out);
+        return 0;
+    }
+    if (close(out->fd) != 0) { /* NFS and quotas may only tell here */
+        fprintf(stderr, "pgnkit: cannot write to %s: %s\n", out->path, strerror(errno));
         rc = -1;
     }
-    free(out->tmp_path);
-    out->tmp_path = NULL;
+    if (out->tmp_path) {
+        sigset_t saved;
+        output_block_signals(&saved); /* renamed and disarmed, or neither */
+        if (rc == 0 && rename(out->tmp_path, out->target) != 0) {
+            fprintf(stderr, "pgnkit: cannot write %s: %s\n", out->target, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0)
+            unlink(out->tmp_path);
+        disarm_cleanup(out->tmp_path);
+        output_restore_signals(&saved);
+    }
+    release(out);
     return rc;
 }
 
 void output_abort(struct output *out)
 {
-    if (!out->tmp_path)
-        return;
-    close(out->fd);
-    unlink(out->tmp_path);
-    free(out->tmp_path);
-    out->tmp_path = NULL;
+    if (out->path)
+        close(out->fd);
+    if (out->tmp_path) {
+        sigset_t saved;
+        output_block_signals(&saved);
+        unlink(out->tmp_path);
+        disarm_cleanup(out->tmp_path);
+        output_restore_signals(&saved);
+    }
+    release(out);
 }
 
 void output_flush_stderr(struct buf *b)

@@ -1,11 +1,25 @@
 /*
- * output.h - where stdout-bound bytes go: standard output, or -o FILE written to a
- * temporary name in the same directory and renamed at the end, so a failed run
- * never leaves a half file.
+ * output.h - where stdout-bound bytes go: standard output, or -o PATH.
+ *
+ * What -o PATH does depends on what is there:
+ *   nothing or a regular file  written under a temporary name in the same directory and
+ *                              renamed over PATH at the end (an old file's mode kept), so
+ *                              a failed or interrupted run never leaves a half file;
+ *   a symbolic link            the same for the file the link finally points to: the
+ *                              link stays a link;
+ *   a FIFO, a character or     written directly (opened, or for a socket connected):
+ *   block device, a socket     never renamed over, never replaced by a regular file;
+ *   a directory                refused: output_open() returns 2 (a usage error).
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGABRT remove every temporary file that exists
+ * (one per open output: -o, --invalid-to, --split files...) and the process then dies
+ * of the same signal.  Outputs are opened and finished on the main thread; a thread
+ * is started with output_block_signals() in force, so only the main thread takes them.  SIGXFSZ is ignored: a file over
+ * `ulimit -f` is a write error (EFBIG) like a full disk.
  */
 #ifndef PGNKIT_CLI_OUTPUT_H
 #define PGNKIT_CLI_OUTPUT_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "pgnkit/buf.h"
@@ -14,23 +28,39 @@ enum { OUTPUT_FLUSH_BYTES = 1 << 16 };
 
 struct output {
     int fd;
-    const char *path;  /* NULL for standard output */
-    char *tmp_path;
+    const char *path;  /* as given; NULL for standard output */
+    char *target;      /* where the rename goes (path, or a symlink's final target) */
+    char *tmp_path;    /* the temporary file, or NULL when written directly */
     bool failed;       /* a write failed (reported once): later flushes drop their bytes */
+    bool reader_gone;  /* the write failed with EPIPE: the reader chose to stop */
 };
 
+/* Make sure file descriptors 0, 1 and 2 are open (on /dev/null, the wrong way round so
+ * that using them fails: read from 0 or write to 1 is EBADF, writes to 2 vanish), so
+ * that no file the program opens later gets one of them.  Call first thing in main(). */
+void output_guard_std_fds(void);
+
+/* Open the output.  0, or 2 after printing why (a directory, a missing directory, no
+ * permission, a socket nobody listens on). */
 int output_open(struct output *out, const char *path);
 /* Write and clear b; returns 0, or -1 after printing the error (then exit status 2).
  * The error is printed once; a closed pipe (EPIPE: pgnkit uci | head -1) is not
- * printed at all, since the reader chose to stop. */
+ * printed at all and sets reader_gone: the run stops with the status it had. */
 int output_flush(struct output *out, struct buf *b);
 /* Write len bytes (same errors as output_flush). */
 int output_write(struct output *out, const char *bytes, size_t len);
-/* Finish: fsync-free close and rename into place.  0 or -1. */
+/* Finish: close, and rename into place when written under a temporary name.  0 or -1
+ * after printing the error (the temporary file is then removed). */
 int output_commit(struct output *out);
-/* Remove the temporary file after a failure. */
+/* Remove the temporary file after a failure (nothing to do for direct output). */
 void output_abort(struct output *out);
 /* Write b to standard error and clear it (errors there are ignored). */
 void output_flush_stderr(struct buf *b);
+
+/* Block (in *saved, the mask to restore) the signals that remove the temporary file,
+ * around pthread_create: threads inherit the mask, so only the main thread takes them
+ * and the rename in output_commit() cannot race with a handler on another thread. */
+void output_block_signals(sigset_t *saved);
+void output_restore_signals(const sigset_t *saved);
 
 #endif

@@ -694,9 +694,12 @@ int pipeline_run(const struct config *cfg, struct input *in, struct router *rout
     pthread_t *threads = xcalloc((size_t)workers, sizeof *threads);
     struct worker_arg wa = {&p, in->name};
     int started = 0;
+    sigset_t saved; /* workers never take the signals that remove -o's temporary file */
+    output_block_signals(&saved);
     for (; started < workers; started++)
         if (pthread_create(&threads[started], NULL, worker_main, &wa) != 0)
             break;
+    output_restore_signals(&saved);
     bool pending = false;
     int status = started ? read_chunks(&p, in, route, prog, summary, &pending) : 2;
     int rc = drain(&p, route, summary);

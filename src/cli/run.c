@@ -253,6 +253,19 @@ int run_exit_status(const struct config *cfg, const struct run_stats *s, int io_
     return 0;
 }
 
+/* --max-errors stopped the run in the input just added to the summary: say where, and
+ * that what follows was not read (the counts are those of the games read). */
+static void report_stop(const struct config *cfg, const struct summary *s, size_t inputs_left)
+{
+    const struct summary_file *f = &s->files[s->file_count - 1];
+    fprintf(stderr, "pgnkit: stopped after game %llu of %s: --max-errors %llu reached; "
+                    "the rest was not read",
+            (unsigned long long)f->stats.games, f->name, (unsigned long long)cfg->max_errors);
+    if (inputs_left)
+        fprintf(stderr, " (nor %zu more input%s)", inputs_left, inputs_left == 1 ? "" : "s");
+    fputc('\n', stderr);
+}
+
 int run(const struct config *cfg)
 {
     static const char *const stdin_only[] = {"-"};
@@ -261,8 +274,9 @@ int run(const struct config *cfg)
 
     struct output out;
     /* With --split, -o is the files' name pattern: nothing goes to it as such. */
-    if (output_open(&out, cfg->split_games || cfg->split_by ? "-" : cfg->output_path) != 0)
-        return 2;
+    int status = output_open(&out, cfg->split_games || cfg->split_by ? "-" : cfg->output_path);
+    if (status != 0)
+        return status;
     struct router route;
     if (router_open(&route, cfg, &out) != 0) {
         router_finish(&route, false);
@@ -274,7 +288,6 @@ int run(const struct config *cfg)
     struct progress prog;
     progress_init(&prog, cfg);
     double start = now_seconds();
-    int status = 0;
     /* The TSV header row, once for all inputs; not in a range that does not start the
      * file, so that the outputs of ranges tiling a file concatenate to one run's. */
     if (cfg->command == CMD_UCI && !cfg->no_header && !(cfg->range.set && cfg->range.start)) {
@@ -284,7 +297,7 @@ int run(const struct config *cfg)
         status = output_flush(&out, &header) != 0 ? 2 : 0;
         buf_release(&header);
     }
-    for (size_t i = 0; i < input_count && status != 2; i++) {
+    for (size_t i = 0; i < input_count && status == 0; i++) {
         struct input in;
         if (cfg->range.set ? range_open(&in, inputs[i], cfg) != 0
                            : input_open(&in, inputs[i], &cfg->limits) != 0) {
@@ -292,15 +305,16 @@ int run(const struct config *cfg)
             break;
         }
         progress_start_file(&prog, in.name, in.size);
-        int rc = run_input(cfg, &in, &route, &prog, &summary);
+        status = run_input(cfg, &in, &route, &prog, &summary);
         summary_add_file(&summary, in.name, in.bytes_read);
+        if (status == 1 && !out.reader_gone)
+            report_stop(cfg, &summary, input_count - i - 1);
         input_close(&in);
-        if (rc == 2 || rc == 1)
-            status = rc;
-        if (rc == 1) /* --max-errors reached */
-            break;
     }
     progress_finish(&prog);
+    /* A reader that went away (| head) ends the run quietly with the status so far. */
+    if (out.reader_gone)
+        status = 0;
     if (router_finish(&route, status != 2) != 0)
         status = 2;
     if (status != 2 && output_commit(&out) != 0)
