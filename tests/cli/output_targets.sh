@@ -15,6 +15,8 @@ mutants=$TESTDATA/mutants/mutants.pgn
 no_leftovers() { [ -z "$(find "$1" -name '*.tmp.*' -print)" ]; }
 mode_of() { stat -c %a "$1"; }
 no_err() { ! grep_err "$1"; }
+# one_line_saying TEXT: the last run's stderr is one line, holding TEXT.
+one_line_saying() { [ "$(lines "$TMP/err")" -eq 1 ] && grep_err "$1"; }
 
 # ---- symbolic links ------------------------------------------------------------------
 d=$TMP/links
@@ -62,8 +64,7 @@ ln -s target "$d/dirlink"
 for t in target dirlink; do
     run "$PGNKIT" uci -q -o "$d/$t" "$a"
     check "-o $t (a directory): exit 2" [ "$rc" -eq 2 ]
-    check "-o $t: one line naming the problem" \
-        [ "$(lines "$TMP/err")" -eq 1 ] && grep_err "it is a directory"
+    check "-o $t: one line naming the problem" one_line_saying "it is a directory"
     check "-o $t: nothing written in it" [ -z "$(ls -A "$d/target")" ]
 done
 check "-o directory-link: the link stays" [ -h "$d/dirlink" ]
@@ -227,7 +228,6 @@ check "| head -1 after games with errors: no write error" no_err "cannot write"
     echo $? >"$TMP/rc"
 } | head -n 1 >/dev/null
 check "check | head -1: exit 1 (errors in the games read)" [ "$(cat "$TMP/rc")" -eq 1 ]
-check "check | head -1: only the summary line on stderr" \
-    [ "$(lines "$TMP/err")" -eq 1 ] && grep_err "pgnkit: "
+check "check | head -1: only the summary line on stderr" one_line_saying "pgnkit: "
 
 finish
