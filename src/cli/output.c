@@ -218,12 +218,16 @@ static int open_temporary(struct output *out, const struct stat *old)
     return 0;
 }
 
-int output_open(struct output *out, const char *path)
+static void release(struct output *out)
 {
-    memset(out, 0, sizeof *out);
-    out->fd = STDOUT_FILENO;
-    if (!path || strcmp(path, "-") == 0)
-        return 0;
+    free(out->tmp_path);
+    free(out->target);
+    out->tmp_path = out->target = NULL;
+}
+
+/* What output_open() does; on failure out may hold its target still. */
+static int open_path(struct output *out, const char *path)
+{
     out->path = path;
     bool magic;
     out->target = final_target(path, &magic);
@@ -244,6 +248,18 @@ int output_open(struct output *out, const char *path)
     if (magic || (exists && !S_ISREG(st.st_mode)))
         return open_direct(out, &st);
     return open_temporary(out, exists ? &st : NULL);
+}
+
+int output_open(struct output *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    out->fd = STDOUT_FILENO;
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    int rc = open_path(out, path);
+    if (rc)
+        release(out);
+    return rc;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -287,13 +303,6 @@ int output_flush(struct output *out, struct buf *b)
     int rc = output_write(out, b->data, b->len);
     buf_clear(b);
     return rc;
-}
-
-static void release(struct output *out)
-{
-    free(out->tmp_path);
-    free(out->target);
-    out->tmp_path = out->target = NULL;
 }
 
 int output_commit(struct output *out)
