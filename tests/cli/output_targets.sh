@@ -151,8 +151,9 @@ interrupt() {
     echo "old contents" >"$_d/out.uci"
     mkfifo "$_d/in"
     # A background job of a script starts with SIGINT ignored; env gives it back.
-    env --default-signal=INT,TERM,HUP \
-        "$PGNKIT" uci -q -j "$_jobs" -o "$_d/out.uci" "$_d/in" 2>"$_d/err" &
+    # Two temporary files at once: -o's and --invalid-to's.
+    env --default-signal=INT,TERM,HUP "$PGNKIT" uci -q -j "$_jobs" -o "$_d/out.uci" \
+        --invalid-to "$_d/invalid.pgn" "$_d/in" 2>"$_d/err" &
     _pid=$!
     (sleep 60 && kill -s KILL "$_pid") >/dev/null 2>&1 & # a pgnkit that ignores the signal
     _watchdog=$!
@@ -164,6 +165,8 @@ interrupt() {
         _i=$((_i + 1))
     done
     check "SIG$_sig -j$_jobs: a temporary file with output before the signal" [ "$_i" -lt 200 ]
+    check "SIG$_sig -j$_jobs: and one for --invalid-to" \
+        [ -n "$(find "$_d" -name 'invalid.pgn.tmp.*' -print)" ]
     kill -s "$_sig" "$_pid"
     wait "$_pid"
     _rc=$?
@@ -172,6 +175,7 @@ interrupt() {
     check "SIG$_sig -j$_jobs: dies of the signal (exit $_want, got $_rc)" [ "$_rc" -eq "$_want" ]
     check "SIG$_sig -j$_jobs: no temporary file" no_leftovers "$_d"
     check "SIG$_sig -j$_jobs: the target untouched" [ "$(cat "$_d/out.uci")" = "old contents" ]
+    check "SIG$_sig -j$_jobs: no --invalid-to file" [ ! -e "$_d/invalid.pgn" ]
 }
 interrupt INT 130 1
 interrupt TERM 143 1
