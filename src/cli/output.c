@@ -218,11 +218,15 @@ static int open_temporary(struct output *out, const struct stat *old)
     return 0;
 }
 
+/* Done with out: a second commit or abort (split_finish() after a --split file was
+ * committed) is then a no-op, as for standard output, and closes no reused descriptor. */
 static void release(struct output *out)
 {
     free(out->tmp_path);
     free(out->target);
     out->tmp_path = out->target = NULL;
+    out->path = NULL;
+    out->fd = -1;
 }
 
 /* What output_open() does; on failure out may hold its target still. */
