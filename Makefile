@@ -24,7 +24,7 @@ CC ?= cc
 
 OUT := build/$(BUILD)
 
-PKGS := libpcre2-8 libzstd zlib
+PKGS := libpcre2-8 libzstd zlib libarchive
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CRITERION_CFLAGS = $(shell pkg-config --cflags criterion 2>/dev/null)

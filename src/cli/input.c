@@ -1,16 +1,20 @@
 /*
  * input.c - inputs by name: files, "-" for standard input; refuses directories clearly.
- * Compressed input (gzip, zstd) is recognised by its first bytes, whatever the name, and
- * decompressed on the fly by the library's source.h.
+ * Compressed input and archives are recognised by their first bytes, whatever the name,
+ * and decoded on the fly by the library's source.h; each .pgn member of an archive is
+ * read as an input of its own, named "archive.zip:member.pgn".
  */
 #include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "pgnkit/xalloc.h"
 
 /* The reader's byte source.  Why a read failed is asked afterwards (input_error). */
 static ssize_t input_read(void *ctx, char *buf, size_t cap)
@@ -19,34 +23,89 @@ static ssize_t input_read(void *ctx, char *buf, size_t cap)
     return source_read(in->src, buf, cap);
 }
 
+static int64_t fd_seek(void *ctx, int64_t offset, int whence)
+{
+    return (int64_t)lseek(*(int *)ctx, (off_t)offset, whence);
+}
+
+/*
+ * Member names outlive their input: the summary prints them at the end of the run.  They
+ * are kept in one list for the process (reachable, so not a leak).
+ */
+static char **member_names;
+static size_t member_name_count, member_name_cap;
+
+static const char *member_name(const char *path, const char *member)
+{
+    size_t len = strlen(path) + 1 + strlen(member);
+    char *name = xmalloc(len + 1);
+    snprintf(name, len + 1, "%s:%s", path, member);
+    xgrow((void **)&member_names, &member_name_cap, member_name_count + 1, sizeof *member_names);
+    member_names[member_name_count++] = name;
+    return name;
+}
+
+/* A reader for the source's current member, named after it. */
+static void start_reader(struct input *in)
+{
+    const char *member = source_member(in->src);
+    in->name = member ? member_name(in->path, member) : in->path;
+    in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
+}
+
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits)
 {
     memset(in, 0, sizeof *in);
     bool is_stdin = strcmp(path, "-") == 0;
-    in->name = is_stdin ? "<stdin>" : path;
+    in->path = in->name = is_stdin ? "<stdin>" : path;
+    in->limits = limits;
     in->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (in->fd < 0) {
         fprintf(stderr, "pgnkit: cannot open %s: %s\n", path, strerror(errno));
         return -1;
     }
     struct stat st;
+    bool regular = false;
     if (fstat(in->fd, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             fprintf(stderr, "pgnkit: cannot read %s: it is a directory\n", path);
             if (!is_stdin)
                 close(in->fd);
+            in->fd = -1;
             return -1;
         }
-        if (S_ISREG(st.st_mode))
+        regular = S_ISREG(st.st_mode);
+        if (regular)
             in->size = (uint64_t)st.st_size;
     }
     in->src = source_new(pgn_source_fd(&in->fd));
-    /* Progress counts decompressed bytes: a compressed file's size would be no guide. */
+    if (regular)
+        source_set_seek(in->src, fd_seek);
+    /* Progress counts decoded bytes: a compressed file's size would be no guide. */
     enum source_format format = source_sniff(in->src);
-    if (format == SOURCE_FORMAT_GZIP || format == SOURCE_FORMAT_ZSTD)
+    if (format != SOURCE_FORMAT_PLAIN || source_text_encoding(in->src))
         in->size = 0;
-    in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, limits);
+    if (source_error(in->src) && (format == SOURCE_FORMAT_NOT_TEXT ||
+                                  format == SOURCE_FORMAT_UNKNOWN)) {
+        fprintf(stderr, "pgnkit: %s: %s\n", in->path, source_error(in->src));
+        input_close(in);
+        return -1;
+    }
+    start_reader(in);
     return 0;
+}
+
+int input_next_member(struct input *in)
+{
+    int rc = source_next_member(in->src);
+    if (rc < 0)
+        fprintf(stderr, "pgnkit: %s: %s\n", in->path, source_error(in->src));
+    if (rc <= 0)
+        return rc;
+    pgn_reader_free(in->reader);
+    in->bytes_read = 0;
+    start_reader(in);
+    return 1;
 }
 
 void input_close(struct input *in)

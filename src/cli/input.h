@@ -1,4 +1,4 @@
-/* input.h - open a named input ("-" = standard input) as a pgn_reader. */
+/* input.h - open a named input ("-" = standard input) as a pgn_reader, member by member. */
 #ifndef PGNKIT_CLI_INPUT_H
 #define PGNKIT_CLI_INPUT_H
 
@@ -8,19 +8,31 @@
 #include "pgnkit/source.h"
 
 struct input {
-    const char *name;
+    const char *name;   /* the path, or "archive.zip:member.pgn" inside an archive; lives
+                         * as long as the process (the summary keeps it) */
+    const char *path;   /* as given ("<stdin>" for "-") */
     int fd;
     uint64_t size;      /* 0 when unknown (pipes, compressed input) */
-    struct source *src; /* undoes gzip/zstd, found by content; reads fd */
+    struct source *src; /* undoes compression and archives, found by content; reads fd */
     struct pgn_reader *reader;
+    const struct pgn_limits *limits;
     uint64_t bytes_read; /* bytes read as PGN (decompressed), once the run is over */
 };
 
 /*
- * Returns 0, or -1 after printing why (no such file, a directory, unreadable).  *in must
- * stay where it is until input_close: the reader refers to it.
+ * Returns 0, or -1 after printing why (no such file, a directory, unreadable, no PGN
+ * text, a damaged archive).  *in must stay where it is until input_close: the reader
+ * refers to it.
  */
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits);
+
+/*
+ * After the reader has ended: on to the archive's next .pgn member, with a new reader and
+ * name.  1 when there is one, 0 when there is none (always, for a file that is no
+ * archive), -1 after printing why.
+ */
+int input_next_member(struct input *in);
+
 void input_close(struct input *in);
 
 /* Why the last read failed, in one line (e.g. "gzip data is truncated"), or NULL. */

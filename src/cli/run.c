@@ -266,6 +266,22 @@ static void report_stop(const struct config *cfg, const struct summary *s, size_
     fputc('\n', stderr);
 }
 
+/* Each .pgn member of an archive in turn, as files of their own; other input is one. */
+static int run_members(const struct config *cfg, struct input *in, struct router *route,
+                       struct progress *prog, struct summary *summary)
+{
+    for (;;) {
+        progress_start_file(prog, in->name, in->size);
+        int rc = run_input(cfg, in, route, prog, summary);
+        summary_add_file(summary, in->name, in->bytes_read);
+        if (rc != 0)
+            return rc;
+        int next = input_next_member(in);
+        if (next <= 0)
+            return next < 0 ? 2 : 0;
+    }
+}
+
 int run(const struct config *cfg)
 {
     static const char *const stdin_only[] = {"-"};
@@ -304,9 +320,7 @@ int run(const struct config *cfg)
             status = 2;
             break;
         }
-        progress_start_file(&prog, in.name, in.size);
-        status = run_input(cfg, &in, &route, &prog, &summary);
-        summary_add_file(&summary, in.name, in.bytes_read);
+        status = run_members(cfg, &in, &route, &prog, &summary);
         if (status == 1 && !out.reader_gone)
             report_stop(cfg, &summary, input_count - i - 1);
         input_close(&in);
