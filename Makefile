@@ -139,8 +139,9 @@ $(OUT)/fuzz/replay_%: $(OUT)/obj/tests/fuzz/replay.o $(OUT)/obj/tests/fuzz/fuzz_
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # On a fresh Debian machine: apt-get install of libpcre2-dev, libcriterion-dev, pkg-config,
-# libzstd-dev, zlib1g-dev (and mandoc, zstd, parallel, python3 for the tests), only what
-# is missing, done by scripts/ensure-deps.sh.
+# libzstd-dev, zlib1g-dev, libarchive-dev (and mandoc, zstd, parallel, python3, zip,
+# bzip2, xz-utils, p7zip-full, tar for the tests), only what is missing, done by
+# scripts/ensure-deps.sh.
 deps:
 	@sh scripts/ensure-deps.sh test
 

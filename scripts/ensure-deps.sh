@@ -3,12 +3,15 @@
 # Installs only what is missing and says so; needs root (or sudo) only when it installs.
 set -eu
 
-need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib"
+need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib
+      libarchive-dev:libarchive"
 case "${1:-build}" in
     # The library tests build with clang too; the Python module needs Debian's
     # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
+    # zip, bzip2, xz, 7z and tar make the archives of tests/cli/archives.sh.
     test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang pgn-extract:pgn-extract
-                 python3-dev:/usr/bin/python3-config" ;;
+                 python3-dev:/usr/bin/python3-config zip:zip bzip2:bzip2 xz-utils:xz
+                 p7zip-full:7z tar:tar" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
     # test-scale: Dask distributed (Debian's python3), an sshd and ssh for GNU parallel.
