@@ -157,10 +157,18 @@ int range_open(struct input *in, const char *path, const struct config *cfg)
         goto fail;
     }
     enum source_format format = source_sniff(in->src);
-    if (format != SOURCE_FORMAT_PLAIN) {
-        range_usage("--range cannot split %s: it is %s-compressed, and a compressed stream "
-                    "cannot be cut at byte offsets (run each compressed file whole)", path,
-                    source_format_name(format));
+    if (format != SOURCE_FORMAT_PLAIN || source_text_encoding(in->src)) {
+        /* "zstd-compressed", "a zip archive", "UTF-16LE text" */
+        const char *what = source_container(in->src);
+        char kind[64];
+        if (!what)
+            snprintf(kind, sizeof kind, "%s text", source_text_encoding(in->src));
+        else if (strstr(what, "archive"))
+            snprintf(kind, sizeof kind, "a %s", what);
+        else
+            snprintf(kind, sizeof kind, "%s-compressed", what);
+        range_usage("--range cannot split %s: it is %s, whose bytes are not the text's, so it "
+                    "cannot be cut at byte offsets (run it whole)", path, kind);
         goto fail;
     }
     uint64_t size = (uint64_t)st.st_size;
