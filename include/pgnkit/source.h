@@ -7,7 +7,7 @@
  *     decoded with libzstd's streaming API; concatenated gzip members and zstd frames are
  *     read one after another, as gzip -d and zstd -d do;
  *   - everything libarchive reads (bzip2, xz, lzip, lz4, compress; zip, 7z, tar with any
- *     of those, RAR) goes through libarchive.  An archive's members named *.pgn (any
+ *     of those, a tar inside gzip or zstd too, RAR) goes through libarchive.  An archive's members named *.pgn (any
  *     case), regular files only, are read one after another in archive order
  *     (source_next_member); its other members are passed over.  An archive with no such
  *     member is an error (an Office document, a zip of something else).  Zip and tar are
