@@ -139,7 +139,7 @@ $(OUT)/fuzz/replay_%: $(OUT)/obj/tests/fuzz/replay.o $(OUT)/obj/tests/fuzz/fuzz_
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # On a fresh Debian machine: apt-get install of libpcre2-dev, libcriterion-dev, pkg-config,
-# libzstd-dev, zlib1g-dev, libarchive-dev (and mandoc, zstd, parallel, python3, zip,
+# libzstd-dev, zlib1g-dev, libarchive-dev, libacl1-dev, liblz4-dev (and mandoc, zstd, parallel, python3, zip,
 # bzip2, xz-utils, p7zip-full, tar for the tests), only what is missing, done by
 # scripts/ensure-deps.sh.
 deps:

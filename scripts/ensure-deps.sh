@@ -3,8 +3,9 @@
 # Installs only what is missing and says so; needs root (or sudo) only when it installs.
 set -eu
 
+# libacl1-dev and liblz4-dev: libarchive's private dependencies a static link needs.
 need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zlib1g-dev:zlib
-      libarchive-dev:libarchive"
+      libarchive-dev:libarchive libacl1-dev:libacl liblz4-dev:liblz4"
 case "${1:-build}" in
     # The library tests build with clang too; the Python module needs Debian's
     # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
