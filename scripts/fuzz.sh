@@ -42,6 +42,7 @@ case $target in
 pgn_reader) maxlen=8192 ;;
 san) maxlen=64 ;;
 fen) maxlen=256 ;;
+source) maxlen=16384 ;;
 *) maxlen=4096 ;;
 esac
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pgnkit/utf8.h"
 #include "pgnkit/xalloc.h"
 
 void buf_init(struct buf *b)
@@ -78,36 +79,6 @@ void buf_put_u64(struct buf *b, unsigned long long v)
     b->data[b->len] = '\0';
 }
 
-/* Length of a valid UTF-8 sequence starting at s (max bytes left), or 0. */
-static size_t utf8_sequence(const unsigned char *s, size_t max)
-{
-    unsigned c = s[0];
-    size_t n;
-    uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else
-        return 0;
-    if (n > max)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
 void buf_json_string(struct buf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -123,7 +94,7 @@ void buf_json_string(struct buf *b, const char *s, size_t len)
             i = j;
             continue;
         }
-        size_t n = c >= 0x80 ? utf8_sequence(u + i, len - i) : 0;
+        size_t n = c >= 0x80 ? utf8_char_len(u + i, len - i) : 0;
         if (n) {
             buf_append(b, s + i, n);
             i += n;

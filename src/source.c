@@ -25,6 +25,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "pgnkit/utf8.h"
 #include "pgnkit/xalloc.h"
 #include "source_sniff.h"
 
@@ -631,33 +632,6 @@ static ssize_t member_read(struct source *s, char *buf, size_t cap)
     return got;
 }
 
-/* One code point as UTF-8 into out (room for 4).  Returns its length. */
-static size_t put_utf8(unsigned char *out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (unsigned char)(0xc0 | cp >> 6);
-        out[1] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (unsigned char)(0xe0 | cp >> 12);
-        out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-        out[2] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    out[0] = (unsigned char)(0xf0 | cp >> 18);
-    out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
-    out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-    out[3] = (unsigned char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-enum { REPLACEMENT = 0xfffd };
-
 /*
  * The next code point of the UTF-16 input, or -1 at its end (0 bytes: -2 on a read error).
  * Unpaired surrogates and an odd last byte become U+FFFD.
@@ -678,7 +652,7 @@ static int32_t next_utf16(struct source *s)
                 uint32_t pending = s->high_surrogate;
                 s->high_surrogate = 0;
                 s->u16_pos = s->u16_len = 0;
-                return left || pending ? REPLACEMENT : -1;
+                return left || pending ? UTF8_REPLACEMENT : -1;
             }
             continue;
         }
@@ -690,7 +664,7 @@ static int32_t next_utf16(struct source *s)
             uint32_t h = s->high_surrogate;
             s->high_surrogate = 0;
             if (!low)
-                return REPLACEMENT; /* the unit is read again next time */
+                return UTF8_REPLACEMENT; /* the unit is read again next time */
             s->u16_pos += 2;
             return (int32_t)(0x10000 + ((h - 0xd800) << 10) + (unit - 0xdc00));
         }
@@ -699,7 +673,7 @@ static int32_t next_utf16(struct source *s)
             s->high_surrogate = unit;
             continue;
         }
-        return low ? REPLACEMENT : (int32_t)unit;
+        return low ? UTF8_REPLACEMENT : (int32_t)unit;
     }
 }
 
@@ -718,9 +692,9 @@ static ssize_t read_utf16(struct source *s, char *buf, size_t cap)
         if (cp < 0)
             break;
         if (cap - n >= 4) {
-            n += put_utf8((unsigned char *)buf + n, (uint32_t)cp);
+            n += utf8_put((unsigned char *)buf + n, (uint32_t)cp);
         } else {
-            s->spill_len = put_utf8(s->spill, (uint32_t)cp);
+            s->spill_len = utf8_put(s->spill, (uint32_t)cp);
             s->spill_pos = 0;
         }
     }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pgnkit/utf8.h"
+
 struct magic {
     size_t at;
     const char *bytes;
@@ -130,19 +132,6 @@ static enum sniff_kind utf16_by_nuls(const unsigned char *p, size_t n)
     return SNIFF_TEXT;
 }
 
-/* Length of the valid UTF-8 sequence at p[0, n), or 0 if there is none. */
-static size_t utf8_sequence(const unsigned char *p, size_t n)
-{
-    unsigned char c = p[0];
-    size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-    if (len == 0 || len > n || c > 0xf4)
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-    return len;
-}
-
 /*
  * Binary: more than 1 byte in 16 a control byte, or more than a third of the bytes
  * neither ASCII nor UTF-8.  A sequence cut by the end of the sample counts as UTF-8.
@@ -158,7 +147,7 @@ static bool looks_binary(const unsigned char *p, size_t n)
             i++;
             continue;
         }
-        size_t len = utf8_sequence(p + i, n - i);
+        size_t len = utf8_char_len(p + i, n - i);
         if (len == 0 && n - i < 4)
             break;
         if (len == 0) {
