@@ -10,6 +10,7 @@
 
 #include "pgnkit/game.h"
 #include "pgnkit/pgn_reader.h"
+#include "pgnkit/pgn_text.h"
 #include "pgnkit/writer.h"
 
 enum command { CMD_CHECK = 0, CMD_UCI, CMD_FEN, CMD_PGN, CMD_PERFT, CMD_COUNT };
@@ -33,6 +34,7 @@ struct config {
     struct game_options game;
     struct writer_options writer;
     struct pgn_limits limits;
+    enum pgn_encoding encoding; /* --encoding: how a game that is not UTF-8 is read */
     int jobs;                 /* 0 = all cores */
     int progress;             /* -1 auto (stderr is a terminal), 0 off, 1 on */
     bool summary;             /* the detailed report on stderr */

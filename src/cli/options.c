@@ -238,6 +238,13 @@ static int opt_fail_on(struct config *cfg, const char *arg)
     return 0;
 }
 
+static int opt_encoding(struct config *cfg, const char *arg)
+{
+    if (!pgn_text_encoding_by_name(arg, &cfg->encoding))
+        return usage_error(cfg, "--encoding is auto, utf-8, latin1 or cp1252, not '%s'", arg);
+    return 0;
+}
+
 static int opt_piece_letters(struct config *cfg, const char *arg)
 {
     int letters = san_letters_from_name(arg);
@@ -282,6 +289,7 @@ static const struct option_entry option_table[] = {
     {"variations", 0, false, ALL_CMDS, opt_variations, "replay and validate variations (default)"},
     {"no-variations", 0, false, ALL_CMDS, opt_no_variations, "do not replay variations"},
     {"piece-letters", 0, true, ALL_CMDS, opt_piece_letters, "LANG  also accept german|french|spanish|dutch letters"},
+    {"encoding", 0, true, ALL_CMDS, opt_encoding, "ENC  auto (per game: UTF-8, else CP1252), utf-8, latin1, cp1252"},
     {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default) or warning sets exit status 1"},
     {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
     {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},

@@ -93,6 +93,7 @@ static void write_game(const struct config *cfg, const struct game_record *rec,
 void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
                   struct work_output *o)
 {
+    g = pgn_text_utf8(&o->text, g, cfg->encoding); /* every output is UTF-8 */
     const struct game_record *rec = game_replay(r, g);
     count_game(&o->stats, rec);
     summary_note_examples(&o->examples, rec);
@@ -122,6 +123,7 @@ void work_output_init(struct work_output *o)
 
 void work_output_release(struct work_output *o)
 {
+    pgn_text_release(&o->text);
     buf_release(&o->out);
     buf_release(&o->err);
     buf_release(&o->invalid);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "pgnkit/pgn_text.h"
 #include "route.h"
 #include "pgnkit/buf.h"
 #include "pgnkit/game.h"
@@ -78,6 +79,7 @@ void progress_finish(struct progress *p);
  * examples.  The serial run has one; the pipeline has one per batch, flushed in input
  * order. */
 struct work_output {
+    struct pgn_text text;         /* games read as CP1252, decoded to UTF-8 */
     struct buf out;
     struct buf err;
     struct buf invalid;           /* --invalid-to bytes */

@@ -1,0 +1,217 @@
+/*
+ * pgn_text.c - per-game encoding: UTF-8 checked, CP1252/Latin-1 decoded (pgn_text.h).
+ *
+ * Owns the UTF-8 validator, the CP1252 table and the converted copy of a game.  The
+ * check runs on every game, so it starts with an ASCII scan of 8 bytes at a time; only
+ * a game with a byte >= 0x80 is validated character by character.
+ */
+#include "pgnkit/pgn_text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgnkit/utf8.h"
+#include "pgnkit/xalloc.h"
+
+/* CP1252's 0x80-0x9F; the five bytes it leaves unassigned stay the C1 controls. */
+static const uint16_t cp1252_high[32] = {
+    0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
+    0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
+    0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
+    0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+};
+
+void pgn_text_init(struct pgn_text *t) { memset(t, 0, sizeof *t); }
+
+void pgn_text_release(struct pgn_text *t)
+{
+    free(t->tags);
+    free(t->tokens);
+    free(t->diags);
+    free(t->text);
+    memset(t, 0, sizeof *t);
+}
+
+bool pgn_text_encoding_by_name(const char *name, enum pgn_encoding *out)
+{
+    static const struct { const char *name; enum pgn_encoding enc; } names[] = {
+        {"auto", PGN_ENCODING_AUTO},     {"utf-8", PGN_ENCODING_UTF8},
+        {"utf8", PGN_ENCODING_UTF8},     {"latin1", PGN_ENCODING_LATIN1},
+        {"latin-1", PGN_ENCODING_LATIN1}, {"iso-8859-1", PGN_ENCODING_LATIN1},
+        {"cp1252", PGN_ENCODING_CP1252}, {"windows-1252", PGN_ENCODING_CP1252},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].enc;
+            return true;
+        }
+    return false;
+}
+
+/* Index of the first byte >= 0x80 in p[0, n), or n. */
+static size_t ascii_prefix(const char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (w & 0x8080808080808080ull)
+            break;
+    }
+    while (i < n && (unsigned char)p[i] < 0x80)
+        i++;
+    return i;
+}
+
+/* Index of the first byte of p[0, n) that is no part of a UTF-8 character, or n. */
+static size_t first_non_utf8(const char *p, size_t n)
+{
+    size_t i = ascii_prefix(p, n);
+    while (i < n) {
+        size_t len = utf8_char_len((const unsigned char *)p + i, n - i);
+        if (len == 0)
+            return i;
+        i += len;
+        if (len == 1)
+            i += ascii_prefix(p + i, n - i);
+    }
+    return n;
+}
+
+bool pgn_text_is_utf8(const char *p, size_t n) { return first_non_utf8(p, n) == n; }
+
+/* Decode s[0, n) into out (room for 3 bytes per byte).  Returns the bytes written. */
+static size_t decode_into(unsigned char *out, const char *s, size_t n, enum pgn_encoding enc)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            out[o++] = c;
+            i++;
+            continue;
+        }
+        if (enc == PGN_ENCODING_UTF8) {
+            size_t len = utf8_char_len((const unsigned char *)s + i, n - i);
+            if (len) {
+                memcpy(out + o, s + i, len);
+                o += len;
+                i += len;
+            } else {
+                o += utf8_put(out + o, UTF8_REPLACEMENT);
+                i++;
+            }
+            continue;
+        }
+        uint32_t cp = enc == PGN_ENCODING_CP1252 && c < 0xa0 ? cp1252_high[c - 0x80] : c;
+        o += utf8_put(out + o, cp);
+        i++;
+    }
+    return o;
+}
+
+/* s[0, n) decoded into t->text (room reserved by the caller): the new slice. */
+static struct slice convert(struct pgn_text *t, const char *s, size_t n, enum pgn_encoding enc)
+{
+    size_t o = decode_into((unsigned char *)t->text + t->text_len, s, n, enc);
+    struct slice r = {t->text + t->text_len, o};
+    t->text_len += o;
+    return r;
+}
+
+/* A fixed-size string field (diag message, san) decoded in place, cut at a character. */
+static void convert_field(char *field, size_t size, enum pgn_encoding enc)
+{
+    unsigned char tmp[3 * DIAG_MESSAGE_MAX];
+    size_t n = strnlen(field, size);
+    if (n > DIAG_MESSAGE_MAX || pgn_text_is_utf8(field, n))
+        return;
+    size_t len = decode_into(tmp, field, n, enc);
+    size_t keep = len < size - 1 ? len : size - 1;
+    while (keep > 0 && keep < len && (tmp[keep] & 0xc0) == 0x80)
+        keep--; /* never cut a character in two */
+    memcpy(field, tmp, keep);
+    field[keep] = '\0';
+}
+
+static void reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need > *cap)
+        xgrow(p, cap, need, elem);
+}
+
+/* Where byte k of the game's text is: its 1-based line and column. */
+static void position_of(const struct pgn_game *g, size_t k, uint32_t *line, uint32_t *col)
+{
+    uint32_t l = g->line;
+    size_t start = 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = g->text[i];
+        if (c == '\n' || (c == '\r' && (i + 1 >= g->bytes || g->text[i + 1] != '\n'))) {
+            l++;
+            start = i + 1;
+        }
+    }
+    *line = l;
+    *col = (uint32_t)(k - start + 1);
+}
+
+const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *g,
+                                     enum pgn_encoding encoding)
+{
+    if (g->skipped || !g->text)
+        return g;
+    size_t bad = encoding == PGN_ENCODING_AUTO || encoding == PGN_ENCODING_UTF8
+                     ? first_non_utf8(g->text, g->bytes)
+                     : ascii_prefix(g->text, g->bytes);
+    if (bad == g->bytes)
+        return g;
+    enum pgn_encoding enc = encoding == PGN_ENCODING_AUTO ? PGN_ENCODING_CP1252 : encoding;
+    bool warn = encoding == PGN_ENCODING_AUTO || encoding == PGN_ENCODING_UTF8;
+
+    /* Every byte becomes at most 3 (U+FFFD, U+20AC), so one reservation covers all. */
+    size_t bytes = 0;
+    for (size_t i = 0; i < g->tag_count; i++)
+        bytes += g->tags[i].name.len + g->tags[i].value.len;
+    for (size_t i = 0; i < g->token_count; i++)
+        bytes += g->tokens[i].len;
+    t->text_len = 0;
+    reserve((void **)&t->text, &t->text_cap, 3 * bytes + 1, 1);
+    reserve((void **)&t->tags, &t->tag_cap, g->tag_count + 1, sizeof *t->tags);
+    reserve((void **)&t->tokens, &t->token_cap, g->token_count + 1, sizeof *t->tokens);
+    reserve((void **)&t->diags, &t->diag_cap, g->diags.count + 1, sizeof *t->diags);
+
+    t->game = *g;
+    for (size_t i = 0; i < g->tag_count; i++) {
+        t->tags[i] = g->tags[i];
+        t->tags[i].name = convert(t, g->tags[i].name.ptr, g->tags[i].name.len, enc);
+        t->tags[i].value = convert(t, g->tags[i].value.ptr, g->tags[i].value.len, enc);
+    }
+    for (size_t i = 0; i < g->token_count; i++) {
+        t->tokens[i] = g->tokens[i];
+        struct slice s = convert(t, g->tokens[i].text, g->tokens[i].len, enc);
+        t->tokens[i].text = s.ptr;
+        t->tokens[i].len = (uint32_t)s.len;
+    }
+    size_t nd = 0;
+    if (warn) {
+        uint32_t line, col;
+        position_of(g, bad, &line, &col);
+        diag_set(&t->diags[nd++], DIAG_ENCODING, line, col,
+                 enc == PGN_ENCODING_UTF8
+                     ? "not UTF-8 (byte 0x%02X): such bytes are replaced by U+FFFD"
+                     : "not UTF-8 (byte 0x%02X): the game is read as CP1252 (Latin-1)",
+                 (unsigned)(unsigned char)g->text[bad]);
+    }
+    for (size_t i = 0; i < g->diags.count; i++) {
+        struct diag *d = &t->diags[nd++];
+        *d = g->diags.items[i];
+        convert_field(d->message, sizeof d->message, enc);
+        convert_field(d->san, sizeof d->san, enc);
+    }
+    t->game.tags = t->tags;
+    t->game.tokens = t->tokens;
+    t->game.diags = (struct diag_list){t->diags, nd, t->diag_cap};
+    return &t->game;
+}
