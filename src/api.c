@@ -20,6 +20,7 @@
 #include "pgnkit/fen.h"
 #include "pgnkit/game.h"
 #include "pgnkit/san_resolve.h"
+#include "pgnkit/pgn_text.h"
 #include "pgnkit/source.h"
 #include "pgnkit/uci.h"
 #include "pgnkit/version.h"
@@ -64,6 +65,7 @@ struct pgnkit_reader {
     struct game_replayer *replayer;
     char *name;
     struct pgn_game current;
+    struct pgn_text text;  /* current decoded to UTF-8 when it is not (pgn_text.h) */
     struct pgnkit_game game;
 };
 
@@ -174,6 +176,7 @@ void pgnkit_close(pgnkit_reader *r)
     pgn_reader_free(r->reader);
     source_free(r->src);
     game_replayer_free(r->replayer);
+    pgn_text_release(&r->text);
     if (r->fd >= 0)
         close(r->fd);
     free(r->game.notes);
@@ -193,7 +196,8 @@ int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
         return rc < 0 ? -1 : 0;
     }
     struct pgnkit_game *g = &r->game;
-    g->rec = game_replay(r->replayer, &r->current);
+    /* As the CLI: a game that is not UTF-8 is read as CP1252, with an ENCODING warning. */
+    g->rec = game_replay(r->replayer, pgn_text_utf8(&r->text, &r->current, PGN_ENCODING_AUTO));
     g->pos = g->rec->start;
     g->cursor_ply = 0;
     g->notes_filled = false;

@@ -115,7 +115,7 @@ static void sf_read_all(const uint8_t *data, size_t size, bool trickle, struct s
         r->members++;
         size_t member_start = r->len;
         bool utf16 = source_text_encoding(s) != NULL;
-        ssize_t got;
+        ssize_t got = 0;
         while (r->len < SOURCE_FUZZ_MAX_OUT) {
             size_t cap = trickle ? 1 + round++ % 13 : sizeof buf;
             got = source_read(s, buf, cap);
