@@ -63,6 +63,33 @@ static const char *status_name(enum game_status s)
     return names[s];
 }
 
+/* The tags object's members: every tag of the game in its order, or with --tags the
+ * named ones in the order named, null where the game has none. */
+static void put_json_tags(struct buf *out, const struct pgn_game *g,
+                          const struct writer_options *o)
+{
+    for (size_t i = 0; i < (o->tag_count ? o->tag_count : g->tag_count); i++) {
+        if (i)
+            buf_putc(out, ',');
+        if (!o->tag_count) {
+            buf_json_string(out, g->tags[i].name.ptr, g->tags[i].name.len);
+            buf_putc(out, ':');
+            buf_json_string(out, g->tags[i].value.ptr, g->tags[i].value.len);
+            continue;
+        }
+        const struct slice *v = game_tag(g, o->tags[i]);
+        buf_json_string(out, o->tags[i], strlen(o->tags[i]));
+        buf_putc(out, ':');
+        if (v)
+            buf_json_string(out, v->ptr, v->len);
+        else
+            buf_puts(out, "null");
+    }
+}
+
+static void put_json_extras(struct buf *out, const struct game_record *rec,
+                            const struct writer_options *o);
+
 /* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o)
@@ -77,13 +104,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         buf_puts(out, "null");
     buf_printf(out, ",\"line\":%u,\"status\":\"%s\",\"tags\":{", g->line,
                status_name(rec->status));
-    for (size_t i = 0; i < g->tag_count; i++) {
-        if (i)
-            buf_putc(out, ',');
-        buf_json_string(out, g->tags[i].name.ptr, g->tags[i].name.len);
-        buf_putc(out, ':');
-        buf_json_string(out, g->tags[i].value.ptr, g->tags[i].value.len);
-    }
+    put_json_tags(out, g, o);
     buf_puts(out, "},\"uci\":[");
     struct position pos = rec->start;
     for (size_t i = 0; i < rec->mainline_count; i++) {
@@ -102,7 +123,9 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         buf_json_string(out, s, n);
         position_do_move(&pos, rec->mainline[i]);
     }
-    buf_puts(out, "],\"fen\":");
+    buf_putc(out, ']');
+    put_json_extras(out, rec, o);
+    buf_puts(out, ",\"fen\":");
     if (rec->started) {
         char fen[128];
         size_t n = fen_write(&rec->final, fen, sizeof fen, o->fen_flags);
@@ -164,7 +187,12 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
                       const struct writer_options *o)
 {
     const struct pgn_game *g = rec->game;
-    for (size_t i = 0; i < g->tag_count; i++)
+    for (size_t i = 0; i < o->tag_count; i++) { /* --tags: only these, in this order */
+        const struct slice *v = game_tag(g, o->tags[i]);
+        if (v)
+            writer_put_tag(out, o->tags[i], strlen(o->tags[i]), v->ptr, v->len);
+    }
+    for (size_t i = 0; !o->tag_count && i < g->tag_count; i++)
         writer_put_tag(out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
                        g->tags[i].value.len);
     buf_putc(out, '\n');
@@ -268,6 +296,72 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
     }
     if (open)
         put_tsv_row(out, rec, o, &row);
+}
+
+/* ---- --with clk,eval,emt in JSON: one array per value, aligned with "uci" ---- */
+
+/* The index of the first mainline move token (played, at depth 0) at or after token i;
+ * *depth carries the nesting from call to call.  The token count when none is left. */
+static size_t next_mainline_move(const struct game_record *rec, size_t i, size_t *depth)
+{
+    const struct pgn_game *g = rec->game;
+    for (; rec->started && i < g->token_count; i++) {
+        enum pgn_token_kind kind = g->tokens[i].kind;
+        if (kind == PGN_TOK_VARIATION_START)
+            ++*depth;
+        else if (kind == PGN_TOK_VARIATION_END)
+            *depth -= *depth > 0;
+        else if (*depth == 0 && kind == PGN_TOK_MOVE && rec->token_moves[i].played)
+            return i;
+    }
+    return g->token_count;
+}
+
+/* As the TSV rows take it: [%name] from the first mainline comment that has one, between
+ * mainline move token m and the next mainline move. */
+static struct slice move_extra(const struct game_record *rec, size_t m, const char *name)
+{
+    const struct pgn_game *g = rec->game;
+    size_t depth = 0;
+    for (size_t i = m + 1; i < g->token_count; i++) {
+        const struct pgn_token *tok = &g->tokens[i];
+        if (tok->kind == PGN_TOK_VARIATION_START) {
+            depth++;
+        } else if (tok->kind == PGN_TOK_VARIATION_END) {
+            depth -= depth > 0;
+        } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && rec->token_moves[i].played) {
+            break;
+        } else if (depth == 0 &&
+                   (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT)) {
+            struct slice v = comment_command(tok->text, tok->len, name);
+            if (v.ptr)
+                return v;
+        }
+    }
+    return (struct slice){NULL, 0};
+}
+
+/* ,"clk":[...],"eval":[...] as --with asks: a string or null per mainline move. */
+static void put_json_extras(struct buf *out, const struct game_record *rec,
+                            const struct writer_options *o)
+{
+    for (int k = 0; k < EXTRA_COUNT; k++) {
+        if (!(o->with & (1u << k)))
+            continue;
+        buf_printf(out, ",\"%s\":[", extra_names[k]);
+        size_t depth = 0;
+        for (size_t m = next_mainline_move(rec, 0, &depth); m < rec->game->token_count;
+             m = next_mainline_move(rec, m + 1, &depth)) {
+            if (out->data[out->len - 1] != '[')
+                buf_putc(out, ',');
+            struct slice v = move_extra(rec, m, extra_names[k]);
+            if (v.ptr)
+                buf_json_string(out, v.ptr, v.len);
+            else
+                buf_puts(out, "null");
+        }
+        buf_putc(out, ']');
+    }
 }
 
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o)

@@ -56,7 +56,8 @@ enum diag_severity { DIAG_WARNING = 0, DIAG_ERROR = 1 };
     X(DIAG_RESULT_MISMATCH, "RESULT_MISMATCH", DIAG_WARNING, "result token and Result tag differ")\
     X(DIAG_RESULT_CONTRADICTS, "RESULT_CONTRADICTS", DIAG_WARNING,                                \
       "the result contradicts checkmate or stalemate on the board")                               \
-    X(DIAG_ENCODING, "ENCODING", DIAG_WARNING, "a game that is not UTF-8, read as CP1252")
+    X(DIAG_ENCODING, "ENCODING", DIAG_WARNING, "a game that is not UTF-8, read as CP1252")        \
+    X(DIAG_PLY_PAST_END, "PLY_PAST_END", DIAG_WARNING, "fen --ply N: the game ends before ply N")
 
 #define PGNKIT_DIAG_ENUM(code, name, sev, text) code,
 enum diag_code { PGNKIT_DIAG_CODES(PGNKIT_DIAG_ENUM) DIAG_CODE_COUNT };

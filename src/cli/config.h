@@ -38,7 +38,7 @@ struct config {
     int jobs;                 /* 0 = all cores */
     int progress;             /* -1 auto (stderr is a terminal), 0 off, 1 on */
     bool summary;             /* the detailed report on stderr */
-    bool quiet;               /* no summary line */
+    bool quiet;               /* no summary line, no game diagnostics on stderr */
     bool fixes;               /* pgn: report what normalization changed, on stderr */
     enum fail_on fail_on;
     uint64_t max_errors;      /* stop after this many error diagnostics; 0 = never */

@@ -132,25 +132,39 @@ static int opt_output(struct config *cfg, const char *arg)
     return 0;
 }
 
+static const char *const format_names[] = {"text", "json", "pgn", "tsv"};
+enum { FORMAT_COUNT = sizeof format_names / sizeof *format_names };
+static const unsigned formats_of[CMD_COUNT] = {
+    [CMD_CHECK] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
+    [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV,
+    [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
+    [CMD_PGN] = 1u << FORMAT_PGN,
+};
+
+/* "text|json": the formats cmd writes, the first its default. */
+static void format_list(enum command cmd, char *dst, size_t cap)
+{
+    size_t n = 0;
+    dst[0] = '\0';
+    for (int f = 0; f < FORMAT_COUNT; f++)
+        if (formats_of[cmd] & (1u << f))
+            n += (size_t)snprintf(dst + n, cap - n, "%s%s", n ? "|" : "", format_names[f]);
+}
+
 static int opt_format(struct config *cfg, const char *arg)
 {
-    static const char *const names[] = {"text", "json", "pgn", "tsv"};
-    static const unsigned allowed[CMD_COUNT] = {
-        [CMD_CHECK] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
-        [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV,
-        [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
-        [CMD_PGN] = 1u << FORMAT_PGN,
-    };
-    for (int f = 0; f < 4; f++) {
-        if (strcmp(arg, names[f]) != 0)
+    for (int f = 0; f < FORMAT_COUNT; f++) {
+        if (strcmp(arg, format_names[f]) != 0)
             continue;
-        if (!(allowed[cfg->command] & (1u << f)))
+        if (!(formats_of[cfg->command] & (1u << f)))
             return usage_error(cfg, "%s does not write --format %s", command_names[cfg->command],
                                arg);
         cfg->writer.format = (enum output_format)f;
         return 0;
     }
-    return usage_error(cfg, "unknown --format '%s' (text, json, pgn or tsv)", arg);
+    char list[40];
+    format_list(cfg->command, list, sizeof list);
+    return usage_error(cfg, "unknown --format '%s' (%s)", arg, list);
 }
 
 static int opt_tags(struct config *cfg, const char *arg)
@@ -283,7 +297,7 @@ FLAG_OPTION(opt_no_header, cfg->no_header = true)
 
 static const struct option_entry option_table[] = {
     {"output", 'o', true, ALL_CMDS, opt_output, "FILE  write to FILE (atomically: renamed at the end)"},
-    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  text|json; uci also pgn|tsv; pgn only pgn"},
+    {"format", 'f', true, ALL_CMDS, opt_format, "FMT  the output formats of the command"},
     {"strict", 0, false, ALL_CMDS, opt_strict, "warn about over-disambiguated SAN; warnings fail"},
     {"lenient", 0, false, ALL_CMDS, opt_lenient, "take the first candidate of an ambiguous SAN"},
     {"variations", 0, false, ALL_CMDS, opt_variations, "replay and validate variations (default)"},
@@ -293,11 +307,11 @@ static const struct option_entry option_table[] = {
     {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default) or warning sets exit status 1"},
     {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
     {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},
-    {"quiet", 'q', false, ALL_CMDS, opt_quiet, "no summary line on stderr"},
+    {"quiet", 'q', false, ALL_CMDS, opt_quiet, "nothing on stderr but failures: no summary line, no game diagnostics (uci, fen, pgn)"},
     {"jobs", 'j', true, ALL_CMDS, opt_jobs, "N  threads, the reading one included (default: all cores)"},
     {"progress", 0, false, ALL_CMDS, opt_progress, "show progress on stderr"},
     {"no-progress", 0, false, ALL_CMDS, opt_no_progress, "never show progress"},
-    {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  prefix tab-separated tag columns"},
+    {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  these tags first (text, tsv); only these (json, pgn)"},
     {"skip-invalid", 0, false, ALL_CMDS, opt_skip_invalid, "do not write games with errors (check: still reports them)"},
     {"invalid-to", 0, true, ALL_CMDS, opt_invalid_to, "FILE  games with errors to FILE as read, after ';' lines naming their diagnostics"},
     {"dedupe", 0, false, ALL_CMDS, opt_dedupe, "write only the first of games with the same start position and mainline"},
@@ -307,7 +321,7 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
-    {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "clk,eval,emt,file,offset  per-move columns of --format tsv; file, offset: key columns"},
+    {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "clk,eval,emt,file,offset  per-move values (uci tsv columns, json arrays); key columns"},
     {"range", 0, true, ALL_CMDS, opt_range, "START:END  only games starting in these bytes of the one file (K/M/G)"},
     {"no-header", 0, false, CMD_BIT(CMD_UCI), opt_no_header, "no header row in --format tsv"},
     {"summary-json", 0, true, ALL_CMDS, opt_summary_json, "FILE  write the run's counts as JSON (for pgnkit summary)"},
@@ -357,8 +371,15 @@ static void print_command_help(enum command cmd)
         const struct option_entry *o = &option_table[i];
         if (!(o->commands & CMD_BIT(cmd)))
             continue;
-        char left[48];
+        char left[48], formats[64];
         const char *help = o->help;
+        if (o->apply == opt_format) { /* only this command's formats */
+            char list[40];
+            format_list(cmd, list, sizeof list);
+            snprintf(formats, sizeof formats, "FMT  %s (default %s)", list,
+                     format_names[__builtin_ctz(formats_of[cmd])]);
+            help = formats;
+        }
         const char *gap = o->takes_arg ? strstr(help, "  ") : NULL;
         if (gap)
             snprintf(left, sizeof left, "%c%c%s--%s %.*s", o->short_name ? '-' : ' ',
@@ -448,8 +469,62 @@ static const struct option_entry *find_short(char c)
     return NULL;
 }
 
+/* The options given, by index in option_table: for the checks of combinations. */
+struct given {
+    bool option[OPTION_COUNT];
+};
+
+/* Apply option o with arg (NULL for a flag): it must belong to the command. */
+static int apply_option(struct config *cfg, struct given *given, const struct option_entry *o,
+                        const char *arg)
+{
+    if (!(o->commands & CMD_BIT(cfg->command)))
+        return usage_error(cfg, "'%s %s' has no option --%s", "pgnkit",
+                           command_names[cfg->command], o->name);
+    given->option[o - option_table] = true;
+    return o->apply(cfg, arg);
+}
+
+/* The argument of option o: inline (--name=ARG, -jARG), else the next word. */
+static int take_argument(const struct config *cfg, const struct option_entry *o,
+                         const char *inline_arg, int argc, char **argv, int *i,
+                         const char **arg)
+{
+    if (inline_arg) {
+        *arg = inline_arg;
+        return 0;
+    }
+    if (*i + 1 >= argc)
+        return usage_error(cfg, "--%s needs an argument", o->name);
+    *arg = argv[++*i];
+    return 0;
+}
+
+/* Short options, bundled as in -qj1 or -qo FILE: flags, then at most one option with an
+ * argument, which takes the rest of the word or the next one. */
+static int parse_short(struct config *cfg, struct given *given, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    for (size_t k = 1; a[k]; k++) {
+        const struct option_entry *o = find_short(a[k]);
+        if (!o)
+            return a[k + 1] || k > 1 ? usage_error(cfg, "unknown option '-%c' in '%s'", a[k], a)
+                                     : usage_error(cfg, "unknown option '%s'", a);
+        const char *arg = NULL;
+        if (o->takes_arg) {
+            int rc = take_argument(cfg, o, a[k + 1] ? a + k + 1 : NULL, argc, argv, i, &arg);
+            if (rc)
+                return rc;
+        }
+        int rc = apply_option(cfg, given, o, arg);
+        if (rc || o->takes_arg)
+            return rc;
+    }
+    return 0;
+}
+
 /* One option at argv[*i]; advances *i past its argument.  Returns 0, 2 or -1 (help). */
-static int parse_one(struct config *cfg, int argc, char **argv, int *i)
+static int parse_one(struct config *cfg, struct given *given, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -460,46 +535,38 @@ static int parse_one(struct config *cfg, int argc, char **argv, int *i)
         print_version();
         return -1;
     }
-    const struct option_entry *o;
-    const char *inline_arg = NULL;
-    if (a[1] == '-') {
-        const char *eq = strchr(a + 2, '=');
-        size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-        o = find_long(a + 2, len);
-        if (!o) {
-            char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)len, a + 2);
-            return unknown_option(cfg, name);
-        }
-        inline_arg = eq ? eq + 1 : NULL;
-    } else {
-        o = find_short(a[1]);
-        if (!o || (a[2] && !o->takes_arg))
-            return usage_error(cfg, "unknown option '%s'", a);
-        inline_arg = a[2] ? a + 2 : NULL; /* -j2, -oFILE */
+    if (a[1] != '-')
+        return parse_short(cfg, given, argc, argv, i);
+    const char *eq = strchr(a + 2, '=');
+    size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+    const struct option_entry *o = find_long(a + 2, len);
+    if (!o) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, a + 2);
+        return unknown_option(cfg, name);
     }
-    if (!(o->commands & CMD_BIT(cfg->command)))
-        return usage_error(cfg, "'%s %s' has no option --%s", "pgnkit",
-                           command_names[cfg->command], o->name);
-    if (o->takes_arg && !inline_arg) {
-        if (*i + 1 >= argc)
-            return usage_error(cfg, "--%s needs an argument", o->name);
-        inline_arg = argv[++*i];
-    } else if (!o->takes_arg && inline_arg) {
+    const char *arg = NULL;
+    if (o->takes_arg) {
+        int rc = take_argument(cfg, o, eq ? eq + 1 : NULL, argc, argv, i, &arg);
+        if (rc)
+            return rc;
+    } else if (eq) {
         return usage_error(cfg, "--%s takes no argument", o->name);
     }
-    return o->apply(cfg, inline_arg);
+    return apply_option(cfg, given, o, arg);
 }
 
-static void config_defaults(struct config *cfg)
+static bool was_given(const struct given *given, const char *name)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->progress = -1;
-    cfg->game.letters = SAN_LETTERS_ENGLISH;
+    const struct option_entry *o = find_long(name, strlen(name));
+    return o && given->option[o - option_table];
 }
 
-/* Options that only make sense together, checked once all are read.  0 or 2. */
-static int check_combinations(const struct config *cfg)
+/* The --with values read from each move's comments (the others are key columns). */
+#define PER_MOVE_VALUES (WRITER_WITH_CLK | WRITER_WITH_EVAL | WRITER_WITH_EMT)
+
+/* No option may be given where it would change nothing: each is refused with the reason. */
+static int check_combinations(const struct config *cfg, const struct given *given)
 {
     if (cfg->split_games && cfg->split_by)
         return usage_error(cfg, "--split and --split-by do not go together");
@@ -511,9 +578,48 @@ static int check_combinations(const struct config *cfg)
                                 "(like -o event-%%s.pgn)");
     if (cfg->verbatim && cfg->fixes)
         return usage_error(cfg, "--verbatim writes the input bytes: there are no --fixes");
+    enum output_format f = cfg->writer.format;
+    const char *fmt = format_names[f];
+    if (was_given(given, "quiet") && was_given(given, "summary"))
+        return usage_error(cfg, "--quiet and --summary contradict each other");
+    unsigned with = cfg->writer.with; /* as given: the automatic keys come later */
+    bool pgn_out = f == FORMAT_PGN || cfg->writer.fen_mode == FEN_MODE_COMMENTS;
+    if ((with & PER_MOVE_VALUES) && f != FORMAT_JSON && (cfg->command != CMD_UCI || f != FORMAT_TSV))
+        return usage_error(cfg, "--with clk, eval, emt need --format %s: %s writes no "
+                                "per-move values", cfg->command == CMD_UCI ? "tsv or json" : "json",
+                           pgn_out ? "PGN" : fmt);
+    if ((with & (WRITER_WITH_FILE | WRITER_WITH_OFFSET)) && pgn_out)
+        return usage_error(cfg, "--with file, offset add columns: PGN output has none");
+    if (cfg->command == CMD_UCI) {
+        if (f != FORMAT_JSON && (was_given(given, "ep") || was_given(given, "shredder")))
+            return usage_error(cfg, "--%s changes FENs: uci writes one (\"fen\") only with "
+                                    "--format json", was_given(given, "ep") ? "ep" : "shredder");
+    }
+    if (cfg->command == CMD_FEN) {
+        int modes = was_given(given, "ply") + was_given(given, "every") +
+                    was_given(given, "comments");
+        if (modes > 1)
+            return usage_error(cfg, "--ply, --every and --comments exclude each other");
+        if (f == FORMAT_JSON && was_given(given, "comments"))
+            return usage_error(cfg, "--comments writes PGN: it cannot be --format json");
+        if (f != FORMAT_JSON && was_given(given, "castling"))
+            return usage_error(cfg, "--castling changes UCI moves: fen writes them (\"uci\") "
+                                    "only with --format json");
+    }
+    if (cfg->max_errors && cfg->jobs != 1 && was_given(given, "jobs"))
+        return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
+                                "--jobs %d cannot apply", cfg->jobs);
     return 0;
 }
 
+static void config_defaults(struct config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->progress = -1;
+    cfg->game.letters = SAN_LETTERS_ENGLISH;
+}
+
+/* Options that only make sense together, checked once all are read.  0 or 2. */
 int options_parse(int argc, char **argv, struct config *cfg)
 {
     config_defaults(cfg);
@@ -540,6 +646,7 @@ int options_parse(int argc, char **argv, struct config *cfg)
     /* Inputs are collected in place over argv: no allocation, argv outlives the run. */
     cfg->inputs = (const char **)argv + 2;
     bool only_files = false;
+    struct given given = {{false}};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (!only_files && strcmp(a, "--") == 0) {
@@ -547,32 +654,29 @@ int options_parse(int argc, char **argv, struct config *cfg)
             continue;
         }
         if (!only_files && a[0] == '-' && a[1]) {
-            int rc = parse_one(cfg, argc, argv, &i);
+            int rc = parse_one(cfg, &given, argc, argv, &i);
             if (rc)
                 return rc;
             continue;
         }
         cfg->inputs[cfg->input_count++] = a;
     }
+    int rc = check_combinations(cfg, &given);
+    if (rc)
+        return rc;
     if (cfg->range.set && cfg->input_count != 1)
         return usage_error(cfg, "--range applies to one file, not %zu inputs",
                            cfg->input_count);
-    unsigned per_move = WRITER_WITH_CLK | WRITER_WITH_EVAL | WRITER_WITH_EMT;
-    if (cfg->command == CMD_FEN && (cfg->writer.with & per_move))
-        return usage_error(cfg, "fen --with takes only file and offset (clk, eval and emt "
-                                "are columns of uci --format tsv)");
-    if (cfg->command == CMD_FEN && cfg->writer.with && cfg->writer.fen_mode == FEN_MODE_COMMENTS)
-        return usage_error(cfg, "fen --comments writes PGN, which has no key columns for --with");
+    /* fen --with clk,eval,emt (JSON only) and --with on PGN output: check_combinations. */
     /* Rows from several files or from byte ranges are told apart by (file, offset). */
     if (cfg->input_count > 1 || cfg->range.set)
         cfg->writer.with |= WRITER_WITH_FILE | WRITER_WITH_OFFSET;
-    int rc = check_combinations(cfg);
-    if (rc)
-        return rc;
-    /* Only the PGN writer (pgn, fen --comments) and uci's TSV walk the tokens' moves. */
+    /* Only the PGN writer (pgn, fen --comments), uci's TSV and the per-move values of
+     * --with walk the tokens' moves. */
     cfg->game.skip_token_moves =
         !(cfg->command == CMD_PGN ||
           (cfg->command == CMD_FEN && cfg->writer.fen_mode == FEN_MODE_COMMENTS) ||
-          (cfg->command == CMD_UCI && cfg->writer.format == FORMAT_TSV));
+          (cfg->command == CMD_UCI && cfg->writer.format == FORMAT_TSV) ||
+          (cfg->writer.with & PER_MOVE_VALUES));
     return 0;
 }

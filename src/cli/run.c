@@ -45,6 +45,29 @@ static void count_game(struct run_stats *s, const struct game_record *rec)
     }
 }
 
+/* fen --ply N on a game that ends before ply N: its line stays empty (or its "fens"
+ * array), and a PLY_PAST_END warning, counted with the game's own, says why. */
+static void check_ply_reached(const struct config *cfg, const struct game_record *rec,
+                              struct work_output *o)
+{
+    /* A game with errors is not played to its end: its errors say why the line is empty. */
+    if (cfg->writer.fen_mode != FEN_MODE_PLY || !rec->started || rec->status >= GAME_ERRORS ||
+        cfg->writer.fen_ply <= rec->mainline_count)
+        return;
+    struct diag d;
+    diag_set(&d, DIAG_PLY_PAST_END, rec->game->line, 1, "--ply %u: the game ends after ply %zu",
+             cfg->writer.fen_ply, rec->mainline_count);
+    o->stats.by_code[d.code]++;
+    o->stats.warning_diags++;
+    if (rec->status == GAME_CLEAN) {
+        o->stats.by_status[GAME_CLEAN]--;
+        o->stats.by_status[GAME_WARNINGS]++;
+    }
+    summary_note_example(&o->examples, rec->game, &d);
+    if (!cfg->quiet)
+        writer_diag_text(&o->err, rec->game, &d);
+}
+
 static void write_diagnostics(struct buf *dst, const struct game_record *rec, bool json)
 {
     const struct pgn_game *g = rec->game;
@@ -78,6 +101,7 @@ static void write_game(const struct config *cfg, const struct game_record *rec,
         break;
     case CMD_FEN:
         writer_fen(&o->out, rec, &cfg->writer);
+        check_ply_reached(cfg, rec, o);
         break;
     case CMD_PGN:
         if (cfg->verbatim)
@@ -108,7 +132,7 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
         write_game(cfg, rec, o);
         route_keep(cfg, o, rec, start);
     }
-    if (!check) /* after the --fixes lines the writer wrote */
+    if (!check && !cfg->quiet) /* after the --fixes lines the writer wrote */
         write_diagnostics(&o->err, rec, false);
 }
 

@@ -40,6 +40,9 @@ struct summary_examples {
     uint8_t count[DIAG_CODE_COUNT];
 };
 void summary_note_examples(struct summary_examples *ex, const struct game_record *rec);
+/* One diagnostic the CLI raised itself (PLY_PAST_END) about game g. */
+void summary_note_example(struct summary_examples *ex, const struct pgn_game *g,
+                          const struct diag *d);
 void summary_examples_release(struct summary_examples *ex);
 
 struct summary_file {

@@ -9,17 +9,21 @@
 #include "run.h"
 #include "pgnkit/xalloc.h"
 
+void summary_note_example(struct summary_examples *ex, const struct pgn_game *g,
+                          const struct diag *d)
+{
+    if (ex->count[d->code] >= SUMMARY_EXAMPLES)
+        return;
+    struct buf b;
+    buf_init(&b);
+    writer_diag_text(&b, g, d);
+    ex->text[d->code][ex->count[d->code]++] = b.data;
+}
+
 void summary_note_examples(struct summary_examples *ex, const struct game_record *rec)
 {
-    for (size_t i = 0; i < rec->diags.count; i++) {
-        const struct diag *d = &rec->diags.items[i];
-        if (ex->count[d->code] >= SUMMARY_EXAMPLES)
-            continue;
-        struct buf b;
-        buf_init(&b);
-        writer_diag_text(&b, rec->game, d);
-        ex->text[d->code][ex->count[d->code]++] = b.data;
-    }
+    for (size_t i = 0; i < rec->diags.count; i++)
+        summary_note_example(ex, rec->game, &rec->diags.items[i]);
 }
 
 void summary_examples_release(struct summary_examples *ex)

@@ -56,7 +56,7 @@ for line in '[%clk 0:01:00]' '[Event "x"]' '[' '[Event "x"]
         "$TMP/c.pgn" "e2e4 e7e5 g1f3"
 done
 printf '1. e4 { never closed\n\n[Event "next"]\n\n1. d4 *\n' >"$TMP/c.pgn"
-run "$PGNKIT" uci -q "$TMP/c.pgn"
+run "$PGNKIT" uci "$TMP/c.pgn" # no -q: the diagnostic is checked
 check "an unterminated comment still ends at the next game's tag pair" \
     sh -c "[ \"\$(cat '$TMP/out')\" = 'e2e4
 d2d4' ] && grep -q UNTERMINATED_COMMENT '$TMP/err'"
