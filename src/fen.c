@@ -61,6 +61,18 @@ static int piece_from_char(char ch)
     return piece_make(ch >= 'a' ? BLACK : WHITE, (enum piece_type)type);
 }
 
+/* How many kings a side may have in a variant: Antichess any, Atomic none after an
+ * explosion, Horde's White none. */
+static bool variant_kings_ok(int variant, int c, int kings)
+{
+    switch (variant) {
+    case VARIANT_ANTICHESS: return true;
+    case VARIANT_ATOMIC: return kings <= 1;
+    case VARIANT_HORDE: return kings <= 1 && (kings == 1 || c == WHITE);
+    default: return kings == 1;
+    }
+}
+
 static int parse_board(struct position *pos, const char *s, size_t start, size_t n,
                        struct diag *err)
 {
@@ -94,6 +106,9 @@ static int parse_board(struct position *pos, const char *s, size_t start, size_t
                          rank + 1);
                 return -1;
             }
+        } else if (ch == '~' && pos->variant == VARIANT_CRAZYHOUSE && file > 0 && !prev_digit &&
+                   pos->board[square_make(file - 1, rank)] != PIECE_NONE) {
+            pos->promoted |= bb_square(square_make(file - 1, rank)); /* a promoted piece */
         } else {
             int piece = piece_from_char(ch);
             if (piece < 0) {
@@ -107,7 +122,9 @@ static int parse_board(struct position *pos, const char *s, size_t start, size_t
                          rank + 1);
                 return -1;
             }
-            if (piece_type_of((uint8_t)piece) == PAWN && (rank == 0 || rank == 7)) {
+            bool horde_pawn = pos->variant == VARIANT_HORDE && rank == 0 &&
+                              piece == piece_make(WHITE, PAWN);
+            if (piece_type_of((uint8_t)piece) == PAWN && (rank == 0 || rank == 7) && !horde_pawn) {
                 diag_set(err, DIAG_BAD_FEN, 0, col, "board: a pawn on rank %d", rank + 1);
                 return -1;
             }
@@ -124,6 +141,10 @@ static int parse_board(struct position *pos, const char *s, size_t start, size_t
     }
     for (int c = 0; c < COLOR_COUNT; c++) {
         bitboard kings = position_pieces(pos, (enum color)c, KING);
+        if (pos->variant && variant_kings_ok(pos->variant, c, bb_count(kings))) {
+            pos->king_square[c] = bb_count(kings) == 1 ? (uint8_t)bb_lsb(kings) : SQ_NONE;
+            continue;
+        }
         if (bb_count(kings) != 1) {
             diag_set(err, DIAG_BAD_FEN, 0, col_of(start), "board: %d %s kings, not 1",
                      bb_count(kings), c == WHITE ? "white" : "black");
@@ -298,17 +319,107 @@ static int parse_number(const char *s, size_t start, size_t n, unsigned long max
     return 0;
 }
 
+/* Crazyhouse: the pockets after the board, "[QNPqp]" or lichess's 9th rank "/QNPqp".
+ * Shortens the board field to the board itself. */
+static int split_pocket(struct position *pos, const char *s, size_t start, size_t *n,
+                        struct diag *err)
+{
+    size_t end = start + *n, from = end;
+    int slashes = 0;
+    for (size_t i = start; i < end && from == end; i++) {
+        if (s[i] == '[')
+            from = i;
+        else if (s[i] == '/' && ++slashes == 8)
+            from = i;
+    }
+    if (from == end)
+        return 0; /* no pocket written: both empty */
+    size_t stop = end;
+    if (s[from] == '[') {
+        if (s[end - 1] != ']') {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(from), "pocket: '[' without ']'");
+            return -1;
+        }
+        stop = end - 1;
+    }
+    for (size_t i = from + 1; i < stop; i++) {
+        int piece = piece_from_char(s[i]);
+        if (piece < 0 || piece_type_of((uint8_t)piece) == KING) {
+            char shown[8];
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(i), "pocket: %s is not a pocket piece",
+                     show_byte(s[i], shown));
+            return -1;
+        }
+        uint8_t *count = &pos->pocket[piece_color_of((uint8_t)piece)][piece_type_of((uint8_t)piece)];
+        if (*count >= 64) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(i), "pocket: too many pieces");
+            return -1;
+        }
+        (*count)++;
+    }
+    *n = from - start;
+    return 0;
+}
+
+static bool parse_check_pair(const char *s, size_t n, int *a, int *b)
+{
+    if (n != 3 || s[1] != '+' || s[0] < '0' || s[0] > '3' || s[2] < '0' || s[2] > '3')
+        return false;
+    *a = s[0] - '0';
+    *b = s[2] - '0';
+    return true;
+}
+
+/* Three-check: the checks each side may still give as the 5th field ("3+3"), or
+ * lichess's checks given so far after the counters ("+0+0"); the field is taken out. */
+static void take_checks(struct position *pos, const char *s, size_t *start, size_t *n, int *count)
+{
+    int w = 3, b = 3, at = -1;
+    if (*count >= 5 && parse_check_pair(s + start[4], n[4], &w, &b)) {
+        at = 4;
+    } else if (*count >= 5 && s[start[*count - 1]] == '+' &&
+               parse_check_pair(s + start[*count - 1] + 1, n[*count - 1] - 1, &w, &b)) {
+        at = *count - 1;
+        w = 3 - w;
+        b = 3 - b;
+    }
+    pos->checks_left[WHITE] = (uint8_t)w;
+    pos->checks_left[BLACK] = (uint8_t)b;
+    if (at < 0)
+        return;
+    for (int i = at; i + 1 < *count; i++) {
+        start[i] = start[i + 1];
+        n[i] = n[i + 1];
+    }
+    (*count)--;
+}
+
+/* May the side not to move stand "in check" (the position could not have arisen)? */
+static bool variant_allows_opposite_check(const struct position *pos, int them)
+{
+    if (pos->king_square[them] == SQ_NONE || pos->variant == VARIANT_ANTICHESS)
+        return true;
+    if (pos->variant == VARIANT_ATOMIC) {
+        int k = pos->king_square[them ^ 1];
+        return k == SQ_NONE || bb_has(att_king(k), pos->king_square[them]);
+    }
+    return false;
+}
+
 static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess960,
                         const struct castling_ctx *ctx,
                         struct diag *err)
 {
-    size_t start[6], n[6];
+    size_t start[8], n[8];
     int count = 0;
-    while (count < 6 && next_field(cur, &start[count], &n[count]))
+    while (count < 8 && next_field(cur, &start[count], &n[count]))
         count++;
     skip_blanks(cur);
-    if (cur->i < cur->len) {
-        diag_set(err, DIAG_BAD_FEN, 0, col_of(cur->i), "fullmove number: text after it");
+    if (pos->variant == VARIANT_THREE_CHECK)
+        take_checks(pos, cur->s, start, n, &count);
+    if (cur->i < cur->len || count > 6) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(count > 6 ? start[6] : cur->i),
+                 "fullmove number: text after it");
         return -1;
     }
     static const char *const missing[4] = {"board", "side to move", "castling", "en passant"};
@@ -316,6 +427,8 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
         diag_set(err, DIAG_BAD_FEN, 0, col_of(cur->len), "%s: missing", missing[count]);
         return -1;
     }
+    if (pos->variant == VARIANT_CRAZYHOUSE && split_pocket(pos, cur->s, start[0], &n[0], err) < 0)
+        return -1;
     if (parse_board(pos, cur->s, start[0], n[0], err) < 0)
         return -1;
     char stm = cur->s[start[1]];
@@ -337,7 +450,8 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
     pos->halfmove_clock = (uint16_t)half;
     pos->fullmove_number = full == 0 ? 1 : (uint32_t)full; /* 0 is common in the wild */
     int them = pos->side_to_move ^ 1;
-    if (pos_attackers(pos, pos->king_square[them], pos->side_to_move, position_occupied(pos))) {
+    if (!(pos->variant && variant_allows_opposite_check(pos, them)) &&
+        pos_attackers(pos, pos->king_square[them], pos->side_to_move, position_occupied(pos))) {
         diag_set(err, DIAG_BAD_FEN, 0, col_of(start[1]),
                  "side to move: %s is in check but %s is to move",
                  them == WHITE ? "white" : "black", them == WHITE ? "black" : "white");
@@ -354,6 +468,19 @@ int fen_parse(struct position *pos, const char *s, size_t len, bool chess960, st
 int fen_parse_ex(struct position *pos, const char *s, size_t len, bool chess960, unsigned flags,
                  struct diag *err, struct diag *dropped)
 {
+    return fen_parse_variant_ex(pos, s, len, chess960, VARIANT_STANDARD, flags, err, dropped);
+}
+
+int fen_parse_variant(struct position *pos, const char *s, size_t len, bool chess960,
+                      enum variant variant, struct diag *err)
+{
+    return fen_parse_variant_ex(pos, s, len, chess960, variant, 0, err, NULL);
+}
+
+int fen_parse_variant_ex(struct position *pos, const char *s, size_t len, bool chess960,
+                         enum variant variant, unsigned flags, struct diag *err,
+                         struct diag *dropped)
+{
     struct castling_ctx ctx = {flags, dropped};
     if (dropped)
         dropped->code = DIAG_OK;
@@ -365,10 +492,13 @@ int fen_parse_ex(struct position *pos, const char *s, size_t len, bool chess960,
     p.ep_square = SQ_NONE;
     p.chess960 = chess960;
     p.fullmove_number = 1;
+    p.variant = (uint8_t)variant;
 
     struct fen_cursor cur = {s, len, 0};
     if (parse_fields(&p, &cur, chess960, &ctx, err) < 0)
         return -1;
+    if (variant == VARIANT_ANTICHESS)
+        memset(p.castle_rook, SQ_NONE, sizeof p.castle_rook); /* no castling in Antichess */
     position_update_checkers(&p);
     *pos = p;
     return 0;
@@ -401,6 +531,8 @@ size_t fen_write_rank(const struct position *pos, int rank, char *dst)
         empty = 0;
         char ch = letters[piece_type_of(p)];
         dst[n++] = piece_color_of(p) == BLACK ? (char)(ch | 0x20) : ch;
+        if (pos->promoted && bb_has(pos->promoted, square_make(file, rank)))
+            dst[n++] = '~'; /* Crazyhouse: a promoted piece */
     }
     if (empty)
         dst[n++] = (char)('0' + empty);
@@ -420,9 +552,25 @@ static size_t put_number(char *dst, unsigned long v)
     return n;
 }
 
+/* Crazyhouse pockets: White's then Black's, each P N B R Q (lichess's order). */
+static size_t write_pockets(const struct position *pos, char *dst)
+{
+    static const char letters[] = "PNBRQ";
+    size_t n = 0;
+    dst[n++] = '[';
+    for (int c = 0; c < COLOR_COUNT; c++)
+        for (int t = PAWN; t <= QUEEN; t++)
+            for (int k = 0; k < pos->pocket[c][t]; k++)
+                dst[n++] = c == WHITE ? letters[t] : (char)(letters[t] | 0x20);
+    dst[n++] = ']';
+    return n;
+}
+
 size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags)
 {
     size_t n = 0;
+    if (pos->variant == VARIANT_CRAZYHOUSE)
+        n += write_pockets(pos, dst);
     dst[n++] = ' ';
     dst[n++] = pos->side_to_move == WHITE ? 'w' : 'b';
     dst[n++] = ' ';
@@ -440,6 +588,12 @@ size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags)
         dst[n++] = (char)('1' + square_rank(ep));
     } else {
         dst[n++] = '-';
+    }
+    if (pos->variant == VARIANT_THREE_CHECK) {
+        dst[n++] = ' ';
+        dst[n++] = (char)('0' + pos->checks_left[WHITE]);
+        dst[n++] = '+';
+        dst[n++] = (char)('0' + pos->checks_left[BLACK]);
     }
     dst[n++] = ' ';
     n += put_number(dst + n, pos->halfmove_clock);

@@ -17,6 +17,7 @@
 #include "pgnkit/fen.h"
 #include "pgnkit/movegen.h"
 #include "pgnkit/uci.h"
+#include "pgnkit/variant.h"
 #include "pgnkit/xalloc.h"
 #include "inline_hints.h"
 
@@ -93,47 +94,52 @@ static bool slice_is(const struct slice *s, const char *text)
 
 /* ---- setup ---- */
 
-enum variant { VARIANT_STANDARD, VARIANT_CHESS960, VARIANT_OTHER };
-
-static enum variant variant_of(const struct pgn_game *g)
+/* The rules the Variant tag names: a variant (standard chess included), Chess960
+ * (standard chess with its castling), or -1 for rules pgnkit does not know. */
+static int variant_of(const struct pgn_game *g, bool *chess960)
 {
     const struct slice *v = game_tag(g, "Variant");
+    *chess960 = false;
     if (!v || v->len == 0)
         return VARIANT_STANDARD;
-    static const char *const standard[] = {"standard", "chess", "from position", "normal"};
     static const char *const c960[] = {"chess960",       "chess 960", "fischerandom",
                                        "fischer random", "fischerrandom", "960", "frc"};
-    for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
-        if (slice_is(v, standard[i]))
+    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++) {
+        if (slice_is(v, c960[i])) {
+            *chess960 = true;
             return VARIANT_STANDARD;
-    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++)
-        if (slice_is(v, c960[i]))
-            return VARIANT_CHESS960;
-    return VARIANT_OTHER;
+        }
+    }
+    return variant_from_name(v->ptr, v->len);
 }
 
 /* Returns false (with a diagnostic) when the game cannot be played at all. */
 static bool set_up(struct game_record *rec, const struct pgn_game *g)
 {
-    enum variant variant = variant_of(g);
-    if (variant == VARIANT_OTHER) {
+    bool chess960;
+    int variant = variant_of(g, &chess960);
+    if (variant < 0) {
         const struct pgn_tag *t = find_tag(g, "Variant");
         diag_list_add(&rec->diags, DIAG_UNSUPPORTED_VARIANT, t->line, t->col,
-                      "variant \"%.*s\" is not supported (standard chess and Chess960 are)",
+                      "variant \"%.*s\" is not supported (standard chess, Chess960 and the "
+                      "lichess variants are)",
                       (int)(t->value.len > 60 ? 60 : t->value.len), t->value.ptr);
         rec->status = GAME_SKIPPED;
         return false;
     }
-    rec->chess960 = variant == VARIANT_CHESS960;
+    rec->chess960 = chess960;
     const struct pgn_tag *fen = find_tag(g, "FEN");
     if (!fen) {
-        position_set_start(&rec->start);
+        if (variant)
+            variant_set_start(&rec->start, (enum variant)variant);
+        else
+            position_set_start(&rec->start);
         rec->start.chess960 = rec->chess960;
         return true;
     }
     struct diag err, dropped;
-    if (fen_parse_ex(&rec->start, fen->value.ptr, fen->value.len, rec->chess960,
-                     FEN_DROP_BAD_CASTLING, &err, &dropped) != 0) {
+    if (fen_parse_variant_ex(&rec->start, fen->value.ptr, fen->value.len, rec->chess960,
+                             (enum variant)variant, FEN_DROP_BAD_CASTLING, &err, &dropped) != 0) {
         diag_list_add(&rec->diags, DIAG_BAD_FEN, fen->line, fen->col, "bad FEN tag: %s",
                       err.message);
         return false;

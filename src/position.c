@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "pgnkit/variant.h"
 #include "position_internal.h"
 
 void position_set_start(struct position *pos)
@@ -42,11 +43,21 @@ bitboard position_attackers(const struct position *pos, int sq, enum color by, b
 
 void position_update_checkers(struct position *pos)
 {
+    if (pos->variant) {
+        variant_update_checkers(pos);
+        return;
+    }
     int us = pos->side_to_move;
     pos->checkers = pos_attackers(pos, pos->king_square[us], us ^ 1, position_occupied(pos));
 }
 
-void position_do_move(struct position *pos, struct move m) { pos_do_move(pos, m); }
+void position_do_move(struct position *pos, struct move m)
+{
+    if (pos->variant)
+        variant_do_move(pos, m);
+    else
+        pos_do_move(pos, m);
+}
 
 static bool castle_rights_ok(const struct position *pos, int c)
 {
@@ -85,6 +96,8 @@ bool position_ok(const struct position *pos)
             return false;
         }
     }
+    if (pos->variant)
+        return pos->variant < VARIANT_COUNT && pos->side_to_move <= BLACK; /* kings: any */
     for (int c = 0; c < COLOR_COUNT; c++) {
         bitboard kings = position_pieces(pos, (enum color)c, KING);
         if (bb_count(kings) != 1 || bb_lsb(kings) != pos->king_square[c] ||

@@ -60,9 +60,32 @@ static void put_board_text(struct buf *out, const struct board_text *t,
     out->data[out->len] = '\0';
 }
 
+/* A variant move may change any rank (explosions) and the fields carry pockets or
+ * counters: the whole FEN each ply. */
+static void write_every_variant(struct buf *out, const struct game_record *rec,
+                                const struct writer_options *o)
+{
+    struct position pos = rec->start;
+    for (size_t i = 0; i < rec->mainline_count; i++) {
+        position_do_move(&pos, rec->mainline[i]);
+        buf_put_u64(out, rec->game->index);
+        buf_putc(out, '\t');
+        buf_put_u64(out, i + 1);
+        buf_putc(out, '\t');
+        char fen[FEN_MAX];
+        size_t n = fen_write(&pos, fen, sizeof fen, o->fen_flags);
+        buf_append(out, fen, n);
+        buf_putc(out, '\n');
+    }
+}
+
 static void write_every(struct buf *out, const struct game_record *rec,
                         const struct writer_options *o)
 {
+    if (rec->start.variant) {
+        write_every_variant(out, rec, o);
+        return;
+    }
     struct position pos = rec->start;
     struct board_text text;
     for (int rank = 0; rank < 8; rank++)
@@ -98,7 +121,7 @@ static void write_json(struct buf *out, const struct game_record *rec,
                 continue;
             if (o->fen_mode == FEN_MODE_EVERY && i)
                 buf_putc(out, ',');
-            char fen[128];
+            char fen[FEN_MAX];
             size_t n = fen_write(&pos, fen, sizeof fen, o->fen_flags);
             buf_json_string(out, fen, n);
         }

@@ -351,7 +351,7 @@ static void flush_fen(struct pgn_out *w)
     if (!w->fen_pending)
         return;
     w->fen_pending = false;
-    char fen[128];
+    char fen[FEN_MAX];
     size_t n = fen_write(&w->levels[0].current, fen, sizeof fen, w->o->fen_flags);
     put_comment(w, fen, n);
 }

@@ -127,7 +127,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
     put_json_extras(out, rec, o);
     buf_puts(out, ",\"fen\":");
     if (rec->started) {
-        char fen[128];
+        char fen[FEN_MAX];
         size_t n = fen_write(&rec->final, fen, sizeof fen, o->fen_flags);
         buf_json_string(out, fen, n);
     } else {

@@ -45,22 +45,36 @@ enum fen_parse_flags {
 int fen_parse_ex(struct position *pos, const char *s, size_t len, bool chess960, unsigned flags,
                  struct diag *err, struct diag *dropped) __attribute__((warn_unused_result));
 
+/**
+ * fen_parse_ex() for a variant: Crazyhouse pockets in brackets or as a 9th rank and '~'
+ * marks, Three-check counters ("3+3" as the 5th field or lichess's "+0+0" suffix), the
+ * kings each variant allows (none or several), Horde pawns on White's 1st rank.
+ */
+int fen_parse_variant_ex(struct position *pos, const char *s, size_t len, bool chess960,
+                         enum variant variant, unsigned flags, struct diag *err,
+                         struct diag *dropped) __attribute__((warn_unused_result));
+/** fen_parse_variant_ex() without flags. */
+int fen_parse_variant(struct position *pos, const char *s, size_t len, bool chess960,
+                      enum variant variant, struct diag *err) __attribute__((warn_unused_result));
+
 enum fen_flags {
     FEN_EP_LEGAL = 1 << 0, /* write the e.p. square only when a legal capture exists */
     FEN_SHREDDER = 1 << 1, /* castling rights as rook files (HAha) even for standard games */
 };
 
-enum { FEN_MAX = 128 }; /* enough for any FEN fen_write produces, with its NUL */
+enum { FEN_MAX = 192 }; /* enough for any FEN fen_write produces, with its NUL */
 
-/** Write the FEN of pos into dst (cap bytes, NUL-terminated); return its length (< 100). */
+/** Write the FEN of pos into dst (cap bytes, NUL-terminated); return its length (< 100 in
+ * standard chess, < FEN_MAX with Crazyhouse pockets and marks). */
 size_t fen_write(const struct position *pos, char *dst, size_t cap, unsigned flags);
 
-/** One rank (0 = rank 1) of the board field, without '/': 1 to 8 bytes, no NUL.  Lets a
+/** One rank (0 = rank 1) of the board field, without '/': 1 to 16 bytes ('~' marks), no NUL.  Lets a
  * writer that prints every ply rebuild only the ranks a move touched. */
 size_t fen_write_rank(const struct position *pos, int rank, char *dst);
 
 /** The fields after the board, with a leading space (" w KQkq - 0 1"): at most 48 bytes,
- * no NUL. */
+ * no NUL; Crazyhouse's pockets ("[Pq]") come first, Three-check's "3+3" after the e.p.
+ * square (at most 120 bytes then). */
 size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags);
 
 #endif

@@ -25,13 +25,18 @@ struct position {
     uint8_t ep_square;
     /* castle_rook[color][side]: square of the rook that may castle, or SQ_NONE. */
     uint8_t castle_rook[COLOR_COUNT][2];
-    uint8_t king_square[COLOR_COUNT];
+    uint8_t king_square[COLOR_COUNT];   /* SQ_NONE in a variant where a side has no king (or several) */
     bool chess960;
+    uint8_t variant;                    /* enum variant (fits the padding here) */
     uint16_t halfmove_clock;
     /* Enemy pieces giving check to the side to move: kept by position_do_move (and set
      * by fen_parse / position_set_start), since every move asks for it. */
     bitboard checkers;
     uint32_t fullmove_number;
+    /* Variant state, zero in standard chess (variant.h keeps it). */
+    uint8_t checks_left[COLOR_COUNT];   /* Three-check: checks each side may still give */
+    uint8_t pocket[COLOR_COUNT][5];     /* Crazyhouse: pieces in hand, by type PAWN..QUEEN */
+    bitboard promoted;                  /* Crazyhouse: pieces that were pawns (go back as pawns) */
 };
 
 /** The standard starting position. */
@@ -61,7 +66,7 @@ static inline bool position_in_check(const struct position *pos)
 bitboard position_pinned(const struct position *pos);
 
 /**
- * Play m, which must be legal in pos (a null move needs MOVE_NULL and the side to
+ * Play m, which must be legal in pos (in its variant: see variant.h) (a null move needs MOVE_NULL and the side to
  * move not in check).  Updates castling rights (king or rook moved, rook captured),
  * en passant square, clocks and side to move.
  */

@@ -48,13 +48,29 @@ enum move_flags {
     MOVE_CASTLE = 1 << 2,      /* from = king square, to = castling rook's square */
     MOVE_DOUBLE_PUSH = 1 << 3,
     MOVE_NULL = 1 << 4,        /* "--" / "Z0": side to move passes */
+    MOVE_DROP = 1 << 5,        /* Crazyhouse: from = to, promo = the piece type dropped */
+};
+
+/* The rules a position is played by (position.variant).  Standard chess is 0, so a
+ * zeroed position is a standard one; Chess960 is standard chess with position.chess960. */
+enum variant {
+    VARIANT_STANDARD = 0,
+    VARIANT_CRAZYHOUSE,
+    VARIANT_ATOMIC,
+    VARIANT_ANTICHESS,
+    VARIANT_KING_OF_THE_HILL,
+    VARIANT_THREE_CHECK,
+    VARIANT_RACING_KINGS,
+    VARIANT_HORDE,
+    VARIANT_COUNT
 };
 
 /**
  * A move, 4 bytes, passed by value.  Castling is always encoded king-takes-rook
  * (from = king, to = rook), which covers Chess960 uniformly; writers convert to
  * e1g1 style where the output wants it.  promo is a piece_type (KNIGHT..QUEEN)
- * or 0 when the move is not a promotion.
+ * or 0 when the move is not a promotion (KING too in Antichess).  A Crazyhouse drop has
+ * MOVE_DROP, from = to and promo = the piece type dropped.
  */
 struct move {
     uint8_t from;
@@ -64,7 +80,8 @@ struct move {
 };
 _Static_assert(sizeof(struct move) == 4, "struct move must stay 4 bytes");
 
-enum { MAX_MOVES = 256 };
+/* 218 is the most in standard chess; Crazyhouse drops add up to 5 x 62. */
+enum { MAX_MOVES = 640 };
 
 /** A borrowed byte range; not NUL-terminated unless said so. */
 struct slice {

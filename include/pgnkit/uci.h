@@ -26,7 +26,7 @@ static const char uci_square_names[64][2] = {
  * Write m, a move of pos_before (the position before the move; only its chess960 flag
  * is read, so any position of the same game will do), as UCI into dst
  * (at least 6 bytes; NUL-terminated) and return its length (4 or 5).  Null moves are
- * "0000".  Castling is written king-to-g/c-file (e1g1) in standard chess, and
+ * "0000", Crazyhouse drops "N@f3".  Castling is written king-to-g/c-file (e1g1) in standard chess, and
  * king-takes-rook (e1h1) when chess960_king_takes_rook is set or the position is a
  * Chess960 one.  Promotions end in a lower-case piece letter.  Pure; thread-safe.
  */
@@ -34,8 +34,15 @@ static inline size_t uci_write_move(const struct position *pos_before, struct mo
                                     bool chess960_king_takes_rook, char *dst)
 {
     /* Inline: the uci writer calls this for every ply. */
-    if (m.flags & MOVE_NULL) {
-        memcpy(dst, "0000", 5);
+    if (m.flags & (MOVE_NULL | MOVE_DROP)) {
+        if (m.flags & MOVE_DROP) { /* Crazyhouse: N@f3 */
+            dst[0] = "PNBRQK"[m.promo % 6];
+            dst[1] = '@';
+            memcpy(dst + 2, uci_square_names[m.to], 2);
+        } else {
+            memcpy(dst, "0000", 4);
+        }
+        dst[4] = '\0';
         return 4;
     }
     int to = m.to;
@@ -46,7 +53,7 @@ static inline size_t uci_write_move(const struct position *pos_before, struct mo
     memcpy(dst, uci_square_names[m.from], 2);
     memcpy(dst + 2, uci_square_names[to], 2);
     size_t n = 4;
-    if (m.promo >= KNIGHT && m.promo <= QUEEN)
+    if (m.promo >= KNIGHT && m.promo <= KING) /* KING: Antichess */
         dst[n++] = " nbrqk"[m.promo];
     dst[n] = '\0';
     return n;

@@ -12,6 +12,7 @@
 #include "pgnkit/fen.h"
 #include "pgnkit/movegen.h"
 #include "pgnkit/uci.h"
+#include "pgnkit/variant.h"
 
 enum { PERFT_MAX_DEPTH = 20, PERFT_FEN_MAX = 512 };
 
@@ -28,10 +29,12 @@ static int usage_error(const char *reason)
 
 static void print_help(void)
 {
-    puts("usage: pgnkit perft FEN DEPTH [--divide]\n"
+    puts("usage: pgnkit perft FEN DEPTH [--divide] [--variant NAME]\n"
          "Count the leaf nodes of the legal move tree of FEN to DEPTH plies.\n"
          "FEN may be one argument or its 4 to 6 fields as separate arguments.\n"
-         "  --divide  print each root move (UCI) with its count, then the total");
+         "  --divide        print each root move (UCI) with its count, then the total\n"
+         "  --variant NAME  play by a variant's rules: crazyhouse, atomic, antichess,\n"
+         "                  kingofthehill, 3check, racingkings, horde (lichess names too)");
 }
 
 static int compare_lines(const void *a, const void *b)
@@ -80,6 +83,7 @@ int cmd_perft(int argc, char **argv)
     char *args[8];
     int nargs = 0;
     int divide = 0;
+    int variant = VARIANT_STANDARD;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -87,6 +91,16 @@ int cmd_perft(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--divide") == 0) {
             divide = 1;
+        } else if (strcmp(argv[i], "--variant") == 0 || strncmp(argv[i], "--variant=", 10) == 0) {
+            const char *name = argv[i][9] == '=' ? argv[i] + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!name)
+                return usage_error("--variant needs a variant name");
+            variant = variant_from_name(name, strlen(name));
+            if (variant < 0) {
+                fprintf(stderr, "pgnkit: perft: unknown variant '%s' (try 'pgnkit perft --help')\n",
+                        name);
+                return 2;
+            }
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             fprintf(stderr, "pgnkit: perft: unknown option '%s' (try 'pgnkit perft --help')\n",
                     argv[i]);
@@ -115,7 +129,7 @@ int cmd_perft(int argc, char **argv)
 
     struct position pos;
     struct diag err;
-    if (fen_parse(&pos, fen, strlen(fen), false, &err) < 0) {
+    if (fen_parse_variant(&pos, fen, strlen(fen), false, (enum variant)variant, &err) < 0) {
         fprintf(stderr, "pgnkit: bad FEN: %s (column %u)\n", err.message, (unsigned)err.col);
         return 2;
     }

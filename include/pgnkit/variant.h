@@ -1,0 +1,73 @@
+/**
+ * variant.h - the rules of the lichess variants: Crazyhouse, Atomic, Antichess, King of
+ * the Hill, Three-check, Racing Kings and Horde.
+ *
+ * A position carries its variant (position.variant); the public generator and board
+ * functions (movegen.h, position.h) hand a variant position to the functions here, once
+ * per call, so standard chess never runs this code.  Rules as lichess, python-chess and
+ * chessops play them (testdata/variants/README.md): a position where the variant's game
+ * is over has no legal moves.  Reentrant; no allocation.
+ */
+#ifndef PGNKIT_VARIANT_H
+#define PGNKIT_VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pgnkit/position.h"
+
+/** The variant a Variant tag or --variant names (lichess names and python-chess's aliases,
+ * case-insensitive): VARIANT_STANDARD for standard chess names, -1 when unknown (Chess960
+ * is the caller's business: it is standard chess with other castling). */
+int variant_from_name(const char *name, size_t len);
+
+/** The name lichess writes in the Variant tag ("Crazyhouse", "King of the Hill", ...). */
+const char *variant_name(enum variant v);
+
+/** The variant's start position. */
+void variant_set_start(struct position *pos, enum variant v);
+
+/** Every legal move of the side to move (out[MAX_MOVES]); 0 when the game is over. */
+int variant_legal_moves(const struct position *pos, struct move *out);
+
+/** The legal non-drop moves of piece type t landing on `to` from a square of from_mask. */
+int variant_legal_to(const struct position *pos, enum piece_type t, int to, bitboard from_mask,
+                     struct move *out);
+
+/** The legal castling move on that side, if any (why: a reason otherwise, may be NULL). */
+bool variant_castle(const struct position *pos, enum castle_side side, struct move *m,
+                    const char **why);
+
+/** Play a legal move: pockets, explosions, check counters, and the checkers it leaves. */
+void variant_do_move(struct position *pos, struct move m);
+
+/** Recompute king squares and checkers after building a variant position by hand. */
+void variant_update_checkers(struct position *pos);
+
+/** Whether m (from, to, promo; MOVE_DROP, MOVE_CASTLE) is one of the legal moves. */
+bool variant_is_legal(const struct position *pos, struct move m);
+
+uint64_t variant_perft(const struct position *pos, int depth);
+
+/** How a finished game ended: winner (WHITE, BLACK, or -1 for a draw) and why. */
+struct variant_end {
+    bool over;
+    int winner;
+    const char *termination; /* "checkmate", "king-exploded", "third-check", ... */
+};
+
+/** Whether the game is over in pos, and how (the termination names of the README). */
+struct variant_end variant_end_of(const struct position *pos);
+
+/**
+ * Why a move that matched the notation is not legal, naming the variant's rule when that
+ * is the reason ("Antichess: a capture is compulsory (exd5)"): writes a message into buf.
+ * m is a pseudo-legal move of the side to move.
+ */
+void variant_explain_illegal(const struct position *pos, struct move m, char *buf, size_t cap);
+
+/** All pseudo-legal moves of the side to move matching t/to/from_mask, legal or not. */
+int variant_pseudo_to(const struct position *pos, enum piece_type t, int to, bitboard from_mask,
+                      struct move *out);
+
+#endif
