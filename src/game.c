@@ -477,6 +477,20 @@ static bool is_result(const struct slice *s)
     return slice_is(s, "1-0") || slice_is(s, "0-1") || slice_is(s, "1/2-1/2") || slice_is(s, "*");
 }
 
+/* A variant game that ended: the result its rule gives (Antichess: the side that lost
+ * everything or cannot move wins; Atomic: the king that is left; ...). */
+static void check_variant_result(struct game_record *rec, const struct slice *claimed,
+                                 uint32_t line, uint32_t col)
+{
+    struct variant_end e = variant_end_of(&rec->final);
+    const char *expect = e.winner < 0 ? "1/2-1/2" : e.winner == WHITE ? "1-0" : "0-1";
+    if (!slice_is(claimed, expect))
+        diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
+                      "the game ends by %s (%s), so the result is %s, not %.*s", e.termination,
+                      variant_name((enum variant)rec->final.variant), expect, (int)claimed->len,
+                      claimed->ptr);
+}
+
 static void check_result(struct game_record *rec, const struct pgn_game *g)
 {
     const struct pgn_tag *tag = find_tag(g, "Result");
@@ -494,6 +508,10 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
     const struct slice *claimed = token ? token : (tag ? &tag->value : NULL);
     if (!claimed || slice_is(claimed, "*"))
         return;
+    if (rec->final.variant) {
+        check_variant_result(rec, claimed, line, col);
+        return;
+    }
     const char *expect = rec->end == GAME_END_STALEMATE ? "1/2-1/2"
                          : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
     if (!slice_is(claimed, expect))
@@ -505,6 +523,15 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
 
 static enum game_end end_of(const struct position *pos)
 {
+    if (pos->variant) {
+        struct variant_end e = variant_end_of(pos);
+        if (!e.over)
+            return GAME_END_NONE;
+        if (strcmp(e.termination, "checkmate") == 0)
+            return GAME_END_CHECKMATE;
+        return strcmp(e.termination, "stalemate") == 0 && e.winner < 0 ? GAME_END_STALEMATE
+                                                                      : GAME_END_VARIANT;
+    }
     if (position_has_legal_move(pos))
         return GAME_END_NONE;
     return position_in_check(pos) ? GAME_END_CHECKMATE : GAME_END_STALEMATE;

@@ -211,8 +211,9 @@ static void sb_add_glyphs(struct sbuf *sb)
  * PIECE: the upper-case letters of KNIGHT..KING (English KQRBN plus the selected
  * language), lower-case n q r k, and the twelve figurines but the pawns.
  * PAWN: the explicit pawn letters (P, German B; Dutch has none) and ♙ ♟.
- * PROMO: the letters of KNIGHT..QUEEN in either case (lower-case b included: after a
- * square it cannot mean a file), and the figurines ♕♖♗♘ ♛♜♝♞.  Never K or P.
+ * PROMO: the letters of KNIGHT..KING in either case (lower-case b included: after a
+ * square it cannot mean a file; K for Antichess, where a pawn may become a king; the
+ * board rejects it elsewhere), and the figurines ♕♖♗♘ ♛♜♝♞.  Never P.
  * PAWNFILE: a file that, for a pawn, is followed either by a rank (long algebraic,
  * e2e4) or by an adjacent file (exd5, ed5): a pawn's file hint on any board names a
  * neighbouring file, so "ee4" or "ac4" are no pawn move, and "bb5" / "bd3" can only be
@@ -270,7 +271,7 @@ static char *build_pattern(const struct letter *tab)
                 "  (?: (?(<piece>)(*FAIL)) (?<=[18])\n"
                 "      (?: (?<peq>=) | (?<pslash>/) | (?<popen>\\() )?\n"
                 "      (?<promo> ");
-    if (sb_add_letter_class(&sb, tab, KNIGHT, QUEEN, 1))
+    if (sb_add_letter_class(&sb, tab, KNIGHT, KING, 1)) /* K: Antichess's e8=K */
         sb_add(&sb, " | ");
     sb_add(&sb, figurine_promo);
     sb_add(&sb, " ) (?(<popen>)\\) ) )?\n"
@@ -554,8 +555,45 @@ static int decode_lower_b(struct san_matcher *m, const char *tok, size_t len, st
     return 0;
 }
 
+/* A Crazyhouse drop, outside the regex (no other move has '@'): [PNBRQ]?@square, then
+ * + ++ or #, then ! ? annotations.  The board decides whether drops exist. */
+static int decode_drop(const char *tok, size_t len, struct san *out)
+{
+    static const char letters[] = "PNBRQ";
+    size_t i = 0;
+    memset(out, 0, sizeof *out);
+    out->kind = SAN_DROP;
+    out->from_file = out->from_rank = -1;
+    out->piece = PAWN;
+    if (tok[0] != '@') {
+        const char *p = memchr(letters, tok[0], 5);
+        if (!p)
+            return -1;
+        out->piece = (uint8_t)(p - letters);
+        i = 1;
+    }
+    if (i + 3 > len || tok[i] != '@' || tok[i + 1] < 'a' || tok[i + 1] > 'h' || tok[i + 2] < '1' ||
+        tok[i + 2] > '8')
+        return -1;
+    out->to = (uint8_t)square_make(tok[i + 1] - 'a', tok[i + 2] - '1');
+    i += 3;
+    while (i < len && tok[i] == '+' && out->checks < 2)
+        out->checks++, i++;
+    if (out->checks == 2)
+        out->lenient |= SAN_LENIENT_DOUBLE_CHECK;
+    if (!out->checks && i < len && tok[i] == '#')
+        out->mate = 1, i++;
+    size_t suffix = i;
+    while (i < len && (tok[i] == '!' || tok[i] == '?') && i - suffix < 2)
+        i++;
+    out->suffix_len = (uint8_t)(i - suffix);
+    return i == len ? 0 : -1;
+}
+
 static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
+    if (memchr(tok, '@', len))
+        return decode_drop(tok, len, out);
     if (tok[0] == 'b')
         return decode_lower_b(m, tok, len, out);
     return match_token(m, tok, len, out);

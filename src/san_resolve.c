@@ -13,6 +13,7 @@
 
 #include "pgnkit/attacks.h"
 #include "pgnkit/movegen.h"
+#include "pgnkit/variant.h"
 #include "inline_hints.h"
 #include "position_internal.h"
 
@@ -48,15 +49,32 @@ static void square_name(int sq, char name[3])
 
 struct played {
     int checkers;
-    bool mate;
+    bool mate;        /* the game has a winner after the move: checkmate or a variant win */
+    bool variant_win; /* ... by the variant's own rule (king exploded, third check, ...) */
 };
+
+/* A variant's move: its checks, and `#` for every move after which the game has a winner
+ * (lichess's rule: the third check, the king on the hill, the loser's move in Antichess). */
+PGNKIT_NOINLINE struct played play_variant(struct move m, struct position *after)
+{
+    variant_do_move(after, m);
+    struct variant_end e = variant_end_of(after);
+    struct played p;
+    p.checkers = __builtin_popcountll(position_checkers(after));
+    p.mate = e.over && e.winner >= 0;
+    p.variant_win = p.mate && strcmp(e.termination, "checkmate") != 0;
+    return p;
+}
 
 /* Copy-make m into *after and see what it does to the other side. */
 PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct position *after)
 {
     *after = *pos;
+    if (pos->variant)
+        return play_variant(m, after);
     pos_do_move(after, m); /* inline: this runs once per ply */
     struct played p;
+    p.variant_win = false;
     p.checkers = __builtin_popcountll(position_checkers(after));
     /* Mate needs a legal-move search, but only when the move gives check. */
     p.mate = p.checkers && !position_has_legal_move(after);
@@ -95,7 +113,8 @@ static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq
 PGNKIT_HOT int collect(const struct position *pos, enum piece_type piece, const struct san *san,
                        struct move *cands)
 {
-    int n = movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
+    int n = pos->variant ? variant_legal_to(pos, piece, san->to, hint_mask(san), cands)
+                         : movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
     /* Only a pawn move to the last rank promotes; the grammar writes a promotion piece
      * only on rank 1 or 8, so elsewhere every candidate already matches. */
     if (!san->promo && !is_last_rank(san->to))
@@ -184,6 +203,56 @@ static bitboard pseudo_origins(const struct position *pos, enum piece_type piece
     return from;
 }
 
+/* The game is over by the variant's rule: which rule. */
+static bool explain_variant_end(const struct position *pos, struct san_outcome *out)
+{
+    struct variant_end e = variant_end_of(pos);
+    if (!e.over)
+        return false;
+    add_problem(out, DIAG_MOVE_AFTER_END, "the game is already over (%s: %s%s%s)",
+                variant_name((enum variant)pos->variant), e.termination,
+                e.winner < 0 ? ", a draw" : ", ", e.winner < 0 ? "" : e.winner == WHITE
+                                                                     ? "White wins"
+                                                                     : "Black wins");
+    return true;
+}
+
+/* Reasons only a variant has: its end, its own rule breaking an otherwise possible move
+ * (Antichess's compulsory capture, Atomic's explosions, Racing Kings's checks), a side
+ * without a king.  False: the standard reasons below apply. */
+PGNKIT_COLD bool explain_variant(const struct position *pos, const struct san *san,
+                                 enum piece_type piece, struct san_outcome *out)
+{
+    if (explain_variant_end(pos, out))
+        return true;
+    struct move cands[MAX_MOVES];
+    int n = variant_pseudo_to(pos, piece, san->to, hint_mask(san), cands);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (cands[i].promo == san->promo)
+            cands[k++] = cands[i];
+    enum variant v = (enum variant)pos->variant;
+    bool own_rules = v == VARIANT_ANTICHESS || v == VARIANT_ATOMIC || v == VARIANT_RACING_KINGS;
+    if (k > 0 && own_rules) {
+        char msg[DIAG_MESSAGE_MAX];
+        variant_explain_illegal(pos, cands[0], msg, sizeof msg);
+        add_problem(out, DIAG_ILLEGAL, "%s", msg);
+        return true;
+    }
+    if (v == VARIANT_HORDE && piece == PAWN && san->capture && pos->board[san->to] == PIECE_NONE &&
+        pos->ep_square == SQ_NONE) {
+        add_problem(out, DIAG_ILLEGAL, "Horde: nothing to take on %c%c (a double step from the "
+                    "1st rank allows no en passant)", 'a' + square_file(san->to),
+                    '1' + square_rank(san->to));
+        return true;
+    }
+    if (pos->king_square[pos->side_to_move] == SQ_NONE && k > 0) {
+        add_problem(out, DIAG_ILLEGAL, "%s: the move is not legal here", variant_name(v));
+        return true;
+    }
+    return false;
+}
+
 PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *san,
                                  enum piece_type piece, struct san_outcome *out)
 {
@@ -194,6 +263,8 @@ PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *s
     describe_target(san, target, sizeof target);
     square_name(san->to, to);
 
+    if (pos->variant && explain_variant(pos, san, piece, out))
+        return;
     if (!position_has_legal_move(pos)) {
         add_problem(out, DIAG_MOVE_AFTER_END, "the game is already over: %s is %s", who,
                     position_in_check(pos) ? "checkmated" : "stalemated");
@@ -207,6 +278,10 @@ PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *s
     }
     if (piece == PAWN && is_last_rank(san->to) && !san->promo) {
         add_problem(out, DIAG_ILLEGAL, "a pawn reaching %s must promote (write %s=Q)", to, to);
+        return;
+    }
+    if (san->promo == KING && pos->variant != VARIANT_ANTICHESS) {
+        add_problem(out, DIAG_ILLEGAL, "a pawn promotes to a king only in Antichess");
         return;
     }
     if (san->promo && (piece != PAWN || !is_last_rank(san->to))) {
@@ -237,7 +312,7 @@ PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *s
                     who, name, from_name, to);
     else if (piece == KING)
         add_problem(out, DIAG_ILLEGAL, "the king would be in check on %s", to);
-    else if (position_pinned(pos) & (1ULL << from))
+    else if (pos->king_square[us] != SQ_NONE && (position_pinned(pos) & (1ULL << from)))
         add_problem(out, DIAG_ILLEGAL, "the %s on %s is pinned to its king", name, from_name);
     else if (piece == PAWN && san->to == pos->ep_square && pos->board[san->to] == PIECE_NONE)
         add_problem(out, DIAG_ILLEGAL,
@@ -270,7 +345,8 @@ PGNKIT_COLD void check_claims(const struct san *san, struct move m, const struct
         add_problem(out, DIAG_EP_SPURIOUS, "e.p. written but the move is not en passant");
     if (p->mate) {
         if (!san->mate)
-            add_problem(out, DIAG_MATE_MISSING, "the move checkmates but no # is written");
+            add_problem(out, DIAG_MATE_MISSING, "the move %s but no # is written",
+                        p->variant_win ? "wins the game by the variant's rule" : "checkmates");
         return;
     }
     if (san->mate) {
@@ -468,6 +544,39 @@ static void resolve_castle(const struct position *pos, const struct san *san,
     choose(pos, san, &m, 1, opts, out);
 }
 
+/* Crazyhouse: N@f3, P@e4, @e4.  Legal when the piece is in the pocket, the square free
+ * (pawns not on the 1st or 8th rank) and, in check, the drop blocks the single checker. */
+static void resolve_drop(const struct position *pos, const struct san *san,
+                         const struct san_options *opts, struct san_outcome *out)
+{
+    int us = pos->side_to_move;
+    char to[3];
+    square_name(san->to, to);
+    if (pos->variant != VARIANT_CRAZYHOUSE) {
+        add_problem(out, DIAG_ILLEGAL, "a drop (%c@%s) exists only in Crazyhouse",
+                    piece_letters[san->piece], to);
+        return;
+    }
+    struct move m = {san->to, san->to, san->piece, MOVE_DROP};
+    if (variant_is_legal(pos, m)) {
+        choose(pos, san, &m, 1, opts, out);
+        return;
+    }
+    if (explain_variant_end(pos, out))
+        return;
+    if (!pos->pocket[us][san->piece])
+        add_problem(out, DIAG_ILLEGAL, "Crazyhouse: %s has no %s in the pocket", color_names[us],
+                    piece_names[san->piece]);
+    else if (pos->board[san->to] != PIECE_NONE)
+        add_problem(out, DIAG_ILLEGAL, "Crazyhouse: a drop needs an empty square, and %s is "
+                    "occupied", to);
+    else if (san->piece == PAWN && is_last_rank(san->to))
+        add_problem(out, DIAG_ILLEGAL, "Crazyhouse: no pawn drop on the 1st or 8th rank");
+    else
+        add_problem(out, DIAG_ILLEGAL, "Crazyhouse: %s is in check, and a drop on %s does not "
+                    "block it", color_names[us], to);
+}
+
 static void resolve_null(const struct position *pos, struct san_outcome *out)
 {
     if (position_in_check(pos)) {
@@ -559,6 +668,10 @@ void san_resolve(const struct position *pos, const struct san *san,
         resolve_null(pos, out);
         return;
     }
+    if (san->kind == SAN_DROP) {
+        resolve_drop(pos, san, opts, out);
+        return;
+    }
     if (san->kind != SAN_MOVE) {
         resolve_castle(pos, san, opts, out);
         return;
@@ -597,7 +710,8 @@ static size_t write_disambiguation(const struct position *pos, struct move m,
                                    enum piece_type piece, char *dst)
 {
     struct move others[MAX_MOVES];
-    int n = movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
+    int n = pos->variant ? variant_legal_to(pos, piece, m.to, ~(bitboard)0, others)
+                         : movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
     bool rival = false, same_file = false, same_rank = false;
     for (int i = 0; i < n; i++) {
         if (others[i].from == m.from || others[i].promo != m.promo)
@@ -627,7 +741,12 @@ size_t san_write(const struct position *pos, struct move m, char *dst)
         memcpy(dst, "--", 3);
         return 2;
     }
-    if (m.flags & MOVE_CASTLE) {
+    if (m.flags & MOVE_DROP) {
+        dst[len++] = piece_letters[m.promo % PIECE_TYPE_COUNT]; /* lichess writes P@e4 */
+        dst[len++] = '@';
+        dst[len++] = (char)('a' + square_file(m.to));
+        dst[len++] = (char)('1' + square_rank(m.to));
+    } else if (m.flags & MOVE_CASTLE) {
         const char *s = m.to > m.from ? "O-O" : "O-O-O";
         len = strlen(s);
         memcpy(dst, s, len);
@@ -652,6 +771,13 @@ size_t san_write(const struct position *pos, struct move m, char *dst)
         }
     }
     struct position after = *pos;
+    if (pos->variant) {
+        struct played p = play_variant(m, &after);
+        if (p.mate || p.checkers)
+            dst[len++] = p.mate ? '#' : '+';
+        dst[len] = '\0';
+        return len;
+    }
     position_do_move(&after, m);
     if (position_in_check(&after))
         dst[len++] = position_has_legal_move(&after) ? '+' : '#';

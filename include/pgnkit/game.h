@@ -37,7 +37,9 @@ enum game_status {
     GAME_SKIPPED,      /* not replayed: too large, unsupported variant */
 };
 
-enum game_end { GAME_END_NONE = 0, GAME_END_CHECKMATE, GAME_END_STALEMATE };
+/* GAME_END_VARIANT: a variant's own ending (variant_end_of() of the final position says
+ * which: king exploded, third check, insufficient material, ...). */
+enum game_end { GAME_END_NONE = 0, GAME_END_CHECKMATE, GAME_END_STALEMATE, GAME_END_VARIANT };
 
 /** Per token of the game: the move it resolved to, for writers that walk the tokens. */
 struct game_token_move {

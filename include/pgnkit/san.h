@@ -25,6 +25,7 @@ enum san_kind {
     SAN_CASTLE_KING,    /* O-O */
     SAN_CASTLE_QUEEN,   /* O-O-O */
     SAN_NULL,           /* -- or Z0 */
+    SAN_DROP,           /* Crazyhouse drop: N@f3, P@e4, @e4 (piece, to) */
 };
 
 /* Which non-standard spellings a token used (each one is a DIAG_NONSTANDARD warning). */
