@@ -46,6 +46,15 @@ static const struct san_case accepted[] = {
     {"O-O-O", .kind = SAN_CASTLE_QUEEN, .piece = KING},
     {"O-O-O+", .kind = SAN_CASTLE_QUEEN, .piece = KING, .checks = 1},
     {"O-O#", .kind = SAN_CASTLE_KING, .piece = KING, .mate = 1},
+    /* Antichess's promotion to a king (the board rejects it in other rules) */
+    {"e8=K", .to = "e8", .promo = KING},
+    {"bxc1=K", .ff = 'b', .to = "c1", .capture = 1, .promo = KING},
+    /* Crazyhouse drops: lichess's P@e4 and python-chess's @e4 */
+    {"N@f3", .kind = SAN_DROP, .piece = KNIGHT, .to = "f3"},
+    {"P@e4", .kind = SAN_DROP, .piece = PAWN, .to = "e4"},
+    {"@e4", .kind = SAN_DROP, .piece = PAWN, .to = "e4"},
+    {"Q@h7#", .kind = SAN_DROP, .piece = QUEEN, .to = "h7", .mate = 1},
+    {"B@e2+!", .kind = SAN_DROP, .piece = BISHOP, .to = "e2", .checks = 1, .suffix = 1},
     /* annotations after the move */
     {"e4!?", .to = "e4", .suffix = 2},
     {"Nbd7?!", .piece = KNIGHT, .ff = 'b', .to = "d7", .suffix = 2},
@@ -189,7 +198,7 @@ struct reject_case {
 
 static const struct reject_case rejected[] = {
     {"e9", SAN_LETTERS_ENGLISH}, {"i4", SAN_LETTERS_ENGLISH}, {"Kx", SAN_LETTERS_ENGLISH},
-    {"Qxx4", SAN_LETTERS_ENGLISH}, {"e8=K", SAN_LETTERS_ENGLISH}, {"e8=P", SAN_LETTERS_ENGLISH},
+    {"Qxx4", SAN_LETTERS_ENGLISH}, {"e8=P", SAN_LETTERS_ENGLISH},
     {"e4x", SAN_LETTERS_ENGLISH}, {"Nf3++++", SAN_LETTERS_ENGLISH},
     {"Nf3+++", SAN_LETTERS_ENGLISH}, {"e4=Q", SAN_LETTERS_ENGLISH},
     {"Nf8=Q", SAN_LETTERS_ENGLISH}, {"xd5", SAN_LETTERS_ENGLISH}, {"2e4", SAN_LETTERS_ENGLISH},
@@ -211,7 +220,9 @@ static const struct reject_case rejected[] = {
     {"♔=Q", SAN_LETTERS_ENGLISH}, {"\xe2\x99", SAN_LETTERS_ENGLISH},
     {"\xe2\x99\xa0" "e4", SAN_LETTERS_ENGLISH}, {"e4\xe9", SAN_LETTERS_ENGLISH},
     {"Sf3", SAN_LETTERS_ENGLISH}, {"Dd1", SAN_LETTERS_ENGLISH}, {"Lb5", SAN_LETTERS_ENGLISH},
-    {"Rg1=Q", SAN_LETTERS_ENGLISH}, {"e8=R", SAN_LETTERS_FRENCH}, {"Pe8=Q", SAN_LETTERS_DUTCH},
+    {"Rg1=Q", SAN_LETTERS_ENGLISH}, {"K@e4", SAN_LETTERS_ENGLISH},
+    {"N@", SAN_LETTERS_ENGLISH}, {"N@i9", SAN_LETTERS_ENGLISH}, {"Nx@f3", SAN_LETTERS_ENGLISH},
+    {"N@f3+#", SAN_LETTERS_ENGLISH}, {"@", SAN_LETTERS_ENGLISH}, {"Pe8=Q", SAN_LETTERS_DUTCH},
     {"Qx", SAN_LETTERS_GERMAN}, {"1-0", SAN_LETTERS_ENGLISH}, {"0-1", SAN_LETTERS_ENGLISH},
     {"1/2-1/2", SAN_LETTERS_ENGLISH}, {"*", SAN_LETTERS_ENGLISH}, {"$1", SAN_LETTERS_ENGLISH},
     {"12.", SAN_LETTERS_ENGLISH},
