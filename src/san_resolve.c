@@ -206,6 +206,8 @@ static bitboard pseudo_origins(const struct position *pos, enum piece_type piece
 /* The game is over by the variant's rule: which rule. */
 static bool explain_variant_end(const struct position *pos, struct san_outcome *out)
 {
+    if (position_has_legal_move(pos))
+        return false; /* an insufficient-material draw still has moves */
     struct variant_end e = variant_end_of(pos);
     if (!e.over)
         return false;
@@ -239,7 +241,7 @@ PGNKIT_COLD bool explain_variant(const struct position *pos, const struct san *s
         add_problem(out, DIAG_ILLEGAL, "%s", msg);
         return true;
     }
-    if (v == VARIANT_HORDE && piece == PAWN && san->capture && pos->board[san->to] == PIECE_NONE &&
+    if (v == VARIANT_HORDE && san->piece == PAWN && san->capture && pos->board[san->to] == PIECE_NONE &&
         pos->ep_square == SQ_NONE) {
         add_problem(out, DIAG_ILLEGAL, "Horde: nothing to take on %c%c (a double step from the "
                     "1st rank allows no en passant)", 'a' + square_file(san->to),

@@ -528,6 +528,10 @@ int variant_pseudo_to(const struct position *pos, enum piece_type t, int to, bit
 {
     struct move all[MAX_MOVES];
     int n = gen_pseudo(pos, all), k = 0;
+    int ksq = pos->king_square[pos->side_to_move];
+    if (pos->variant == VARIANT_ATOMIC && t == KING && ksq != SQ_NONE &&
+        bb_has(att_king(ksq) & pos->by_color[pos->side_to_move ^ 1], to))
+        all[n++] = (struct move){(uint8_t)ksq, (uint8_t)to, 0, MOVE_CAPTURE}; /* never legal */
     for (int i = 0; i < n; i++) {
         struct move m = all[i];
         if (m.to == to && bb_has(from_mask, m.from) && piece_type_of(pos->board[m.from]) == t)

@@ -14,12 +14,14 @@
 #include "pgnkit/attacks.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/movegen.h"
+#include "pgnkit/variant.h"
 
-enum { NODE_LIMIT = 100000, MAX_DEPTHS = 8, MAX_REPORTS = 10 };
+enum { NODE_LIMIT = 100000, MAX_DEPTHS = 16, MAX_REPORTS = 10 };
 
 struct perft_case {
     char name[64];
     char fen[128];
+    enum variant variant;
     int line;
     int depths;
     int depth[MAX_DEPTHS];
@@ -54,7 +56,7 @@ static void check_case(const struct perft_case *pc, int every_nth, int offset,
     struct position pos;
     struct diag err;
     t->positions++;
-    if (fen_parse(&pos, pc->fen, strlen(pc->fen), false, &err) != 0) {
+    if (fen_parse_variant(&pos, pc->fen, strlen(pc->fen), false, pc->variant, &err) != 0) {
         if (t->failures++ < MAX_REPORTS)
             cr_expect(false, "%s (line %d): FEN rejected: %s (column %u): %s", pc->name, pc->line,
                       err.message, (unsigned)err.col, pc->fen);
@@ -113,7 +115,8 @@ static struct suite_totals run_epd(const char *path, int every_nth, int offset)
 }
 
 /* python-chess records: "id", "epd" (4 fields), then "perft <depth> <nodes>" lines. */
-static struct suite_totals run_perft_file(const char *path, int every_nth, int offset)
+static struct suite_totals run_perft_variant(const char *path, enum variant variant,
+                                             int every_nth, int offset)
 {
     struct suite_totals t = {0, 0, 0};
     struct perft_case pc;
@@ -128,6 +131,7 @@ static struct suite_totals run_perft_file(const char *path, int every_nth, int o
             if (have)
                 check_case(&pc, every_nth, offset, &t);
             memset(&pc, 0, sizeof pc);
+            pc.variant = variant;
             snprintf(pc.name, sizeof pc.name, "%.60s", line + 3);
             pc.line = lineno;
             have = true;
@@ -143,6 +147,11 @@ static struct suite_totals run_perft_file(const char *path, int every_nth, int o
         check_case(&pc, every_nth, offset, &t);
     fclose(f);
     return t;
+}
+
+static struct suite_totals run_perft_file(const char *path, int every_nth, int offset)
+{
+    return run_perft_variant(path, VARIANT_STANDARD, every_nth, offset);
 }
 
 static void report(const char *what, struct suite_totals t, int want_positions)
@@ -193,4 +202,49 @@ Test(perft, depth_zero_is_one_node)
     struct position pos;
     position_set_start(&pos);
     cr_assert_eq(movegen_perft(&pos, 0), 1);
+}
+
+/* The lichess variants: python-chess's suites (giveaway.perft is Antichess: no castling
+ * rights in it) and a King of the Hill suite, testdata/variants/perft/README.md. */
+Test(perft, crazyhouse_suite_matches)
+{
+    report("crazyhouse.perft",
+           run_perft_variant("testdata/variants/perft/crazyhouse.perft", VARIANT_CRAZYHOUSE, 1, 0),
+           5);
+}
+Test(perft, atomic_suite_matches)
+{
+    report("atomic.perft",
+           run_perft_variant("testdata/variants/perft/atomic.perft", VARIANT_ATOMIC, 1, 0), 7);
+}
+Test(perft, antichess_suite_matches)
+{
+    report("giveaway.perft",
+           run_perft_variant("testdata/variants/perft/giveaway.perft", VARIANT_ANTICHESS, 1, 0),
+           3);
+}
+Test(perft, king_of_the_hill_suite_matches)
+{
+    report("kingofthehill.perft",
+           run_perft_variant("testdata/variants/perft/kingofthehill.perft",
+                             VARIANT_KING_OF_THE_HILL, 1, 0),
+           9);
+}
+Test(perft, three_check_suite_matches)
+{
+    report("3check.perft",
+           run_perft_variant("testdata/variants/perft/3check.perft", VARIANT_THREE_CHECK, 1, 0),
+           2);
+}
+Test(perft, racing_kings_suite_matches)
+{
+    report("racingkings.perft",
+           run_perft_variant("testdata/variants/perft/racingkings.perft", VARIANT_RACING_KINGS, 1,
+                             0),
+           3);
+}
+Test(perft, horde_suite_matches)
+{
+    report("horde.perft",
+           run_perft_variant("testdata/variants/perft/horde.perft", VARIANT_HORDE, 1, 0), 3);
 }
