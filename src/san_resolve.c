@@ -70,8 +70,6 @@ PGNKIT_NOINLINE struct played play_variant(struct move m, struct position *after
 PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct position *after)
 {
     *after = *pos;
-    if (pos->variant)
-        return play_variant(m, after);
     pos_do_move(after, m); /* inline: this runs once per ply */
     struct played p;
     p.variant_win = false;
@@ -79,6 +77,18 @@ PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct 
     /* Mate needs a legal-move search, but only when the move gives check. */
     p.mate = p.checkers && !position_has_legal_move(after);
     return p;
+}
+
+/* play() by the position's rules: `variant` is a constant where this is inlined, so
+ * standard chess's copy of the resolver has no variant test. */
+PGNKIT_HOT struct played play_rules(const struct position *pos, struct move m,
+                                    struct position *after, bool variant)
+{
+    if (variant) {
+        *after = *pos;
+        return play_variant(m, after);
+    }
+    return play(pos, m, after);
 }
 
 /* The seed's filter: a written claim must hold; an absent mark claims nothing. */
@@ -111,10 +121,10 @@ static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq
 
 /* Legal moves matching piece, hints, destination and promotion piece. */
 PGNKIT_HOT int collect(const struct position *pos, enum piece_type piece, const struct san *san,
-                       struct move *cands)
+                       struct move *cands, bool variant)
 {
-    int n = pos->variant ? variant_legal_to(pos, piece, san->to, hint_mask(san), cands)
-                         : movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
+    int n = variant ? variant_legal_to(pos, piece, san->to, hint_mask(san), cands)
+                    : movegen_legal_to(pos, piece, san->to, hint_mask(san), cands);
     /* Only a pawn move to the last rank promotes; the grammar writes a promotion piece
      * only on rank 1 or 8, so elsewhere every candidate already matches. */
     if (!san->promo && !is_last_rank(san->to))
@@ -468,7 +478,7 @@ PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *s
     int kept = 0, first = -1;
     for (int i = 0; i < n; i++) {
         struct position after;
-        struct played p = play(pos, cands[i], &after);
+        struct played p = play_rules(pos, cands[i], &after, pos->variant != 0);
         if (claims_hold(san, cands[i], &p)) {
             kept++;
             if (first < 0)
@@ -497,12 +507,12 @@ PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *s
 
 PGNKIT_HOT void choose_inline(const struct position *pos, const struct san *san,
                               const struct move *cands, int n, const struct san_options *opts,
-                              struct san_outcome *out)
+                              struct san_outcome *out, bool variant)
 {
     int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
     if (pick < 0)
         return;
-    struct played p = play(pos, cands[pick], out->after);
+    struct played p = play_rules(pos, cands[pick], out->after, variant);
     out->move = cands[pick];
     out->ok = true;
     out->gives_check = p.checkers != 0;
@@ -522,7 +532,7 @@ PGNKIT_HOT void choose_inline(const struct position *pos, const struct san *san,
 static void choose(const struct position *pos, const struct san *san, const struct move *cands,
                    int n, const struct san_options *opts, struct san_outcome *out)
 {
-    choose_inline(pos, san, cands, n, opts, out);
+    choose_inline(pos, san, cands, n, opts, out, pos->variant != 0);
 }
 
 static void resolve_castle(const struct position *pos, const struct san *san,
@@ -641,7 +651,7 @@ PGNKIT_COLD void resolve_lower_b_as_bishop(const struct position *pos, const str
     bishop.from_file = -1;
     bishop.from_rank = -1;
     struct move cands[MAX_MOVES];
-    int n = collect(pos, BISHOP, &bishop, cands);
+    int n = collect(pos, BISHOP, &bishop, cands, pos->variant != 0);
     if (n > 0) {
         choose(pos, &bishop, cands, n, opts, out);
         return;
@@ -659,8 +669,9 @@ PGNKIT_COLD void resolve_lower_b_as_bishop(const struct position *pos, const str
                  as_bishop.problems[0].message);
 }
 
-void san_resolve(const struct position *pos, const struct san *san,
-                 const struct san_options *opts, struct san_outcome *out)
+/* The resolution, once per rule set: `variant` is a constant in each copy. */
+PGNKIT_HOT void resolve(const struct position *pos, const struct san *san,
+                        const struct san_options *opts, struct san_outcome *out, bool variant)
 {
     out->ok = false;
     out->problem_count = 0;
@@ -670,12 +681,11 @@ void san_resolve(const struct position *pos, const struct san *san,
         resolve_null(pos, out);
         return;
     }
-    if (san->kind == SAN_DROP) {
-        resolve_drop(pos, san, opts, out);
-        return;
-    }
     if (san->kind != SAN_MOVE) {
-        resolve_castle(pos, san, opts, out);
+        if (san->kind == SAN_DROP)
+            resolve_drop(pos, san, opts, out);
+        else
+            resolve_castle(pos, san, opts, out);
         return;
     }
     enum piece_type piece = san->piece_implicit ? implicit_piece(pos, san)
@@ -688,7 +698,7 @@ void san_resolve(const struct position *pos, const struct san *san,
             return;
         }
     }
-    int n = collect(pos, piece, san, cands);
+    int n = collect(pos, piece, san, cands, variant);
     if (n == 0 && san->maybe_bishop) {
         resolve_lower_b_as_bishop(pos, san, opts, out);
         return;
@@ -698,12 +708,28 @@ void san_resolve(const struct position *pos, const struct san *san,
         return;
     }
     if (piece == san->piece) {
-        choose_inline(pos, san, cands, n, opts, out);
+        choose_inline(pos, san, cands, n, opts, out, variant);
         return;
     }
     struct san resolved = *san; /* the board named the piece (e2e4, or b meaning a bishop) */
     resolved.piece = (uint8_t)piece;
     choose(pos, &resolved, cands, n, opts, out);
+}
+
+PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const struct san *san,
+                                     const struct san_options *opts, struct san_outcome *out)
+{
+    resolve(pos, san, opts, out, true);
+}
+
+/* One test per move picks the copy: standard chess's never asks about variants again. */
+void san_resolve(const struct position *pos, const struct san *san,
+                 const struct san_options *opts, struct san_outcome *out)
+{
+    if (pos->variant)
+        resolve_variant(pos, san, opts, out);
+    else
+        resolve(pos, san, opts, out, false);
 }
 
 /* ---- canonical SAN ---- */
