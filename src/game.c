@@ -53,7 +53,7 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     struct game_replayer *r = xcalloc(1, sizeof *r);
     r->opts = *opts;
     r->san = san;
-    diag_list_init(&r->record.diags);
+    diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
     return r;
 }
 
@@ -181,7 +181,8 @@ PGNKIT_COLD struct diag *move_diag(struct game_record *rec, enum diag_code code,
                                    const struct position *before, const char *message)
 {
     struct diag *d = diag_list_add(&rec->diags, code, tok->line, tok->col, "%s", message);
-    fill_move_context(d, before, tok, ply, NULL, rec->chess960);
+    if (d)
+        fill_move_context(d, before, tok, ply, NULL, rec->chess960);
     return d;
 }
 
@@ -193,6 +194,8 @@ PGNKIT_COLD void report_problems(struct game_record *rec, const struct pgn_token
     for (int k = 0; k < o->problem_count; k++) {
         struct diag *d = diag_list_add(&rec->diags, o->problems[k].code, tok->line, tok->col,
                                        "%s", o->problems[k].message);
+        if (!d)
+            continue;
         d->severity = o->problems[k].severity;
         fill_move_context(d, before, tok, ply, o, rec->chess960);
     }
@@ -586,6 +589,7 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     }
     for (size_t i = 0; i < g->diags.count; i++)
         diag_list_push(&rec->diags, &g->diags.items[i]);
+    diag_list_count_more(&rec->diags, g->diags.more, g->diags.more_errors);
 }
 
 const struct game_record *game_replay(struct game_replayer *r, const struct pgn_game *g)
@@ -593,6 +597,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
     struct game_record *rec = &r->record;
     reset_record(r, g);
     if (g->skipped) {
+        diag_list_close(&rec->diags);
         rec->status = GAME_SKIPPED;
         return rec;
     }
@@ -605,6 +610,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         check_result(rec, g);
     }
     sort_diags(&rec->diags);
+    diag_list_close(&rec->diags);
     if (rec->status != GAME_SKIPPED)
         rec->status = status_of(&rec->diags);
     return rec;

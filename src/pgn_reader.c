@@ -35,6 +35,7 @@ enum {
 #define DEFAULT_MAX_TOKEN_BYTES ((size_t)255)
 #define DEFAULT_MAX_COMMENT_BYTES ((size_t)32 << 20)
 #define DEFAULT_MAX_DEPTH 1024u
+#define DEFAULT_MAX_DIAGNOSTICS ((size_t)1000)
 #define NEED_MORE SIZE_MAX /* a scanner ran out of bytes before the end of its construct */
 #define TAG_SKIP_LINE (SIZE_MAX - 1) /* a tag line over its bound: the caller skips the line */
 
@@ -1374,6 +1375,9 @@ PGNKIT_NOINLINE size_t scan_fast(struct pgn_reader *r, size_t i)
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
     if ((ptrdiff_t)n - ls1 > (ptrdiff_t)UINT32_MAX)
         return i;
+    /* A fresh reader has no token array yet, and NULL + 0 is undefined (UBSan). */
+    if (!r->toks)
+        grow_tokens(r);
     struct pgn_token *tok = r->toks + r->ntok;
     struct fast_mark mark = {tok, r->phase};
     while (i < n) {
@@ -1992,6 +1996,8 @@ static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
         r->lim.max_token_bytes = UINT32_MAX;
     if (!r->lim.max_depth)
         r->lim.max_depth = DEFAULT_MAX_DEPTH;
+    if (!r->lim.max_diagnostics)
+        r->lim.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS;
 }
 
 static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits *limits)
@@ -2001,7 +2007,7 @@ static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits
     r->line = 1;
     r->stop_at = SIZE_MAX;
     init_limits(r, limits);
-    diag_list_init(&r->diags);
+    diag_list_init_capped(&r->diags, r->lim.max_diagnostics);
     return r;
 }
 

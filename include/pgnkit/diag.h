@@ -57,7 +57,9 @@ enum diag_severity { DIAG_WARNING = 0, DIAG_ERROR = 1 };
     X(DIAG_RESULT_CONTRADICTS, "RESULT_CONTRADICTS", DIAG_WARNING,                                \
       "the result contradicts checkmate or stalemate on the board")                               \
     X(DIAG_ENCODING, "ENCODING", DIAG_WARNING, "a game that is not UTF-8, read as CP1252")        \
-    X(DIAG_PLY_PAST_END, "PLY_PAST_END", DIAG_WARNING, "fen --ply N: the game ends before ply N")
+    X(DIAG_PLY_PAST_END, "PLY_PAST_END", DIAG_WARNING, "fen --ply N: the game ends before ply N") \
+    X(DIAG_MORE_DIAGNOSTICS, "MORE_DIAGNOSTICS", DIAG_WARNING,                                    \
+      "diagnostics of a game past --max-diagnostics, counted not kept")
 
 #define PGNKIT_DIAG_ENUM(code, name, sev, text) code,
 enum diag_code { PGNKIT_DIAG_CODES(PGNKIT_DIAG_ENUM) DIAG_CODE_COUNT };
@@ -84,11 +86,19 @@ struct diag {
     char candidates[96];     /* space-separated UCI moves the SAN could mean */
 };
 
-/** A growable list of diagnostics; diag_list_init() gives an empty one (no allocation). */
+/**
+ * A growable list of diagnostics; diag_list_init() gives an empty one (no allocation).
+ * With max > 0 it keeps at most max entries: later ones are only counted (more, and
+ * more_errors of them errors), so a game of a million bad bytes holds max entries, not a
+ * million.  diag_list_close() then appends one MORE_DIAGNOSTICS entry saying how many.
+ */
 struct diag_list {
     struct diag *items;
     size_t count;
     size_t cap;
+    size_t max;         /* most entries kept; 0 = no cap */
+    size_t more;        /* entries past max, not kept */
+    size_t more_errors; /* how many of those were errors */
 };
 
 /** The stable printed name of a code, e.g. "ILLEGAL". */
@@ -103,13 +113,22 @@ void diag_set(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, 
 void diag_vset(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
                va_list ap) __attribute__((format(printf, 5, 0)));
 
+/** An empty list that keeps at most max entries (0 = no cap). */
 void diag_list_init(struct diag_list *list);
+void diag_list_init_capped(struct diag_list *list, size_t max);
 void diag_list_release(struct diag_list *list);
-/** Forget the entries but keep the storage, for reuse per game. */
+/** Forget the entries (and the count past the cap) but keep the storage and the cap. */
 void diag_list_clear(struct diag_list *list);
-/** Append a copy of *d; returns the stored entry. */
+/** Append a copy of *d; returns the stored entry, or NULL when past the cap (counted). */
 struct diag *diag_list_push(struct diag_list *list, const struct diag *d);
-/** Append a new entry with diag_set() semantics; returns it. */
+/** Count n entries (e of them errors) past the cap that another list did not keep. */
+void diag_list_count_more(struct diag_list *list, size_t n, size_t e);
+/**
+ * When entries were dropped past the cap: append the one MORE_DIAGNOSTICS entry that says
+ * how many (an error when any of them was), over the cap.  Call once, after the last push.
+ */
+void diag_list_close(struct diag_list *list);
+/** Append a new entry with diag_set() semantics; returns it, or NULL past the cap. */
 struct diag *diag_list_add(struct diag_list *list, enum diag_code code, uint32_t line,
                            uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

@@ -28,6 +28,9 @@ struct game_options {
      * read it, and filling it costs a store per move and a clear per game. */
     bool skip_token_moves;
     enum san_letters letters;
+    /* Diagnostics kept per game (the reader's included), then only counted and summed up
+     * in one MORE_DIAGNOSTICS entry; 0 = 1000. */
+    size_t max_diagnostics;
 };
 
 enum game_status {

@@ -84,6 +84,7 @@ struct pgn_limits {
     size_t max_token_bytes;   /* a move/NAG/number/tag name token; default 255 */
     size_t max_comment_bytes; /* default 32 MiB */
     uint32_t max_depth;       /* variation nesting; default 1024 */
+    size_t max_diagnostics;   /* kept per game (then counted: diag_list); default 1000 */
 };
 
 /** How far past a tag pair line inside a comment the reader looks for the comment's '}'. */

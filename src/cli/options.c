@@ -86,6 +86,17 @@ COUNT_OPTION(opt_max_depth, limits.max_depth, 1u << 24, "--max-depth")
 COUNT_OPTION(opt_max_errors, max_errors, UINT64_MAX, "--max-errors")
 COUNT_OPTION(opt_jobs, jobs, 1024, "--jobs")
 
+/* Both the reader's list and the replay's list keep at most N per game. */
+static int opt_max_diagnostics(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, 1u << 24, &v) != 0 || v == 0)
+        return usage_error(cfg, "--max-diagnostics wants a number from 1, not '%s'", arg);
+    cfg->limits.max_diagnostics = (size_t)v;
+    cfg->game.max_diagnostics = (size_t)v;
+    return 0;
+}
+
 static int opt_ply(struct config *cfg, const char *arg)
 {
     unsigned long long v;
@@ -335,6 +346,7 @@ static const struct option_entry option_table[] = {
     {"max-token-bytes", 0, true, ALL_CMDS, opt_max_token_bytes, "N  longest move/NAG/tag name (255)"},
     {"max-comment-bytes", 0, true, ALL_CMDS, opt_max_comment_bytes, "N  longest comment (32M)"},
     {"max-depth", 0, true, ALL_CMDS, opt_max_depth, "N  deepest variation nesting (1024)"},
+    {"max-diagnostics", 0, true, ALL_CMDS, opt_max_diagnostics, "N  diagnostics kept per game, then one MORE_DIAGNOSTICS (1000)"},
 };
 enum { OPTION_COUNT = sizeof option_table / sizeof *option_table };
 
