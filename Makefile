@@ -127,7 +127,7 @@ $(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
 
 # Fuzzing (tests/fuzz/): libFuzzer binaries, and replay_<target> (a plain main() over
 # corpus files, any profile) to reproduce a crash with gcc, gdb or valgrind.
-FUZZ_TARGETS := pgn_reader san fen source
+FUZZ_TARGETS := pgn_reader san fen source writer
 FUZZ_SECONDS ?= 60
 
 $(OUT)/fuzz/fuzz_%: $(OUT)/obj/tests/fuzz/fuzz_%.o $(LIB)
@@ -181,6 +181,7 @@ demo:
 	@sh scripts/demo.sh $(BIN)
 
 fuzz:
+	@sh scripts/ensure-deps.sh fuzz
 	@$(MAKE) --no-print-directory BUILD=fuzz CC=clang \
 	    $(FUZZ_TARGETS:%=build/fuzz/fuzz/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \

@@ -10,7 +10,7 @@ case "${1:-build}" in
     # The library tests build with clang too; the Python module needs Debian's
     # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
     # zip, bzip2, xz, 7z and tar make the archives of tests/cli/archives.sh.
-    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang pgn-extract:pgn-extract
+    test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang pgn-extract:pgn-extract time:time
                  python3-dev:/usr/bin/python3-config zip:zip bzip2:bzip2 xz-utils:xz
                  p7zip-full:7z tar:tar" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;

@@ -17,7 +17,7 @@ mkdir -p "$corpus" "$work" "$seeds" "$artifacts"
 
 if [ -z "$(ls -A "$seeds")" ]; then
     case $target in
-    pgn_reader)
+    pgn_reader | writer)
         # One seed per game (at most 40 per file), cut at each [Event line.
         for f in testdata/pgn/*/*.pgn; do
             awk -v dir="$seeds" -v base="$(echo "$f" | tr / _)" '
@@ -39,7 +39,7 @@ if [ -z "$(ls -A "$seeds")" ]; then
 fi
 
 case $target in
-pgn_reader) maxlen=8192 ;;
+pgn_reader | writer) maxlen=8192 ;;
 san) maxlen=64 ;;
 fen) maxlen=256 ;;
 source) maxlen=16384 ;;

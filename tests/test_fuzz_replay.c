@@ -26,6 +26,10 @@
 #include "fuzz/fuzz_source.c"
 #undef FUZZ_ENTRY
 
+#define FUZZ_ENTRY fuzz_writer_one
+#include "fuzz/fuzz_writer.c"
+#undef FUZZ_ENTRY
+
 TestSuite(fuzz_replay, .timeout = 300);
 
 static void replay_target(const char *dir, replay_fn fn)
@@ -36,6 +40,7 @@ static void replay_target(const char *dir, replay_fn fn)
 
 Test(fuzz_replay, pgn_reader) { replay_target("testdata/fuzz-corpus/pgn_reader", fuzz_pgn_reader_one); }
 Test(fuzz_replay, san) { replay_target("testdata/fuzz-corpus/san", fuzz_san_one); }
+Test(fuzz_replay, writer) { replay_target("testdata/fuzz-corpus/writer", fuzz_writer_one); }
 Test(fuzz_replay, fen) { replay_target("testdata/fuzz-corpus/fen", fuzz_fen_one); }
 Test(fuzz_replay, source) { replay_target("testdata/fuzz-corpus/source", fuzz_source_one); }
 
@@ -47,4 +52,5 @@ Test(fuzz_replay, empty_inputs)
     fuzz_san_one(nothing, 0);
     fuzz_fen_one(nothing, 0);
     fuzz_source_one(nothing, 0);
+    fuzz_writer_one(nothing, 0);
 }
