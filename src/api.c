@@ -243,7 +243,7 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->own_game.tokens = NULL;
     g->own_game.token_count = 0;
     g->own_game.text = NULL;
-    g->own_game.diags = (struct diag_list){NULL, 0, 0};
+    g->own_game.diags = (struct diag_list){.items = NULL};
     g->own_rec.game = &g->own_game;
     g->own_rec.token_moves = NULL;
     char *p = g->own_text = xmalloc(text_bytes(rec));
@@ -262,7 +262,7 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     struct move *moves = xmalloc((rec->mainline_count + 1) * sizeof *moves);
     memcpy(moves, rec->mainline, rec->mainline_count * sizeof *moves);
     g->own_rec.mainline = moves;
-    g->own_rec.diags = (struct diag_list){NULL, 0, 0};
+    g->own_rec.diags = (struct diag_list){.items = NULL};
     for (size_t i = 0; i < rec->diags.count; i++)
         diag_list_push(&g->own_rec.diags, &rec->diags.items[i]);
     g->notes_cap = rec->mainline_count + 1;

@@ -447,7 +447,7 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
     if (count > 5 && parse_number(cur->s, start[5], n[5], 1000000, "fullmove number", &full,
                                   err) < 0)
         return -1;
-    pos->halfmove_clock = (uint16_t)half;
+    pos->halfmove_clock = (uint32_t)half;
     pos->fullmove_number = full == 0 ? 1 : (uint32_t)full; /* 0 is common in the wild */
     int them = pos->side_to_move ^ 1;
     if (!(pos->variant && variant_allows_opposite_check(pos, them)) &&

@@ -54,6 +54,8 @@ static const struct reject_case rejects[] = {
     {"4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove clock", "x 1"},
     {"4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock", "-1"},
     {"4k3/8/8/8/8/8/8/4K3 w - - 99999 1", "halfmove clock", "99999"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - 65536 1", "halfmove clock", "65536"},
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1000001", "fullmove number", "1000001"},
     {"4k3/8/8/8/8/8/8/4K3 w - - 0 1.", "fullmove number", "."},
     {"4k3/8/8/8/8/8/8/4K3 w - - 0 abc", "fullmove number", "abc"},
     {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "fullmove number", "extra"},
@@ -157,6 +159,25 @@ Test(fen, the_chess960_argument_keeps_a_standard_looking_position_chess960)
     const char *s = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     cr_assert_eq(fen_parse(&pos, s, strlen(s), true, &err), 0);
     cr_assert(pos.chess960);
+}
+
+/* The largest clock a FEN may give keeps counting: 65535 then a quiet move is 65536, not
+ * 0 (the clock was 16 bits and wrapped). */
+Test(fen, the_largest_halfmove_clock_counts_on_without_wrapping)
+{
+    struct position pos;
+    struct diag err;
+    const char *fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 65535 1";
+    cr_assert_eq(fen_parse(&pos, fen, strlen(fen), false, &err), 0, "%s", err.message);
+    struct move moves[256];
+    int n = movegen_legal(&pos, moves), k = 0;
+    while (k < n && !(moves[k].from == 6 && moves[k].to == 21)) /* g1f3 */
+        k++;
+    cr_assert_lt(k, n, "g1f3 is legal");
+    position_do_move(&pos, moves[k]);
+    char out[FEN_MAX];
+    fen_write(&pos, out, sizeof out, 0);
+    cr_assert_str_eq(out, "4k3/8/8/8/8/5N2/8/4K3 b - - 65536 1");
 }
 
 Test(fen, shredder_flag_writes_rook_files)

@@ -28,7 +28,7 @@ struct position {
     uint8_t king_square[COLOR_COUNT];   /* SQ_NONE in a variant where a side has no king (or several) */
     bool chess960;
     uint8_t variant;                    /* enum variant (fits the padding here) */
-    uint16_t halfmove_clock;
+    uint32_t halfmove_clock;            /* 32 bits: a FEN may start it at 65535 */
     /* Enemy pieces giving check to the side to move: kept by position_do_move (and set
      * by fen_parse / position_set_start), since every move asks for it. */
     bitboard checkers;
