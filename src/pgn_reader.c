@@ -221,6 +221,7 @@ struct pgn_reader {
     bool ctrl_reported;
     bool deep_reported;
     bool reserved_reported; /* a <...> reserved token was reported in this game */
+    bool unbraced_reported; /* a [%...] comment without braces was reported in this game */
     bool bad_string;   /* an unterminated tag value: a tag line after a blank line starts anew */
     enum game_phase phase;
     size_t game_start; /* index in data of its first byte (only while !skipping) */
@@ -1137,6 +1138,70 @@ static size_t skip_run(struct pgn_reader *r, size_t i)
 
 /* ---- games ------------------------------------------------------------------------------ */
 
+/* Whether only blanks stand before d[i] on its line (a UTF-8 BOM counts as blank: one
+ * between concatenated files starts the next file's first line). */
+static bool first_on_line(const struct pgn_reader *r, const char *d, size_t i)
+{
+    for (ptrdiff_t k = (ptrdiff_t)i - 1; k >= r->ls; k--) {
+        if (k - 2 >= r->ls && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
+            k -= 2;
+        else if (!is_hspace(d[k]))
+            return false;
+    }
+    return true;
+}
+
+/*
+ * A '[' in movetext at d[i].  When it begins its line and a tag pair follows ('[', a name,
+ * a '"'), the next game's tag section starts here: returns 0.  Any other '[' is this
+ * game's: "[%...]" up to a ']' on the same line (at most max_token_bytes; a broken
+ * export's [%clk 0:00:10] without braces) is a comment token, with one NONSTANDARD
+ * warning per game; the rest is an UNEXPECTED_CHAR error.  Returns the index after what
+ * was read, or NEED_MORE.
+ */
+static size_t movetext_bracket(struct pgn_reader *r, const char *d, size_t i, size_t n,
+                               uint32_t line, uint32_t col)
+{
+    size_t max_tok = r->lim.max_token_bytes;
+    if (first_on_line(r, d, i)) {
+        size_t j = i + 1;
+        while (j < n && is_hspace(d[j]) && j - i < max_tok)
+            j++;
+        size_t name = j;
+        while (j < n && !is_delim(d[j]) && j - name <= max_tok)
+            j++;
+        size_t name_end = j;
+        while (j < n && is_hspace(d[j]) && j - i < 2 * max_tok)
+            j++;
+        if (j == n && !r->eof)
+            return NEED_MORE;
+        if (name_end > name && d[name] != '%' && j < n && d[j] == '"')
+            return 0;
+    }
+    if (i + 1 < n && d[i + 1] == '%') {
+        size_t j = i + 2;
+        while (j < n && d[j] != ']' && !is_eol(d[j]) && j - i < max_tok)
+            j++;
+        if (j == n && !r->eof)
+            return NEED_MORE;
+        if (j < n && d[j] == ']') {
+            if (!r->unbraced_reported) {
+                r->unbraced_reported = true;
+                add_diag(r, DIAG_NONSTANDARD, line, col,
+                         "'%.*s' outside braces read as a comment (the first in this game)",
+                         (int)(j + 1 - i > 40 ? 40 : j + 1 - i), d + i);
+            }
+            emit(r, d + i, j + 1 - i, line, col, PGN_TOK_COMMENT);
+            return j + 1;
+        }
+    }
+    if (i + 1 == n && !r->eof)
+        return NEED_MORE;
+    add_diag(r, DIAG_UNEXPECTED_CHAR, line, col,
+             "'[' in the moves starts no tag pair (a tag pair begins its line)");
+    return i + 1;
+}
+
 static void begin_game(struct pgn_reader *r, size_t i)
 {
     r->started = true;
@@ -1154,6 +1219,7 @@ static void reset_game(struct pgn_reader *r)
     r->ctrl_reported = false;
     r->deep_reported = false;
     r->reserved_reported = false;
+    r->unbraced_reported = false;
     r->bad_string = false;
     r->phase = PHASE_BEFORE;
     r->depth = 0;
@@ -1799,9 +1865,16 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         }
         case CC_LBRACKET: {
             if (r->phase == PHASE_MOVETEXT) {
-                /* A tag section starts: the game before it has ended. */
-                *end = END_BOUNDARY;
-                goto done;
+                size_t j = movetext_bracket(r, d, i, n, line, col);
+                if (j == NEED_MORE)
+                    goto refill;
+                if (j == 0) {
+                    /* A tag section starts: the game before it has ended. */
+                    *end = END_BOUNDARY;
+                    goto done;
+                }
+                i = j;
+                continue;
             }
             struct tag_parse tp;
             size_t j = parse_tag_simple(r, d, i, n, &tp);

@@ -6,7 +6,10 @@
  * starts, or at the end of input; blank lines inside movetext do not end a game.  An
  * unterminated comment or variation ends at a blank line followed by a tag-pair line,
  * so it cannot swallow the next game (pgn_tag_line_ends_comment: a comment that closes
- * soon after such a line is not cut).  Every byte position is known as 1-based line
+ * soon after such a line is not cut).  In movetext only a '[' that begins its line and is
+ * followed by a tag name and '"' starts a tag section; any other '[' is the game's own:
+ * "[%...]" up to ']' on its line is a comment (one NONSTANDARD warning per game: braces
+ * lost by a broken export), else an UNEXPECTED_CHAR.  Every byte position is known as 1-based line
  * and column (bytes); LF, CRLF and lone CR end lines; a UTF-8 BOM is skipped.
  *
  * Reserved tokens: the PGN standard (8.2.6) reserves '<' ... '>' for future expansion.
