@@ -6,6 +6,8 @@
  */
 #include "input.h"
 
+#include "run.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,11 +18,21 @@
 
 #include "pgnkit/xalloc.h"
 
+ssize_t input_source_read(struct input *in, char *buf, size_t cap)
+{
+    ssize_t got = source_read(in->src, buf, cap);
+    if (got > 0) {
+        in->bytes_so_far += (uint64_t)got;
+        if (in->progress)
+            progress_bytes(in->progress, in->bytes_so_far);
+    }
+    return got;
+}
+
 /* The reader's byte source.  Why a read failed is asked afterwards (input_error). */
 static ssize_t input_read(void *ctx, char *buf, size_t cap)
 {
-    struct input *in = ctx;
-    return source_read(in->src, buf, cap);
+    return input_source_read(ctx, buf, cap);
 }
 
 static int64_t fd_seek(void *ctx, int64_t offset, int whence)

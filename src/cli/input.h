@@ -17,7 +17,14 @@ struct input {
     struct pgn_reader *reader;
     const struct pgn_limits *limits;
     uint64_t bytes_read; /* bytes read as PGN (decompressed), once the run is over */
+    /* Told of every read (NULL: nobody), so that progress moves by bytes even inside one
+     * huge game or a long stretch of blanks, where no game ends. */
+    struct progress *progress;
+    uint64_t bytes_so_far; /* decompressed bytes read until now */
 };
+
+/** Read from the input's (decompressing) source, counting the bytes for progress. */
+ssize_t input_source_read(struct input *in, char *buf, size_t cap);
 
 /*
  * Returns 0, or -1 after printing why (no such file, a directory, unreadable, no PGN

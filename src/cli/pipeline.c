@@ -478,7 +478,7 @@ static bool read_into(struct pipeline *p, struct chunk *c, struct input *in, siz
 {
     while (c->len < want) {
         xgrow((void **)&c->data, &c->cap, want, 1);
-        ssize_t got = source_read(in->src, c->data + c->len, c->cap - c->len);
+        ssize_t got = input_source_read(in, c->data + c->len, c->cap - c->len);
         if (got < 0) {
             p->input_end = -1;
             p->input_errno = errno;
@@ -605,7 +605,7 @@ static ssize_t rest_read(void *ctx, char *buf, size_t cap)
         errno = rs->input_errno;
         return -1;
     }
-    return source_read(rs->in->src, buf, cap);
+    return input_source_read(rs->in, buf, cap);
 }
 
 /* Read from chunk serial_from's start on with one whole-stream reader, as --jobs 1 does. */

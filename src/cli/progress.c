@@ -1,6 +1,8 @@
 /*
  * progress.c - a one-line progress report on stderr, redrawn at most 4 times a second:
- * file, MB read, games, MB/s, and ETA when the size is known.  Never on stdout.
+ * file, MB read, games, MB/s, and ETA when the size is known.  Never on stdout.  Every
+ * read of the input reports its bytes (progress_bytes), so the line moves by bytes even
+ * where no game ends (one huge game, gigabytes of blanks).
  */
 #include <stdio.h>
 #include <time.h>
@@ -21,6 +23,7 @@ void progress_init(struct progress *p, const struct config *cfg)
     p->name = "";
     p->size = 0;
     p->base_games = 0;
+    p->games = 0;
     p->start = p->last = seconds_now();
 }
 
@@ -33,6 +36,7 @@ void progress_start_file(struct progress *p, const char *name, uint64_t size)
 
 void progress_update(struct progress *p, uint64_t bytes, uint64_t games)
 {
+    p->games = games;
     if (!p->enabled)
         return;
     double t = seconds_now();
@@ -46,6 +50,11 @@ void progress_update(struct progress *p, uint64_t bytes, uint64_t games)
         fprintf(stderr, ", %.0f%%, ETA %.0f s", 100.0 * (double)bytes / (double)p->size,
                 (double)(p->size - bytes) / 1e6 / rate);
     fputs("\033[K", stderr);
+}
+
+void progress_bytes(struct progress *p, uint64_t bytes)
+{
+    progress_update(p, bytes, p->games);
 }
 
 void progress_finish(struct progress *p)

@@ -298,6 +298,8 @@ static int run_members(const struct config *cfg, struct input *in, struct router
 {
     for (;;) {
         progress_start_file(prog, in->name, in->size);
+        in->progress = prog;
+        in->bytes_so_far = 0;
         int rc = run_input(cfg, in, route, prog, summary);
         summary_add_file(summary, in->name, in->bytes_read);
         if (rc != 0)

@@ -37,6 +37,20 @@ else
     skip "terminal tests: no script(1)"
 fi
 
+# Progress moves by bytes read, even where no game ends: 12 MB of blanks over 1.8 s (no
+# game at all) redraw the line several times (a redraw is at most 4 a second; the final
+# clear is one more carriage return).
+blanks() {
+    for _ in 1 2 3 4 5 6; do head -c 2000000 /dev/zero | tr '\0' ' '; sleep 0.3; done
+}
+for j in 1 2; do
+    blanks | "$PGNKIT" check --progress -j$j >/dev/null 2>"$TMP/err"
+    redraws=$(tr -cd '\r' <"$TMP/err" | wc -c)
+    check "--progress -j$j, no game in 1.8 s of blanks: redrawn by bytes ($redraws times)" \
+        [ "$redraws" -ge 4 ]
+    check "--progress -j$j, blanks: the line shows megabytes read" grep_err "<stdin>: 1"
+done
+
 # With -o FILE, progress still goes to stderr and FILE gets exactly the output.
 slow_input | "$PGNKIT" uci -q --progress -o "$TMP/file.uci" >"$TMP/out" 2>"$TMP/err"
 check "--progress -o FILE: FILE unchanged" cmp -s "$TMP/file.uci" "$TMP/want"
