@@ -137,7 +137,7 @@ static void drop(struct position *pos, struct move m)
     pos_put(pos, m.to, piece_make((enum color)us, (enum piece_type)m.promo));
     pos->pocket[us][m.promo]--;
     /* lichess: a pawn drop resets the clock, a piece drop counts as a move. */
-    pos->halfmove_clock = m.promo == PAWN ? 0 : (uint16_t)(pos->halfmove_clock + 1);
+    pos->halfmove_clock = m.promo == PAWN ? 0 : pos->halfmove_clock + 1;
     pos->ep_square = SQ_NONE;
     pos->fullmove_number += (uint32_t)us;
     pos->side_to_move = (uint8_t)(us ^ 1);
