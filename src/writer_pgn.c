@@ -26,6 +26,11 @@
  *   "{ pgnkit: not replayed (CODE): 23. Nxe5 ... }" (inner comments as "< text >"),
  *   so nothing is lost and the output replays cleanly.  A variation that was not
  *   replayed at all (--no-variations) is copied as written.
+ * - Shaping (writer_options): --no-comments, --no-nags (suffix annotations too) and
+ *   --no-variations leave those out; the "not replayed" comment stays, since it holds
+ *   moves.  Added tags (--add-tags) follow the game's own tags, replacing one of the same
+ *   name.  --fix-result: a final checkmate or stalemate decides the result written
+ *   (a fix[RESULT] line says so when it differs from the tag or marker).
  * - A game that could not be set up (bad FEN tag, unsupported variant) is copied as
  *   written (tags ordered as above).  A game skipped without its bytes (over the size
  *   limit) writes nothing: its diagnostic on stderr is all that is left of it.
@@ -286,6 +291,47 @@ static void note_tag_fixes(struct pgn_out *w)
         fix(w, "TAG_ORDER", g->line, 1, 0, "Seven Tag Roster moved first, in order");
 }
 
+static bool is_added(const struct writer_options *o, const struct slice *name)
+{
+    for (size_t k = 0; k < o->add_tag_count; k++)
+        if (name->len == strlen(o->add_tags[k]) && memcmp(name->ptr, o->add_tags[k], name->len) == 0)
+            return true;
+    return false;
+}
+
+/* An added tag's value into value; false to leave it out. */
+static bool added_value(const struct pgn_out *w, const char *name, struct buf *value)
+{
+    const struct game_record *rec = w->rec;
+    if (!rec->started)
+        return false; /* nothing was replayed */
+    if (strcmp(name, "PlyCount") == 0) {
+        buf_put_u64(value, rec->mainline_count);
+        return true;
+    }
+    if (strcmp(name, "FinalFEN") == 0) {
+        char fen[FEN_MAX];
+        buf_append(value, fen, fen_write(&rec->final, fen, sizeof fen, w->o->fen_flags));
+        return true;
+    }
+    return w->o->tag_value && w->o->tag_value(w->o->tag_value_ctx, rec, name, value);
+}
+
+static void write_added_tags(struct pgn_out *w)
+{
+    if (!w->o->add_tag_count)
+        return;
+    struct buf value;
+    buf_init(&value);
+    for (size_t k = 0; k < w->o->add_tag_count; k++) {
+        const char *name = w->o->add_tags[k];
+        buf_clear(&value);
+        if (added_value(w, name, &value))
+            writer_put_tag(w->out, name, strlen(name), value.data ? value.data : "", value.len);
+    }
+    buf_release(&value);
+}
+
 static void write_tags(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
@@ -296,9 +342,10 @@ static void write_tags(struct pgn_out *w, struct slice result)
         writer_put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
     for (size_t i = 0; i < g->tag_count; i++)
-        if (roster_index(&g->tags[i].name) < 0)
+        if (roster_index(&g->tags[i].name) < 0 && !is_added(w->o, &g->tags[i].name))
             writer_put_tag(w->out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
                     g->tags[i].value.len);
+    write_added_tags(w);
     buf_putc(w->out, '\n');
     note_tag_fixes(w);
 }
@@ -368,7 +415,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     size_t written = tok->len - suffix;
     if (written != n || memcmp(tok->text, san, n) != 0)
         fix(w, "SAN", tok->line, tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
-    if (glyph) {
+    if (glyph && !w->o->drop_nags) {
         snprintf(nag, sizeof nag, "$%d", glyph);
         put_word(w, "", nag, strlen(nag));
         w->force_number = true;
@@ -522,7 +569,8 @@ static void write_token(struct pgn_out *w, size_t i)
         return;
     case PGN_TOK_COMMENT:
     case PGN_TOK_LINE_COMMENT:
-        put_comment(w, tok->text, tok->len);
+        if (!w->o->drop_comments)
+            put_comment(w, tok->text, tok->len);
         return;
     case PGN_TOK_VARIATION_START:
         push_level(w);
@@ -540,22 +588,43 @@ static void write_token(struct pgn_out *w, size_t i)
         put_word(w, "", tok->text, tok->len);
         break;
     default: /* NAG */
+        if (w->o->drop_nags)
+            return;
         put_word(w, "", tok->text, tok->len);
         break;
     }
     w->force_number = true;
 }
 
+/* --no-variations: whether tok is part of a variation left out; *nest counts the ones
+ * open. */
+static bool in_dropped_variation(const struct pgn_out *w, const struct pgn_token *tok,
+                                 size_t *nest)
+{
+    if (!w->o->drop_variations)
+        return false;
+    if (tok->kind == PGN_TOK_VARIATION_START) {
+        ++*nest;
+        return true;
+    }
+    if (!*nest)
+        return false;
+    if (tok->kind == PGN_TOK_VARIATION_END)
+        --*nest;
+    return true;
+}
+
 static void write_movetext(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
+    size_t dropped_nest = 0;
     for (size_t i = 0; i < g->token_count; i++) {
         const struct pgn_token *tok = &g->tokens[i];
         if (w->remainder && ends_remainder(w, tok))
             close_remainder(w);
         if (w->remainder)
             write_remainder_token(w, tok);
-        else
+        else if (!in_dropped_variation(w, tok, &dropped_nest))
             write_token(w, i);
     }
     if (w->remainder)
@@ -567,6 +636,28 @@ static void write_movetext(struct pgn_out *w, struct slice result)
     }
     put_word(w, "", result.ptr, result.len);
     buf_puts(w->out, "\n\n");
+}
+
+/* --fix-result: the result a final checkmate or stalemate decides, when the game's
+ * (tag or marker) says otherwise.  True when *result was changed (and the fix noted). */
+static bool decide_result(struct pgn_out *w, struct slice *result)
+{
+    const struct game_record *rec = w->rec;
+    if (!rec->started || rec->error_ply || rec->end == GAME_END_NONE)
+        return false;
+    const char *want = rec->end == GAME_END_STALEMATE ? "1/2-1/2"
+                       : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
+    struct slice tag = result_tag(rec), token = result_token(rec);
+    bool tag_ok = tag.len == strlen(want) && memcmp(tag.ptr, want, tag.len) == 0;
+    bool token_ok = token.len == strlen(want) && memcmp(token.ptr, want, token.len) == 0;
+    if (tag_ok && token_ok)
+        return false;
+    fix(w, "RESULT", rec->game->line, 1, 0, "the game ends in %s: result %s (was: tag %.*s, "
+        "marker %.*s)", rec->end == GAME_END_STALEMATE ? "stalemate" : "checkmate", want,
+        (int)(tag.ptr ? tag.len : 4), tag.ptr ? tag.ptr : "none",
+        (int)(token.ptr ? token.len : 4), token.ptr ? token.ptr : "none");
+    *result = (struct slice){want, strlen(want)};
+    return true;
 }
 
 void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_record *rec,
@@ -586,9 +677,11 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
         w.levels[0].has_last = false;
     }
     struct slice result = game_result(rec);
+    bool decided = o->fix_result && decide_result(&w, &result);
     write_tags(&w, result);
     write_movetext(&w, result);
-    note_result_fixes(&w, result);
+    if (!decided)
+        note_result_fixes(&w, result);
     if (w.levels != w.inline_levels)
         free(w.levels);
 }

@@ -38,6 +38,20 @@ struct writer_options {
     uint32_t fen_ply;         /* FEN_MODE_PLY */
     unsigned fen_flags;       /* enum fen_flags */
     unsigned with;            /* enum writer_extra */
+    /* Shaping `pgn` (and fen --comments) output. */
+    bool drop_comments;       /* no comments (pgnkit's own "not replayed" one stays) */
+    bool drop_nags;           /* no NAGs, suffix annotations (! ?) included */
+    bool drop_variations;     /* no variations */
+    bool fix_result;          /* the result a final checkmate or stalemate decides wins */
+    /* Tags added after the game's own (one of the same name is replaced), in this order.
+     * The writer knows PlyCount (mainline plies replayed) and FinalFEN (after them);
+     * for any other name it asks tag_value, which appends the value and returns true,
+     * or returns false to leave the tag out (tag_value may be NULL). */
+    const char *const *add_tags;
+    size_t add_tag_count;
+    bool (*tag_value)(const void *ctx, const struct game_record *rec, const char *name,
+                      struct buf *value);
+    const void *tag_value_ctx;
 };
 
 /** `uci`: one line (or object, or PGN game) per game. */

@@ -17,7 +17,7 @@ enum command { CMD_CHECK = 0, CMD_UCI, CMD_FEN, CMD_PGN, CMD_PERFT, CMD_COUNT };
 
 enum fail_on { FAIL_ON_ERROR = 0, FAIL_ON_WARNING };
 
-enum { MAX_TAG_COLUMNS = 64 };
+enum { MAX_TAG_COLUMNS = 64, MAX_ADDED_TAGS = 16 };
 
 /* --range START:END: games whose first byte lies in [start, end) of the one input. */
 struct byte_range {
@@ -55,6 +55,7 @@ struct config {
     unsigned long long split_games; /* --split N: games per file, -o the name pattern */
     const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */
     bool force;               /* --split may replace existing files */
+    const char *added_tag_names[MAX_ADDED_TAGS]; /* --add-tags */
 };
 
 /* Parse argv (argv[0] is the program, argv[1] the command).  Returns 0, or 2 after

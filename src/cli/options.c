@@ -193,6 +193,30 @@ static int opt_tags(struct config *cfg, const char *arg)
     return 0;
 }
 
+/* The tags --add-tags can compute (the writer knows these; more plug in through
+ * writer_options.tag_value). */
+static const char *const addable_tags[] = {"PlyCount", "FinalFEN"};
+enum { ADDABLE_COUNT = sizeof addable_tags / sizeof *addable_tags };
+
+static int opt_add_tags(struct config *cfg, const char *arg)
+{
+    char *s = (char *)arg;
+    size_t n = 0;
+    for (char *save = NULL, *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < ADDABLE_COUNT && strcmp(tok, addable_tags[k]) != 0)
+            k++;
+        if (k == ADDABLE_COUNT)
+            return usage_error(cfg, "--add-tags knows PlyCount and FinalFEN, not '%s'", tok);
+        if (n == MAX_ADDED_TAGS)
+            return usage_error(cfg, "--add-tags takes at most %d names", MAX_ADDED_TAGS);
+        cfg->added_tag_names[n++] = addable_tags[k];
+    }
+    cfg->writer.add_tags = cfg->added_tag_names;
+    cfg->writer.add_tag_count = n;
+    return 0;
+}
+
 static int opt_with(struct config *cfg, const char *arg)
 {
     char *s = (char *)arg;
@@ -290,8 +314,12 @@ static int opt_piece_letters(struct config *cfg, const char *arg)
 
 FLAG_OPTION(opt_strict, cfg->game.san.strict = true; cfg->fail_on = FAIL_ON_WARNING)
 FLAG_OPTION(opt_lenient, cfg->game.san.lenient = true)
-FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true)
-FLAG_OPTION(opt_variations, cfg->game.skip_variations = false)
+/* pgn and fen --comments also leave them out of the output. */
+FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true; cfg->writer.drop_variations = true)
+FLAG_OPTION(opt_no_comments, cfg->writer.drop_comments = true)
+FLAG_OPTION(opt_no_nags, cfg->writer.drop_nags = true)
+FLAG_OPTION(opt_fix_result, cfg->writer.fix_result = true)
+FLAG_OPTION(opt_variations, cfg->game.skip_variations = false; cfg->writer.drop_variations = false)
 FLAG_OPTION(opt_skip_invalid, cfg->skip_invalid = true)
 FLAG_OPTION(opt_dedupe, cfg->dedupe = true)
 FLAG_OPTION(opt_verbatim, cfg->verbatim = true)
@@ -312,7 +340,7 @@ static const struct option_entry option_table[] = {
     {"strict", 0, false, ALL_CMDS, opt_strict, "warn about over-disambiguated SAN; warnings fail"},
     {"lenient", 0, false, ALL_CMDS, opt_lenient, "take the first candidate of an ambiguous SAN"},
     {"variations", 0, false, ALL_CMDS, opt_variations, "replay and validate variations (default)"},
-    {"no-variations", 0, false, ALL_CMDS, opt_no_variations, "do not replay variations"},
+    {"no-variations", 0, false, ALL_CMDS, opt_no_variations, "do not replay variations (pgn: nor write them)"},
     {"piece-letters", 0, true, ALL_CMDS, opt_piece_letters, "LANG  also accept german|french|spanish|dutch letters"},
     {"encoding", 0, true, ALL_CMDS, opt_encoding, "ENC  auto (per game: UTF-8, else CP1252), utf-8, latin1, cp1252"},
     {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default) or warning sets exit status 1"},
@@ -330,6 +358,10 @@ static const struct option_entry option_table[] = {
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
     {"split", 0, true, CMD_BIT(CMD_PGN), opt_split, "N  N games per file, named by -o with a %d (out-%04d.pgn)"},
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
+    {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
+    {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
+    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN"},
+    {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
     {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "clk,eval,emt,file,offset  per-move values (uci tsv columns, json arrays); key columns"},
@@ -621,6 +653,11 @@ static int check_combinations(const struct config *cfg, const struct given *give
     if (cfg->max_errors && cfg->jobs != 1 && was_given(given, "jobs"))
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);
+    const struct writer_options *w = &cfg->writer;
+    if (cfg->verbatim && (w->drop_comments || w->drop_nags || w->add_tag_count || w->fix_result))
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot also %s",
+                           w->drop_comments ? "--no-comments" : w->drop_nags ? "--no-nags"
+                           : w->add_tag_count ? "--add-tags" : "--fix-result");
     return 0;
 }
 
