@@ -129,9 +129,15 @@ for c in $corpora; do
     compare "$c" "uci (SAN->UCI)" "$bin uci -j1 --format pgn" "-s -Wuci"
     one_thread=$ours
     compare "$c" "uci, moves only" "$bin uci -j1" ""
+    plain_uci=$ours
     compare "$c" "check (all claims)" "$bin check -j1 -q" ""
     compare "$c" "fen --every" "$bin fen -j1 --every" ""
     compare "$c" "fen --comments" "$bin fen -j1 --comments" "-s --fencomments"
+    # Duplicates removed: pgn-extract -D writes PGN, so pgn --verbatim is the like task.
+    compare "$c" "pgn --dedupe --verbatim" "$bin pgn -j1 --dedupe --verbatim" "-s -D"
+    compare "$c" "uci --dedupe" "$bin uci -j1 --dedupe" ""
+    awk -v a="$ours" -v b="$plain_uci" \
+        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci\n", "cost", "uci --dedupe", a / b }'
     compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
     awk -v a="$one_thread" -v b="$ours" -v n="$(nproc)" \
         'BEGIN { printf "%-12s %-22s %8.2fx one thread\n", "scaling", "--jobs " n, a / b }'
