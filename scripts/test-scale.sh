@@ -152,12 +152,21 @@ AllowUsers $(id -un)
 CONF
         /usr/sbin/sshd -D -e -f "$S/sshd_config" >"$S/sshd.log" 2>&1 &
         pid=$!
-        sleep 0.5
-        if kill -0 "$pid" 2>/dev/null; then
+        # Alive is not listening: on a slow machine the first connection raced the bind
+        # (CI saw "ssh ... echo hello" fail while the later parallel run got through).
+        # sshd -e logs "Server listening on 127.0.0.1 port N." once it accepts.
+        tries=0
+        while kill -0 "$pid" 2>/dev/null && ! grep -q "Server listening" "$S/sshd.log" &&
+            [ $tries -lt 100 ]; do
+            sleep 0.1
+            tries=$((tries + 1))
+        done
+        if kill -0 "$pid" 2>/dev/null && grep -q "Server listening" "$S/sshd.log"; then
             started="$started $pid"
             sshd_up=$port
             break
         fi
+        kill "$pid" 2>/dev/null
     done
     cat >"$S/config" <<CONF
 Host pgnkit-loopback
@@ -172,7 +181,18 @@ Host pgnkit-loopback
     LogLevel ERROR
 CONF
     check "sshd runs on 127.0.0.1:$sshd_up" [ -n "$sshd_up" ]
-    check "ssh to it with the throw-away key" [ "$(ssh -F "$S/config" pgnkit-loopback echo hello 2>"$S/ssh.err")" = hello ]
+    hello=""
+    for attempt in 1 2 3; do
+        hello=$(ssh -F "$S/config" pgnkit-loopback echo hello 2>"$S/ssh.err")
+        [ "$hello" = hello ] && break
+        sleep 1
+    done
+    check "ssh to it with the throw-away key" [ "$hello" = hello ]
+    if [ "$hello" != hello ]; then
+        echo "# ssh printed: $hello" | head -5
+        sed 's/^/# ssh: /' "$S/ssh.err" | head -10
+        tail -n 10 "$S/sshd.log" | sed 's/^/# sshd: /'
+    fi
 
     PARALLEL_HOME=$TMP/parallel-home
     export PARALLEL_HOME
