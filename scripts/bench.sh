@@ -138,6 +138,12 @@ for c in $corpora; do
     compare "$c" "uci --dedupe" "$bin uci -j1 --dedupe" ""
     awk -v a="$ours" -v b="$plain_uci" \
         'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci\n", "cost", "uci --dedupe", a / b }'
+    # Selection by a tag alone: decided before the replay, so it costs no more than uci.
+    # pgn-extract -Tr1-0 writes PGN: pgn --verbatim is the like task.
+    compare "$c" "uci --where Result=1-0" "$bin uci -j1 --where Result=1-0" ""
+    awk -v a="$ours" -v b="$plain_uci" \
+        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci\n", "cost", "uci --where (tag)", a / b }'
+    compare "$c" "pgn --verbatim --where" "$bin pgn -j1 --verbatim --where Result=1-0" "-s -Tr1-0"
     compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
     awk -v a="$one_thread" -v b="$ours" -v n="$(nproc)" \
         'BEGIN { printf "%-12s %-22s %8.2fx one thread\n", "scaling", "--jobs " n, a / b }'

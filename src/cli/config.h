@@ -11,6 +11,7 @@
 #include "pgnkit/game.h"
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/pgn_text.h"
+#include "pgnkit/select.h"
 #include "pgnkit/writer.h"
 
 enum command { CMD_CHECK = 0, CMD_UCI, CMD_FEN, CMD_PGN, CMD_PERFT, CMD_COUNT };
@@ -56,12 +57,17 @@ struct config {
     const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */
     bool force;               /* --split may replace existing files */
     const char *added_tag_names[MAX_ADDED_TAGS]; /* --add-tags */
+    /* --where, --player, --result, --ending, --plies, --has, --reaches, --invert: built
+     * while options are read, read-only afterwards (select.h); NULL keeps every game. */
+    struct select *select;
 };
 
 /* Parse argv (argv[0] is the program, argv[1] the command).  Returns 0, or 2 after
  * printing a one-line reason and a --help hint, or -1 when help/version was printed
  * (exit 0). */
 int options_parse(int argc, char **argv, struct config *cfg);
+/* Free what options_parse allocated (the selection), whatever it returned. */
+void config_release(struct config *cfg);
 
 /* The names of the commands, indexed by enum command. */
 extern const char *const command_names[CMD_COUNT];

@@ -25,7 +25,11 @@ int main(int argc, char **argv)
         return cmd_summary(argc - 1, argv + 1);
     struct config cfg;
     int rc = options_parse(argc, argv, &cfg);
-    if (rc)
+    if (rc) {
+        config_release(&cfg);
         return rc < 0 ? 0 : rc;
-    return run(&cfg);
+    }
+    rc = run(&cfg);
+    config_release(&cfg);
+    return rc;
 }

@@ -137,6 +137,39 @@ static int opt_split_by(struct config *cfg, const char *arg)
     return 0;
 }
 
+/* The selection options: each adds a criterion to cfg->select (select.h says the rules). */
+typedef int (*select_adder)(struct select *s, const char *arg, char *why, size_t cap);
+
+static int add_criterion(struct config *cfg, select_adder add, const char *arg)
+{
+    char why[1024];
+    if (!cfg->select)
+        cfg->select = select_new();
+    if (add(cfg->select, arg, why, sizeof why) != 0)
+        return usage_error(cfg, "%s", why);
+    return 0;
+}
+
+#define SELECT_OPTION(fn, adder)                                                                 \
+    static int fn(struct config *cfg, const char *arg) { return add_criterion(cfg, adder, arg); }
+
+SELECT_OPTION(opt_where, select_add_where)
+SELECT_OPTION(opt_player, select_add_player)
+SELECT_OPTION(opt_result, select_add_result)
+SELECT_OPTION(opt_ending, select_add_ending)
+SELECT_OPTION(opt_plies, select_add_plies)
+SELECT_OPTION(opt_has, select_add_has)
+SELECT_OPTION(opt_reaches, select_add_reaches)
+
+static int opt_invert(struct config *cfg, const char *arg)
+{
+    (void)arg;
+    if (!cfg->select)
+        cfg->select = select_new();
+    select_set_invert(cfg->select, true);
+    return 0;
+}
+
 static int opt_output(struct config *cfg, const char *arg)
 {
     cfg->output_path = arg;
@@ -355,6 +388,14 @@ static const struct option_entry option_table[] = {
     {"invalid-to", 0, true, ALL_CMDS, opt_invalid_to, "FILE  games with errors to FILE as read, after ';' lines naming their diagnostics"},
     {"dedupe", 0, false, ALL_CMDS, opt_dedupe, "write only the first of games with the same start position and mainline"},
     {"duplicates-to", 0, true, ALL_CMDS, opt_duplicates_to, "FILE  --dedupe, and the duplicates to FILE as read"},
+    {"where", 0, true, ALL_CMDS, opt_where, "'TAG OP VALUE'  only games whose tag compares so (OP: = != ~ !~ < <= > >=); repeatable"},
+    {"player", 0, true, ALL_CMDS, opt_player, "REGEX  only games where White or Black matches REGEX"},
+    {"result", 0, true, ALL_CMDS, opt_result, "R,..  only games whose Result tag is one of 1-0, 0-1, 1/2-1/2, *"},
+    {"ending", 0, true, ALL_CMDS, opt_ending, "E,..  only games ending so: checkmate|stalemate|insufficient|fifty-moves|threefold|none"},
+    {"plies", 0, true, ALL_CMDS, opt_plies, "MIN:MAX  only games with that many mainline plies (either may be empty)"},
+    {"has", 0, true, ALL_CMDS, opt_has, "CODE,..  only games with a diagnostic of one of these codes"},
+    {"reaches", 0, true, ALL_CMDS, opt_reaches, "FEN  only games whose mainline reaches this position (clocks aside)"},
+    {"invert", 0, false, ALL_CMDS, opt_invert, "only the games the criteria above reject (pgn-extract -n)"},
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
     {"split", 0, true, CMD_BIT(CMD_PGN), opt_split, "N  N games per file, named by -o with a %d (out-%04d.pgn)"},
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
@@ -650,6 +691,9 @@ static int check_combinations(const struct config *cfg, const struct given *give
             return usage_error(cfg, "--castling changes UCI moves: fen writes them (\"uci\") "
                                     "only with --format json");
     }
+    if (was_given(given, "invert") && cfg->select && !select_has_criteria(cfg->select))
+        return usage_error(cfg, "--invert needs a criterion to invert (--where, --player, "
+                                "--result, --ending, --plies, --has, --reaches)");
     if (cfg->max_errors && cfg->jobs != 1 && was_given(given, "jobs"))
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);
@@ -666,6 +710,12 @@ static void config_defaults(struct config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->progress = -1;
     cfg->game.letters = SAN_LETTERS_ENGLISH;
+}
+
+void config_release(struct config *cfg)
+{
+    select_free(cfg->select);
+    cfg->select = NULL;
 }
 
 /* Options that only make sense together, checked once all are read.  0 or 2. */

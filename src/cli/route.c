@@ -7,7 +7,8 @@
 #include "split.h"
 #include "pgnkit/xalloc.h"
 
-const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate"};
+const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate", "not selected"};
+const char *const drop_reason_keys[DROP_REASON_COUNT] = {"invalid", "duplicate", "not_selected"};
 
 int router_open(struct router *r, const struct config *cfg, struct output *out)
 {

@@ -9,8 +9,10 @@
  * in input order by the thread that flushes: the serial run after each game, the
  * pipeline when it flushes a chunk.  So --jobs N routes every game as --jobs 1 does.
  *
- * A new reason to drop a game (selection) is one more enum drop_reason, counted in
- * run_stats.dropped and named in drop_reason_names; route_drop() takes any of them.
+ * Selection (select.h) is decided first, where the game is processed: a game not
+ * selected is DROP_NOT_SELECTED and nothing else (no status, plies nor diagnostics
+ * counted, nothing written), so the options after it (--skip-invalid, --dedupe, --split)
+ * see only the games selected.
  */
 #ifndef PGNKIT_CLI_ROUTE_H
 #define PGNKIT_CLI_ROUTE_H
@@ -24,10 +26,12 @@
 #include "pgnkit/buf.h"
 #include "pgnkit/game.h"
 
-enum drop_reason { DROP_INVALID = 0, DROP_DUPLICATE, DROP_REASON_COUNT };
+enum drop_reason { DROP_INVALID = 0, DROP_DUPLICATE, DROP_NOT_SELECTED, DROP_REASON_COUNT };
 
-/* "invalid", "duplicate": the words of the summary. */
+/* "invalid", "duplicate", "not selected": the words of the summary; and the keys of
+ * --summary-json ("not_selected"). */
 extern const char *const drop_reason_names[DROP_REASON_COUNT];
+extern const char *const drop_reason_keys[DROP_REASON_COUNT];
 
 /* A game kept so far, waiting in a work_output for route_settle. */
 struct routed_game {
@@ -64,7 +68,8 @@ int router_finish(struct router *r, bool ok);
  * --invalid-to). */
 bool route_is_invalid(const struct config *cfg, const struct game_record *rec);
 /* Count it dropped for that reason; for DROP_INVALID with --invalid-to, append its
- * original bytes to o->invalid after a ';' comment line per diagnostic. */
+ * original bytes to o->invalid after a ';' comment line per diagnostic.  rec may be NULL
+ * for DROP_NOT_SELECTED (a game rejected by its tags is never replayed). */
 void route_drop(const struct config *cfg, struct work_output *o, const struct game_record *rec,
                 enum drop_reason why);
 /* The game is kept; the command wrote it to o->out from out_start on. */

@@ -114,11 +114,39 @@ static void write_game(const struct config *cfg, const struct game_record *rec,
     }
 }
 
+/* The verdict of the tag criteria; SELECT_KEEP without a selection. */
+static enum select_verdict select_tags(const struct config *cfg, struct work_output *o,
+                                       const struct pgn_game *g)
+{
+    if (!cfg->select)
+        return SELECT_KEEP;
+    if (!o->select)
+        o->select = select_scratch_new(cfg->select);
+    return select_by_tags(cfg->select, o->select, g);
+}
+
+/* A game not selected: counted in and dropped, and nothing else (route.h). */
+static void drop_not_selected(const struct config *cfg, struct work_output *o)
+{
+    o->stats.games++;
+    route_drop(cfg, o, NULL, DROP_NOT_SELECTED);
+}
+
 void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
                   struct work_output *o)
 {
     g = pgn_text_utf8(&o->text, g, cfg->encoding); /* every output is UTF-8 */
+    /* The tags decide before any move is replayed: a game they reject costs no replay. */
+    enum select_verdict verdict = select_tags(cfg, o, g);
+    if (verdict == SELECT_DROP) {
+        drop_not_selected(cfg, o);
+        return;
+    }
     const struct game_record *rec = game_replay(r, g);
+    if (verdict == SELECT_REPLAY && !select_by_facts(cfg->select, o->select, rec)) {
+        drop_not_selected(cfg, o);
+        return;
+    }
     count_game(&o->stats, rec);
     summary_note_examples(&o->examples, rec);
     /* check's output is the diagnostics: every game's, whatever becomes of the game. */
@@ -156,6 +184,8 @@ void work_output_release(struct work_output *o)
     o->routed = NULL;
     o->routed_count = o->routed_cap = 0;
     summary_examples_release(&o->examples);
+    select_scratch_free(o->select);
+    o->select = NULL;
 }
 
 int work_output_flush(struct work_output *o, struct router *route, struct summary *summary)

@@ -17,7 +17,8 @@ struct input;
 struct pgn_reader;
 struct output;
 
-/* Counts; games == sum of by_status == written + sum of dropped. */
+/* Counts; games == written + sum of dropped == sum of by_status + dropped[NOT_SELECTED]
+ * (a game not selected counts in games and dropped only). */
 struct run_stats {
     uint64_t games;
     uint64_t written;                    /* check: kept (not dropped) */
@@ -94,6 +95,9 @@ struct work_output {
     struct buf route_text;        /* their --split-by values */
     struct run_stats stats;
     struct summary_examples examples;
+    /* The selection's match data: made on first use, used by one thread at a time (the
+     * one processing these games), so by as many threads as there are work_outputs. */
+    struct select_scratch *select;
 };
 void work_output_init(struct work_output *o);
 void work_output_release(struct work_output *o);

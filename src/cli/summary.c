@@ -93,13 +93,17 @@ void summary_add_file(struct summary *s, const char *name, uint64_t bytes)
     s->file_start = s->total;
 }
 
-/* "; 12 written, 3 dropped (2 invalid, 1 duplicate)": where the games went, when an
- * option drops some.  check writes no games: its word is "kept". */
+/* "; 12 written, 3 dropped (2 invalid, 1 duplicate, 0 not selected)": where the games
+ * went, when an option drops some (or a merged summary dropped some).  check writes no
+ * games: its word is "kept". */
 static void print_routing(const struct run_stats *st, const struct config *cfg)
 {
-    if (!cfg->skip_invalid && !cfg->invalid_to && !cfg->dedupe)
-        return;
     uint64_t dropped = 0;
+    for (int i = 0; i < DROP_REASON_COUNT; i++)
+        dropped += st->dropped[i];
+    if (!cfg->skip_invalid && !cfg->invalid_to && !cfg->dedupe && !cfg->select && !dropped)
+        return;
+    dropped = 0;
     for (int i = 0; i < DROP_REASON_COUNT; i++)
         dropped += st->dropped[i];
     fprintf(stderr, "; %llu %s, %llu dropped (", (unsigned long long)st->written,

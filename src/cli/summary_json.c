@@ -4,8 +4,9 @@
  * prints the usual summary and applies the usual exit status to the sum.  The pieces of
  * a job run anywhere (ranges of a file, files of a dump) thus give one report.
  *
- * The object: {"games", "by_status": {ok, warnings, errors, skipped}, "by_code": {CODE: n
- * for the codes seen}, "plies", "bytes", "error_diags", "warning_diags", "seconds",
+ * The object: {"games", "written", "dropped": {invalid, duplicate, not_selected},
+ * "by_status": {ok, warnings, errors, skipped}, "by_code": {CODE: n for the codes seen},
+ * "plies", "bytes", "error_diags", "warning_diags", "seconds",
  * "files": [{"name", "range": null or [START, END or null], the same counts}]}.
  * Merging refuses (exit 2) pieces that cover the same bytes of a file twice: two ranges
  * that overlap, or a whole-file run and anything else of the same name.
@@ -27,7 +28,12 @@ static const char *const status_keys[4] = {"ok", "warnings", "errors", "skipped"
 
 static void put_stats(struct buf *b, const struct run_stats *st)
 {
-    buf_printf(b, "\"games\":%llu,\"by_status\":{", (unsigned long long)st->games);
+    buf_printf(b, "\"games\":%llu,\"written\":%llu,\"dropped\":{", (unsigned long long)st->games,
+               (unsigned long long)st->written);
+    for (int i = 0; i < DROP_REASON_COUNT; i++)
+        buf_printf(b, "%s\"%s\":%llu", i ? "," : "", drop_reason_keys[i],
+                   (unsigned long long)st->dropped[i]);
+    buf_puts(b, "},\"by_status\":{");
     for (int i = 0; i < 4; i++)
         buf_printf(b, "%s\"%s\":%llu", i ? "," : "", status_keys[i],
                    (unsigned long long)st->by_status[i]);
@@ -114,6 +120,14 @@ static bool read_stats(const struct jval *o, struct run_stats *st, const char **
     st->error_diags = v && v->type == J_NUM ? v->u : 0;
     v = json_get(o, "warning_diags");
     st->warning_diags = v && v->type == J_NUM ? v->u : 0;
+    /* Summaries written before "written" and "dropped" existed: every game written. */
+    v = json_get(o, "written");
+    st->written = v && v->type == J_NUM ? v->u : st->games;
+    const struct jval *dr = json_get(o, "dropped");
+    for (int i = 0; i < DROP_REASON_COUNT; i++) {
+        v = dr && dr->type == J_OBJ ? json_get(dr, drop_reason_keys[i]) : NULL;
+        st->dropped[i] = v && v->type == J_NUM ? v->u : 0;
+    }
     const struct jval *bs = json_get(o, "by_status");
     if (!bs || bs->type != J_OBJ) {
         *why = "by_status";

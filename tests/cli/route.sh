@@ -59,7 +59,7 @@ check "pgn --skip-invalid writes the games pgn-extract keeps" cmp -s "$T/pe-kept
 run "$P" check --skip-invalid "$M"
 check "check --skip-invalid still reports the errors" grep -q ': error\[' "$T/out"
 check "check --skip-invalid: games in = kept + dropped in the summary" \
-    grep -qE "^pgnkit: 440 games: .*; $kept kept, $((440 - kept)) dropped \($((440 - kept)) invalid, 0 duplicate\)" "$T/err"
+    grep -qE "^pgnkit: 440 games: .*; $kept kept, $((440 - kept)) dropped \($((440 - kept)) invalid, 0 duplicate, 0 not selected\)" "$T/err"
 run "$P" uci --skip-invalid --summary "$M"
 check "uci --summary: $kept written, $((440 - kept)) dropped as invalid" \
     grep -qE "; $kept written, $((440 - kept)) dropped \($((440 - kept)) invalid" "$T/err"
@@ -114,7 +114,7 @@ check "--dedupe --duplicates-to: kept + duplicates = the input's lines, each onc
 run "$P" uci --dedupe --summary "$T/twic3.pgn"
 n=$(games "$T/twic3.pgn")
 check "uci --dedupe --summary: games in = written + duplicates" \
-    grep -qE "^pgnkit: $n games: .*; $distinct written, $((n - distinct)) dropped \(0 invalid, $((n - distinct)) duplicate\)" "$T/err"
+    grep -qE "^pgnkit: $n games: .*; $distinct written, $((n - distinct)) dropped \(0 invalid, $((n - distinct)) duplicate, 0 not selected\)" "$T/err"
 
 # ---- --split and --split-by ----
 mkdir "$T/split"
