@@ -164,6 +164,19 @@ run_best "$bin" uci "$dir/lichess.pgn"
 echo "44x with --jobs $(nproc): peak RSS $rss KB"
 
 echo
+echo "== memory: one game of 64 MB (bound: 256 MB with the default limits, man page)"
+# 64 MB of "() " after a first move: the token limit (--max-game-tokens) skips it
+# while it is read; a 64 MB game of real moves and comments is skipped by
+# --max-game-bytes (64M) the same way.
+one="$dir/one-game-64mb.pgn"
+[ -s "$one" ] || { printf '[Event "one"]\n\n1. e4 '
+    LC_ALL=C awk 'BEGIN { for (i = 0; i < 22369621; i++) printf "() " }'; printf '*\n'; } >"$one"
+for cmd in uci pgn; do
+    run_best "$bin" $cmd -j1 "$one"
+    echo "64 MB one game, $cmd: $secs s, peak RSS $rss KB"
+done
+
+echo
 echo "== how time grows: twic at 1x, 10x, 100x"
 make_corpus twic
 for n in 1 10; do

@@ -29,6 +29,9 @@
 
 enum {
     READ_CHUNK = 1 << 20, /* bytes asked of the source per read, at least */
+    /* and at most: a buffer grown for one large game is not filled (so made resident)
+     * whole by every later read: memory stays the live game plus this. */
+    READ_MAX = 4 << 20,
 };
 
 #define DEFAULT_MAX_GAME_BYTES ((size_t)64 << 20)
@@ -36,6 +39,7 @@ enum {
 #define DEFAULT_MAX_COMMENT_BYTES ((size_t)32 << 20)
 #define DEFAULT_MAX_DEPTH 1024u
 #define DEFAULT_MAX_DIAGNOSTICS ((size_t)1000)
+#define DEFAULT_MAX_GAME_TOKENS ((size_t)2 << 20)
 #define NEED_MORE SIZE_MAX /* a scanner ran out of bytes before the end of its construct */
 #define TAG_SKIP_LINE (SIZE_MAX - 1) /* a tag line over its bound: the caller skips the line */
 
@@ -212,11 +216,15 @@ struct pgn_reader {
     uint64_t games;
     bool games_unknown; /* game indexes are not known: each game gets index 0 */
     size_t stop_at;    /* games starting at this index or later are not read (restart) */
+    /* File offsets [from, to) hold no '}': an unterminated comment searched them, and the
+     * next one does not search them again (else each costs the rest of the buffer). */
+    uint64_t no_close_from, no_close_to;
     bool stop_crossed; /* stop_at was no clean place between games */
 
     /* The game being read. */
     bool started;
     bool skipping;     /* over max_game_bytes: scanned for its end, nothing kept */
+    bool too_many_tokens; /* skipping since the game passed max_game_tokens */
     bool has_result;
     bool ctrl_reported;
     bool deep_reported;
@@ -422,7 +430,8 @@ static int fill(struct pgn_reader *r, size_t mark)
     size_t keep = (r->started && !r->skipping) ? r->game_start : r->pos;
     if (r->cap - r->len < READ_CHUNK)
         make_room(r, keep);
-    ssize_t got = r->src.read(r->src.ctx, r->buf + r->len, r->cap - r->len);
+    size_t ask = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
+    ssize_t got = r->src.read(r->src.ctx, r->buf + r->len, ask);
     if (got < 0) {
         r->err_no = errno;
         r->failed = true;
@@ -433,7 +442,7 @@ static int fill(struct pgn_reader *r, size_t mark)
         r->eof = true;
         return 0;
     }
-    r->len += (size_t)got > r->cap - r->len ? r->cap - r->len : (size_t)got;
+    r->len += (size_t)got > ask ? ask : (size_t)got;
     return 1;
 }
 
@@ -512,11 +521,23 @@ static inline bool tokens_kept(const struct pgn_reader *r)
     return !r->skipping && r->depth <= r->lim.max_depth;
 }
 
+/* The game passed max_game_tokens: it is skipped from here on, as one over
+ * max_game_bytes is (its tokens would cost ~40 bytes each, up to 40 times its bytes). */
+PGNKIT_COLD void tokens_over_limit(struct pgn_reader *r)
+{
+    r->too_many_tokens = true;
+    start_skipping(r);
+}
+
 static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint32_t line,
                         uint32_t col, enum pgn_token_kind kind)
 {
     if (!tokens_kept(r))
         return;
+    if (r->ntok - r->tok0 >= r->lim.max_game_tokens) {
+        tokens_over_limit(r);
+        return;
+    }
     if (r->ntok == r->tok_cap)
         grow_tokens(r);
     r->toks[r->ntok++] = (struct pgn_token){
@@ -1047,6 +1068,23 @@ static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32
 }
 
 
+/* The first '}' in data[from, len), or NULL; remembers a stretch found without one. */
+static const char *find_close(struct pgn_reader *r, size_t from)
+{
+    uint64_t at = r->base_off + from, end = r->base_off + r->len;
+    size_t p = from;
+    if (at >= r->no_close_from && at < r->no_close_to) {
+        p = r->no_close_to < end ? (size_t)(r->no_close_to - r->base_off) : r->len;
+        at = r->no_close_from;
+    }
+    const char *hit = p < r->len ? memchr(r->data + p, '}', r->len - p) : NULL;
+    if (!hit) {
+        r->no_close_from = at;
+        r->no_close_to = end;
+    }
+    return hit;
+}
+
 /*
  * Scan the {comment} whose '{' is at index i.  Returns the index after it.  When it never
  * closes and a tag line after a blank line ends it, returns that '[' index and sets
@@ -1069,7 +1107,7 @@ static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
     for (;;) {
         const char *d = r->data;
         size_t n = r->len;
-        const char *hit = searched < n ? memchr(d + searched, '}', n - searched) : NULL;
+        const char *hit = find_close(r, searched);
         size_t e = hit ? (size_t)(hit - d) : n;
         bool final = hit != NULL || r->eof;
         size_t tag = comment_lines(r, &w, e, final, hit != NULL);
@@ -1215,6 +1253,7 @@ static void reset_game(struct pgn_reader *r)
 {
     r->started = false;
     r->skipping = false;
+    r->too_many_tokens = false;
     r->has_result = false;
     r->ctrl_reported = false;
     r->deep_reported = false;
@@ -1447,6 +1486,10 @@ PGNKIT_NOINLINE size_t scan_fast(struct pgn_reader *r, size_t i)
     struct pgn_token *tok = r->toks + r->ntok;
     struct fast_mark mark = {tok, r->phase};
     while (i < n) {
+        /* Near max_game_tokens the slow path goes on: emit() enforces it. */
+        size_t held = (size_t)(tok - r->toks) - r->tok0;
+        if (held + 64 > r->lim.max_game_tokens)
+            goto out;
         if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
             size_t marked = (size_t)(mark.tok - r->toks);
             r->ntok = (size_t)(tok - r->toks);
@@ -1455,6 +1498,8 @@ PGNKIT_NOINLINE size_t scan_fast(struct pgn_reader *r, size_t i)
             mark.tok = r->toks + marked;
         }
         size_t room = r->tok_cap - (size_t)(tok - r->toks);
+        if (room > r->lim.max_game_tokens - held)
+            room = r->lim.max_game_tokens - held;
         const size_t stop = n - i > room ? i + room : n;
         while (i < stop) {
             unsigned char c = (unsigned char)d[i];
@@ -1989,9 +2034,15 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
         /* Its contents were not all looked at: the one diagnostic says so, whatever the
          * buffer size at which the skipping began. */
         diag_list_clear(&r->diags);
-        add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
-                 "the game is over the limit of %zu bytes (%llu); skipped",
-                 r->lim.max_game_bytes, (unsigned long long)bytes);
+        if (r->too_many_tokens && bytes <= r->lim.max_game_bytes)
+            add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
+                     "the game has more than %zu tokens (moves, numbers, comments, "
+                     "parentheses: --max-game-tokens); skipped",
+                     r->lim.max_game_tokens);
+        else
+            add_diag(r, DIAG_GAME_TOO_LARGE, r->game_line, r->game_col,
+                     "the game is over the limit of %zu bytes (%llu); skipped",
+                     r->lim.max_game_bytes, (unsigned long long)bytes);
     }
 
     if (r->scratch_len)
@@ -2071,6 +2122,8 @@ static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
         r->lim.max_depth = DEFAULT_MAX_DEPTH;
     if (!r->lim.max_diagnostics)
         r->lim.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS;
+    if (!r->lim.max_game_tokens)
+        r->lim.max_game_tokens = DEFAULT_MAX_GAME_TOKENS;
 }
 
 static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits *limits)
@@ -2101,6 +2154,7 @@ static void resume_at(struct pgn_reader *r, const struct pgn_resume *at)
     r->games = at->games;
     r->games_unknown = at->games_unknown;
     r->bom_done = at->offset != 0; /* a BOM is looked for at the file's start only */
+    r->no_close_from = r->no_close_to = 0;
 }
 
 struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
@@ -2162,7 +2216,6 @@ bool pgn_reader_stop_crossed(const struct pgn_reader *r) { return r->stop_crosse
 void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep)
 {
     r->keep_tokens = keep && r->memory;
-    r->kept = 0;
 }
 
 const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r) { return r->toks; }

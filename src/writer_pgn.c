@@ -71,6 +71,7 @@ struct pgn_out {
     size_t remainder_nest;       /* '(' opened inside that comment */
     struct pgn_level *levels;
     size_t depth, cap;
+    size_t next_diag;            /* error_at's cursor: diags before it lie before the token */
     struct pgn_level inline_levels[INLINE_LEVELS];
 };
 
@@ -427,12 +428,27 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     w->fen_pending = w->fen_comments && w->depth == 0;
 }
 
-/* The error diagnostic at a token's position, or NULL. */
-static const struct diag *error_at(const struct game_record *rec, const struct pgn_token *tok)
+/* Whether diagnostic d lies before the token's position (diags are in file order). */
+static bool diag_before(const struct diag *d, const struct pgn_token *tok)
 {
-    for (size_t i = 0; i < rec->diags.count; i++) {
-        const struct diag *d = &rec->diags.items[i];
-        if (d->severity == DIAG_ERROR && d->line == tok->line && d->col == tok->col)
+    return d->line != tok->line ? d->line < tok->line : d->col < tok->col;
+}
+
+/*
+ * The error diagnostic at a token's position, or NULL.  Tokens are written in file
+ * order and the record's diagnostics are sorted so: a cursor that only moves forward
+ * makes all the calls of a game one pass over its diagnostics, not one pass per error.
+ */
+static const struct diag *error_at(struct pgn_out *w, const struct pgn_token *tok)
+{
+    const struct diag_list *list = &w->rec->diags;
+    while (w->next_diag < list->count && diag_before(&list->items[w->next_diag], tok))
+        w->next_diag++;
+    for (size_t i = w->next_diag; i < list->count; i++) {
+        const struct diag *d = &list->items[i];
+        if (d->line != tok->line || d->col != tok->col)
+            break;
+        if (d->severity == DIAG_ERROR)
             return d;
     }
     return NULL;
@@ -442,7 +458,7 @@ static const struct diag *error_at(const struct game_record *rec, const struct p
 static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
 {
     struct pgn_level *lv = top(w);
-    const struct diag *d = error_at(w->rec, tok);
+    const struct diag *d = error_at(w, tok);
     if (!d && w->depth > 0) {
         /* Not replayed at all (--no-variations): copy the variation as written. */
         put_numbered(w, &lv->current, tok->text, tok->len, false);

@@ -88,6 +88,8 @@ struct pgn_limits {
     size_t max_comment_bytes; /* default 32 MiB */
     uint32_t max_depth;       /* variation nesting; default 1024 */
     size_t max_diagnostics;   /* kept per game (then counted: diag_list); default 1000 */
+    size_t max_game_tokens;   /* tokens held for one game (each ~24 bytes, and ~16 more in
+                               * the replay): more and the game is skipped; default 2 Mi */
 };
 
 /** How far past a tag pair line inside a comment the reader looks for the comment's '}'. */
@@ -160,7 +162,8 @@ bool pgn_reader_stop_crossed(const struct pgn_reader *r);
  * the next game (memory readers only; off by default): a caller can then hold all the
  * games of a piece without copying their tokens.  The array still moves when it grows:
  * a game's tokens stay at the same index from pgn_reader_kept_tokens() as when the game
- * was returned, and are valid until the next restart.
+ * was returned, and are valid until the next restart.  Turned off between games, the
+ * tokens kept so far stay (until the next restart); later games' go after them.
  */
 void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep);
 const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r);

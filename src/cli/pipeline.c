@@ -42,6 +42,13 @@
  * was tokenized k + 1 times). */
 enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20, JOIN_MAX = 1 << 20 };
 
+/* What a chunk keeps from phase A, whatever its bytes hold: tiny games (2 bytes each)
+ * or many diagnostics (~500 bytes each, one per 2 input bytes) would otherwise cost
+ * hundreds of times the chunk's bytes, in every slot of the ring.  Past a bound the
+ * chunk's games are only counted, and phase B reads them again from the chunk's bytes
+ * and replays each as it is read (replay_rest).  Real games (~1 KB) never reach it. */
+enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 1024 };
+
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
 /* A piece of the input and what became of it. */
@@ -51,6 +58,8 @@ struct chunk {
     bool cut_ok;           /* the reader's stop at `cut` was not crossed */
     bool needs_join;       /* the cut was wrong: read on into the next chunk (join_next) */
     bool absorbed;         /* read as part of the chunk before: no games of its own */
+    bool overflow;         /* games past the KEEP_* bounds were counted, not kept */
+    size_t games_in;       /* the games of [0, cut): game_count kept, the rest counted */
     uint32_t joined;       /* chunks after it that it has absorbed */
     char *data;            /* the input's bytes from at.offset on */
     size_t len, cap;
@@ -188,12 +197,33 @@ static void fix_pointers(struct chunk *c)
     }
 }
 
+/* Whether the games kept so far reach a KEEP_* bound (the first game is always kept). */
+static bool keep_full(const struct chunk *c, size_t tokens)
+{
+    return c->game_count &&
+           (c->game_count >= KEEP_GAMES_MAX || c->diag_len >= KEEP_DIAGS_MAX ||
+            tokens >= KEEP_TOKENS_MAX);
+}
+
 static void tokenize(struct chunk *c, struct pgn_reader *r)
 {
     pgn_reader_restart(r, c->data, c->len, c->cut, &c->at);
+    pgn_reader_keep_tokens(r, true);
+    c->overflow = false;
+    c->games_in = 0;
     struct pgn_game g;
-    while (pgn_reader_next(r, &g, NULL) == 1)
+    size_t tokens = 0;
+    while (pgn_reader_next(r, &g, NULL) == 1) {
+        c->games_in++;
+        if (c->overflow)
+            continue;
         add_game(c, &g, g.token_count ? (size_t)(g.tokens - pgn_reader_kept_tokens(r)) : 0);
+        tokens += g.token_count;
+        if (keep_full(c, tokens)) {
+            c->overflow = true;
+            pgn_reader_keep_tokens(r, false); /* the kept ones stay */
+        }
+    }
     c->cut_ok = !pgn_reader_stop_crossed(r); /* else the guess was wrong */
     c->tokens = pgn_reader_kept_tokens(r);
     fix_pointers(c);
@@ -201,7 +231,8 @@ static void tokenize(struct chunk *c, struct pgn_reader *r)
 
 static void clear_games(struct chunk *c)
 {
-    c->game_count = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
+    c->game_count = c->games_in = c->tag_len = c->text_len = c->moved_len = c->diag_len = 0;
+    c->overflow = false;
 }
 
 static void chunk_clear(struct chunk *c)
@@ -243,7 +274,7 @@ static void resolve(struct pipeline *p)
             break;
         }
         c->at.games = p->games_resolved;
-        p->games_resolved += c->game_count;
+        p->games_resolved += c->games_in;
         p->next_resolve++;
     }
     if (p->next_resolve != before)
@@ -337,6 +368,19 @@ static bool await_number(struct pipeline *p, struct chunk *c, uint64_t seq, stru
     }
 }
 
+/* The games of an overflowed chunk after the kept ones: read again from the chunk's
+ * bytes (numbered from at.games on) and replayed one by one as they are read. */
+static void replay_rest(const struct pipeline *p, struct chunk *c, struct lane *lane)
+{
+    struct pgn_reader *r = lane->reader;
+    pgn_reader_restart(r, c->data, c->len, c->cut, &c->at);
+    pgn_reader_keep_tokens(r, false);
+    struct pgn_game g;
+    for (size_t k = 0; k < c->games_in && pgn_reader_next(r, &g, NULL) == 1; k++)
+        if (k >= c->game_count)
+            process_game(lane->replayer, p->cfg, &g, &c->output);
+}
+
 /* Take the oldest filled chunk, tokenize it, wait for its first game number, replay it.
  * Called with the lock held, which it releases while working. */
 static void work_one(struct pipeline *p, struct lane *lane)
@@ -361,6 +405,8 @@ static void work_one(struct pipeline *p, struct lane *lane)
             c->games[i].index += c->at.games;
             process_game(lane->replayer, p->cfg, &c->games[i], &c->output);
         }
+        if (c->overflow)
+            replay_rest(p, c, lane);
         pthread_mutex_lock(&p->lock);
     } else {
         resolve(p); /* an absorbed chunk is passed over */
@@ -439,7 +485,7 @@ static int flush_ready(struct pipeline *p, bool wait, struct router *route,
         pthread_mutex_unlock(&p->lock);
         if (work_output_flush(&c->output, route, summary) != 0)
             rc = 2;
-        p->games_flushed += c->game_count;
+        p->games_flushed += c->games_in;
         chunk_clear(c);
         pthread_mutex_lock(&p->lock);
         c->state = CHUNK_FREE;
