@@ -2,7 +2,7 @@
 # fuzz.sh OUTDIR TARGET SECONDS - run one libFuzzer target, then merge what it found into
 # testdata/fuzz-corpus/TARGET (only inputs that add coverage: the committed corpus stays
 # small).  Seeds: games split out of testdata/pgn (pgn_reader), their move tokens (san),
-# the FENs of testdata/perft (fen).  Crashes go to OUTDIR/artifacts/TARGET/; copy each
+# the FENs of testdata/perft (fen), testdata/variants' positions and games (variant).  Crashes go to OUTDIR/artifacts/TARGET/; copy each
 # one into testdata/fuzz-corpus/TARGET/ as a regression file once it is fixed.
 set -eu
 out=$1
@@ -35,6 +35,8 @@ if [ -z "$(ls -A "$seeds")" ]; then
             sort -u | awk -v dir="$seeds" '
                 { f = dir "/fen" NR; printf "%d%s", (FILENAME ~ /fischer/), $0 > f; close(f) }'
         ;;
+    variant)
+        sh scripts/fuzz-variant-seeds.sh "$seeds" ;;
     esac
 fi
 
@@ -43,6 +45,7 @@ pgn_reader | writer) maxlen=8192 ;;
 san) maxlen=64 ;;
 fen) maxlen=256 ;;
 source) maxlen=16384 ;;
+variant) maxlen=4096 ;;
 *) maxlen=4096 ;;
 esac
 
