@@ -127,7 +127,7 @@ $(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
 
 # Fuzzing (tests/fuzz/): libFuzzer binaries, and replay_<target> (a plain main() over
 # corpus files, any profile) to reproduce a crash with gcc, gdb or valgrind.
-FUZZ_TARGETS := pgn_reader san fen source writer
+FUZZ_TARGETS := pgn_reader san fen source writer variant
 FUZZ_SECONDS ?= 60
 
 $(OUT)/fuzz/fuzz_%: $(OUT)/obj/tests/fuzz/fuzz_%.o $(LIB)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # fuzz.sh OUTDIR TARGET SECONDS - run one libFuzzer target, then merge what it found into
 # testdata/fuzz-corpus/TARGET (only inputs that add coverage: the committed corpus stays
-# small).  Seeds: games split out of testdata/pgn (pgn_reader), their move tokens (san),
-# the FENs of testdata/perft (fen).  Crashes go to OUTDIR/artifacts/TARGET/; copy each
-# one into testdata/fuzz-corpus/TARGET/ as a regression file once it is fixed.
+# small).  Seeds: games split out of testdata/pgn and testdata/variants/pgn (pgn_reader,
+# writer), their move tokens (san), the FENs of testdata/perft (fen), testdata/variants'
+# positions and games (variant).  Crashes go to OUTDIR/artifacts/TARGET/; copy each one
+# into testdata/fuzz-corpus/TARGET/ as a regression file once it is fixed.
 set -eu
 out=$1
 target=$2
@@ -19,7 +20,7 @@ if [ -z "$(ls -A "$seeds")" ]; then
     case $target in
     pgn_reader | writer)
         # One seed per game (at most 40 per file), cut at each [Event line.
-        for f in testdata/pgn/*/*.pgn; do
+        for f in testdata/pgn/*/*.pgn testdata/variants/pgn/*.pgn; do
             awk -v dir="$seeds" -v base="$(echo "$f" | tr / _)" '
                 /^\[Event / { n++; if (n > 40) exit }
                 n > 0 { print > (dir "/" base "-" n) }' "$f"
@@ -35,6 +36,8 @@ if [ -z "$(ls -A "$seeds")" ]; then
             sort -u | awk -v dir="$seeds" '
                 { f = dir "/fen" NR; printf "%d%s", (FILENAME ~ /fischer/), $0 > f; close(f) }'
         ;;
+    variant)
+        sh scripts/fuzz-variant-seeds.sh "$seeds" ;;
     esac
 fi
 
@@ -43,6 +46,7 @@ pgn_reader | writer) maxlen=8192 ;;
 san) maxlen=64 ;;
 fen) maxlen=256 ;;
 source) maxlen=16384 ;;
+variant) maxlen=4096 ;;
 *) maxlen=4096 ;;
 esac
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pgnkit/variant.h"
 #include "position_internal.h"
 
 struct fen_cursor {
@@ -108,7 +109,13 @@ static int parse_board(struct position *pos, const char *s, size_t start, size_t
             }
         } else if (ch == '~' && pos->variant == VARIANT_CRAZYHOUSE && file > 0 && !prev_digit &&
                    pos->board[square_make(file - 1, rank)] != PIECE_NONE) {
-            pos->promoted |= bb_square(square_make(file - 1, rank)); /* a promoted piece */
+            uint8_t *piece = &pos->board[square_make(file - 1, rank)];
+            if (piece_type_of(*piece) == PAWN || piece_type_of(*piece) == KING) {
+                diag_set(err, DIAG_BAD_FEN, 0, col, "board: '~' marks a promoted piece, not a %s",
+                         piece_type_of(*piece) == PAWN ? "pawn" : "king");
+                return -1;
+            }
+            *piece |= PIECE_PROMOTED;
         } else {
             int piece = piece_from_char(ch);
             if (piece < 0) {
@@ -350,15 +357,36 @@ static int split_pocket(struct position *pos, const char *s, size_t start, size_
                      show_byte(s[i], shown));
             return -1;
         }
-        uint8_t *count = &pos->pocket[piece_color_of((uint8_t)piece)][piece_type_of((uint8_t)piece)];
-        if (*count >= 64) {
+        int c = piece_color_of((uint8_t)piece), t = piece_type_of((uint8_t)piece);
+        int count = variant_pocket(pos, c, t);
+        if (count >= (t == PAWN ? POCKET_MAX_PAWNS : POCKET_MAX_PIECES)) {
             diag_set(err, DIAG_BAD_FEN, 0, col_of(i), "pocket: too many pieces");
             return -1;
         }
-        (*count)++;
+        variant_set_pocket(pos, c, t, count + 1);
     }
     *n = from - start;
     return 0;
+}
+
+/* Crazyhouse: a capture moves a piece into a pocket (a promoted one as a pawn) and a drop
+ * moves it back, so the game's material by type never grows: when it fits the pocket
+ * fields (variant.h) here, no count can overflow in play. */
+static bool pockets_fit(const struct position *pos)
+{
+    bitboard promoted = 0;
+    for (int sq = 0; sq < SQUARE_COUNT; sq++)
+        if (pos->board[sq] != PIECE_NONE && (pos->board[sq] & PIECE_PROMOTED))
+            promoted |= bb_square(sq);
+    for (int t = PAWN; t <= QUEEN; t++) {
+        int total = bb_count(pos->by_type[t] & (t == PAWN ? ~0ULL : ~promoted)) +
+                    variant_pocket(pos, WHITE, t) + variant_pocket(pos, BLACK, t);
+        if (t == PAWN && total + bb_count(promoted) > POCKET_MAX_PAWNS)
+            return false;
+        if (t != PAWN && total > POCKET_MAX_PIECES)
+            return false;
+    }
+    return true;
 }
 
 static bool parse_check_pair(const char *s, size_t n, int *a, int *b)
@@ -431,6 +459,12 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
         return -1;
     if (parse_board(pos, cur->s, start[0], n[0], err) < 0)
         return -1;
+    if (pos->variant == VARIANT_CRAZYHOUSE && !pockets_fit(pos)) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start[0]),
+                 "board: more than %d pawns (promoted pieces included) or %d of a piece, in "
+                 "pockets and on the board", POCKET_MAX_PAWNS, POCKET_MAX_PIECES);
+        return -1;
+    }
     char stm = cur->s[start[1]];
     if (n[1] != 1 || (stm != 'w' && stm != 'b')) {
         diag_set(err, DIAG_BAD_FEN, 0, col_of(start[1]), "side to move: '%.*s' is not w or b",
@@ -531,7 +565,7 @@ size_t fen_write_rank(const struct position *pos, int rank, char *dst)
         empty = 0;
         char ch = letters[piece_type_of(p)];
         dst[n++] = piece_color_of(p) == BLACK ? (char)(ch | 0x20) : ch;
-        if (pos->promoted && bb_has(pos->promoted, square_make(file, rank)))
+        if (p & PIECE_PROMOTED)
             dst[n++] = '~'; /* Crazyhouse: a promoted piece */
     }
     if (empty)
@@ -560,7 +594,7 @@ static size_t write_pockets(const struct position *pos, char *dst)
     dst[n++] = '[';
     for (int c = 0; c < COLOR_COUNT; c++)
         for (int t = PAWN; t <= QUEEN; t++)
-            for (int k = 0; k < pos->pocket[c][t]; k++)
+            for (int k = 0; k < variant_pocket(pos, c, t); k++)
                 dst[n++] = c == WHITE ? letters[t] : (char)(letters[t] | 0x20);
     dst[n++] = ']';
     return n;

@@ -90,7 +90,10 @@ bool position_ok(const struct position *pos)
         if (p == PIECE_NONE) {
             if (bb_has(all, sq))
                 return false;
-        } else if (p > piece_make(BLACK, KING) || piece_type_of(p) > KING ||
+        } else if ((p & PIECE_PROMOTED &&
+                    (pos->variant != VARIANT_CRAZYHOUSE || piece_type_of(p) == PAWN ||
+                     piece_type_of(p) == KING)) ||
+                   (p & (uint8_t)~PIECE_PROMOTED) > piece_make(BLACK, KING) || piece_type_of(p) > KING ||
                    !bb_has(pos->by_type[piece_type_of(p)], sq) ||
                    !bb_has(pos->by_color[piece_color_of(p)], sq)) {
             return false;

@@ -576,7 +576,7 @@ static void resolve_drop(const struct position *pos, const struct san *san,
     }
     if (explain_variant_end(pos, out))
         return;
-    if (!pos->pocket[us][san->piece])
+    if (!variant_pocket(pos, us, san->piece))
         add_problem(out, DIAG_ILLEGAL, "Crazyhouse: %s has no %s in the pocket", color_names[us],
                     piece_names[san->piece]);
     else if (pos->board[san->to] != PIECE_NONE)

@@ -135,7 +135,7 @@ static void drop(struct position *pos, struct move m)
 {
     int us = pos->side_to_move;
     pos_put(pos, m.to, piece_make((enum color)us, (enum piece_type)m.promo));
-    pos->pocket[us][m.promo]--;
+    variant_set_pocket(pos, us, m.promo, variant_pocket(pos, us, m.promo) - 1);
     /* lichess: a pawn drop resets the clock, a piece drop counts as a move. */
     pos->halfmove_clock = m.promo == PAWN ? 0 : pos->halfmove_clock + 1;
     pos->ep_square = SQ_NONE;
@@ -168,8 +168,7 @@ void variant_do_move(struct position *pos, struct move m)
               pos->board[m.to] == PIECE_NONE;
     uint8_t victim = castle ? PIECE_NONE : pos->board[m.to];
     bool capture = victim != PIECE_NONE || ep;
-    bool victim_promoted = bb_has(pos->promoted, m.to);
-    bool mover_promoted = bb_has(pos->promoted, m.from);
+    bool victim_promoted = victim != PIECE_NONE && (victim & PIECE_PROMOTED);
 
     pos_move_pieces(pos, m);
 
@@ -177,11 +176,12 @@ void variant_do_move(struct position *pos, struct move m)
         square_rank(m.from) == (us == WHITE ? 0 : 7))
         pos->ep_square = SQ_NONE; /* a double step from the 1st rank: no en passant */
     if (pos->variant == VARIANT_CRAZYHOUSE) {
-        if (capture)
-            pos->pocket[us][ep || victim_promoted ? PAWN : piece_type_of(victim)]++;
-        pos->promoted &= ~(bb_square(m.from) | bb_square(m.to));
-        if (mover_promoted || m.promo)
-            pos->promoted |= bb_square(m.to);
+        if (capture) {
+            int t = ep || victim_promoted ? PAWN : piece_type_of(victim);
+            variant_set_pocket(pos, us, t, variant_pocket(pos, us, t) + 1);
+        }
+        if (m.promo) /* the mark moves with the piece (types.h); a new queen gets it */
+            pos->board[m.to] |= PIECE_PROMOTED;
     }
     if (pos->variant == VARIANT_ATOMIC && capture)
         explode(pos, m.to);
@@ -464,7 +464,7 @@ static int gen_drops(const struct position *pos, struct move *out, int n)
         squares &= att_between(pos->king_square[us], bb_lsb(pos->checkers));
     }
     for (int t = PAWN; t <= QUEEN; t++) {
-        if (!pos->pocket[us][t])
+        if (!variant_pocket(pos, us, t))
             continue;
         bitboard to = t == PAWN ? squares & ~(bb_rank(0) | bb_rank(7)) : squares;
         while (to) {

@@ -18,7 +18,8 @@ enum castle_side { CASTLE_KING_SIDE = 0, CASTLE_QUEEN_SIDE = 1 };
 struct position {
     bitboard by_type[PIECE_TYPE_COUNT]; /* both colours */
     bitboard by_color[COLOR_COUNT];
-    uint8_t board[SQUARE_COUNT];        /* PIECE_NONE or piece_make(color, type) */
+    /* PIECE_NONE or piece_make(color, type), | PIECE_PROMOTED in Crazyhouse (types.h) */
+    uint8_t board[SQUARE_COUNT];
     uint8_t side_to_move;               /* enum color */
     /* PGN-standard: set after every double pawn push, whether or not a capture is
      * possible (SQ_NONE otherwise).  position_ep_legal() answers the stricter question. */
@@ -27,17 +28,20 @@ struct position {
     uint8_t castle_rook[COLOR_COUNT][2];
     uint8_t king_square[COLOR_COUNT];   /* SQ_NONE in a variant where a side has no king (or several) */
     bool chess960;
-    uint8_t variant;                    /* enum variant (fits the padding here) */
-    uint32_t halfmove_clock;            /* 32 bits: a FEN may start it at 65535 */
+    uint8_t variant;                    /* enum variant */
+    /* Variant state in what was padding, zero in standard chess (variant.h keeps it):
+     * a position is copied per move, so it stays at standard chess's 160 bytes. */
+    union {
+        uint8_t checks_left[COLOR_COUNT]; /* Three-check: checks each side may still give */
+        uint8_t pockets[6];               /* Crazyhouse: packed counts, variant_pocket() */
+    };
     /* Enemy pieces giving check to the side to move: kept by position_do_move (and set
      * by fen_parse / position_set_start), since every move asks for it. */
     bitboard checkers;
+    uint32_t halfmove_clock;            /* 32 bits: a FEN may start it at 65535 */
     uint32_t fullmove_number;
-    /* Variant state, zero in standard chess (variant.h keeps it). */
-    uint8_t checks_left[COLOR_COUNT];   /* Three-check: checks each side may still give */
-    uint8_t pocket[COLOR_COUNT][5];     /* Crazyhouse: pieces in hand, by type PAWN..QUEEN */
-    bitboard promoted;                  /* Crazyhouse: pieces that were pawns (go back as pawns) */
 };
+_Static_assert(sizeof(struct position) <= 160, "struct position is copied per move: keep it small");
 
 /** The standard starting position. */
 void position_set_start(struct position *pos);

@@ -26,15 +26,17 @@ enum piece_type {
     NO_PIECE_TYPE = 6
 };
 
-/* A piece on the board: colour and type packed as (color << 3) | type. */
-enum { PIECE_NONE = 0xff };
+/* A piece on the board: colour and type packed as (color << 3) | type, plus
+ * PIECE_PROMOTED on a Crazyhouse piece that was a pawn (it goes back to the pocket as one):
+ * the mark rides along with the piece, so struct position needs no separate mask. */
+enum { PIECE_NONE = 0xff, PIECE_PROMOTED = 0x10 };
 
 static inline uint8_t piece_make(enum color c, enum piece_type t)
 {
     return (uint8_t)((c << 3) | t);
 }
 static inline enum piece_type piece_type_of(uint8_t piece) { return (enum piece_type)(piece & 7); }
-static inline enum color piece_color_of(uint8_t piece) { return (enum color)(piece >> 3); }
+static inline enum color piece_color_of(uint8_t piece) { return (enum color)((piece >> 3) & 1); }
 
 enum { SQ_NONE = 64, SQUARE_COUNT = 64 };
 

@@ -16,6 +16,39 @@
 
 #include "pgnkit/position.h"
 
+/*
+ * Crazyhouse pockets, packed into pos->pockets (6 bytes): per colour 5 bits of pawns and
+ * 4 bits each of knights, bishops, rooks and queens.  fen.c admits only positions whose
+ * material (board and pockets, a promoted piece counted as a pawn) fits, and play keeps
+ * it, so a count never overflows.
+ */
+enum { POCKET_MAX_PAWNS = 31, POCKET_MAX_PIECES = 15 };
+
+static inline unsigned pocket_shift_(int c, int t) { return (unsigned)(c * 21 + (t ? 1 + 4 * t : 0)); }
+static inline uint64_t pocket_mask_(int t) { return t ? POCKET_MAX_PIECES : POCKET_MAX_PAWNS; }
+static inline uint64_t pocket_word_(const struct position *pos)
+{
+    uint64_t w = 0;
+    for (int i = 0; i < 6; i++)
+        w |= (uint64_t)pos->pockets[i] << (8 * i);
+    return w;
+}
+
+/** Pieces of type t (PAWN..QUEEN) in colour c's pocket. */
+static inline int variant_pocket(const struct position *pos, int c, int t)
+{
+    return (int)((pocket_word_(pos) >> pocket_shift_(c, t)) & pocket_mask_(t));
+}
+
+/** Set colour c's count of type t (0..POCKET_MAX_*). */
+static inline void variant_set_pocket(struct position *pos, int c, int t, int count)
+{
+    unsigned s = pocket_shift_(c, t);
+    uint64_t w = (pocket_word_(pos) & ~(pocket_mask_(t) << s)) | ((uint64_t)count & pocket_mask_(t)) << s;
+    for (int i = 0; i < 6; i++)
+        pos->pockets[i] = (uint8_t)(w >> (8 * i));
+}
+
 /** The variant a Variant tag or --variant names (lichess names and python-chess's aliases,
  * case-insensitive): VARIANT_STANDARD for standard chess names, -1 when unknown (Chess960
  * is the caller's business: it is standard chess with other castling). */

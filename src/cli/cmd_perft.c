@@ -1,7 +1,8 @@
 /*
  * cmd_perft.c - `pgnkit perft FEN DEPTH [--divide]`: count the leaves of the legal
  * move tree, the move generator's own check.  The FEN may be one argument or its 4 to
- * 6 fields as separate arguments.  Prints the count as the last line; with --divide,
+ * 6 fields as separate arguments, and may name its variant as an EPD operation
+ * ("... w - - variant crazyhouse;").  Prints the count as the last line; with --divide,
  * one "uci: count" line per root move first.
  */
 #include <stdio.h>
@@ -31,7 +32,8 @@ static void print_help(void)
 {
     puts("usage: pgnkit perft FEN DEPTH [--divide] [--variant NAME]\n"
          "Count the leaf nodes of the legal move tree of FEN to DEPTH plies.\n"
-         "FEN may be one argument or its 4 to 6 fields as separate arguments.\n"
+         "FEN may be one argument or its 4 to 6 fields as separate arguments; an EPD\n"
+         "operation 'variant NAME;' after the fields names its variant (as --variant).\n"
          "  --divide        print each root move (UCI) with its count, then the total\n"
          "  --variant NAME  play by a variant's rules: crazyhouse, atomic, antichess,\n"
          "                  kingofthehill, 3check, racingkings, horde (lichess names too)");
@@ -59,6 +61,35 @@ static void run_divide(const struct position *pos, int depth)
     for (int i = 0; i < n; i++)
         printf("%s: %llu\n", lines[i].uci, (unsigned long long)lines[i].nodes);
     printf("\n%llu\n", (unsigned long long)total);
+}
+
+/* The EPD operation "variant NAME;" (NAME may be quoted) anywhere after the board: cut
+ * out of fen.  Returns the variant, VARIANT_STANDARD without one, -1 for an unknown name
+ * (copied into bad). */
+static int take_variant_op(char *fen, char *bad, size_t cap)
+{
+    char *op = strstr(fen, " variant ");
+    if (!op)
+        return VARIANT_STANDARD;
+    char *name = op + 9;
+    while (*name == ' ')
+        name++;
+    size_t len = strcspn(name, ";");
+    char *rest = name + len + (name[len] == ';');
+    while (len && name[len - 1] == ' ')
+        len--;
+    if (len >= 2 && name[0] == '"' && name[len - 1] == '"') {
+        name++;
+        len -= 2;
+    }
+    int v = variant_from_name(name, len);
+    if (v < 0)
+        snprintf(bad, cap, "%.*s", (int)len, name);
+    memmove(op, rest, strlen(rest) + 1);
+    size_t n = strlen(fen); /* what the operation leaves behind: "w - - ;" */
+    while (n && (fen[n - 1] == ' ' || fen[n - 1] == ';'))
+        fen[--n] = '\0';
+    return v;
 }
 
 /* Join the FEN arguments with single spaces; returns -1 if too long. */
@@ -126,6 +157,18 @@ int cmd_perft(int argc, char **argv)
     char fen[PERFT_FEN_MAX];
     if (join_fen(fen, sizeof fen, args, nargs - 1) < 0)
         return usage_error("the FEN is too long");
+
+    char bad[64];
+    int named = take_variant_op(fen, bad, sizeof bad);
+    if (named < 0) {
+        fprintf(stderr, "pgnkit: perft: unknown variant '%s' in the FEN (try 'pgnkit perft --help')\n",
+                bad);
+        return 2;
+    }
+    if (named != VARIANT_STANDARD && variant != VARIANT_STANDARD && named != variant)
+        return usage_error("--variant and the FEN's variant operation disagree");
+    if (named != VARIANT_STANDARD)
+        variant = named;
 
     struct position pos;
     struct diag err;

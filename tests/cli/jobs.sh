@@ -1,12 +1,14 @@
 #!/bin/sh
 # jobs.sh - --jobs N writes exactly the bytes --jobs 1 writes, for every command and
-# format, on every shared PGN file at once and on standard input.
+# format, on every shared PGN file at once (the lichess variant games among them) and on
+# standard input.
 . tests/cli/lib/common.sh
 pgnkit=$PGNKIT
 tmp=$TMP
 
 # Many games in one stream, so several batches are in flight at once.
-cat testdata/pgn/*/*.pgn testdata/pgn/*/*.pgn > "$tmp/all.pgn"
+cat testdata/pgn/*/*.pgn testdata/variants/pgn/*.pgn testdata/variants/pgn/python-chess/*.pgn \
+    testdata/pgn/*/*.pgn > "$tmp/all.pgn"
 
 check() {
     name=$1
@@ -40,5 +42,14 @@ check "uci json" uci --format json
 check "fen" fen
 check "fen every" fen --every
 check "pgn" pgn
+
+# The variant games on their own too: their outputs are not lost among the others.
+cat testdata/variants/pgn/*.pgn testdata/variants/pgn/python-chess/*.pgn >"$tmp/all.pgn"
+grep -q '^\[Variant "Crazyhouse"\]' "$tmp/all.pgn" && ok "variant games: the stream holds them" ||
+    not_ok "variant games: none found"
+check "variants uci" uci
+check "variants fen every" fen --every
+check "variants pgn" pgn
+check "variants check json" check --format json
 
 finish

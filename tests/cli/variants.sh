@@ -45,7 +45,9 @@ legal() {
 # illegal DESC TEXT: check reports an ILLEGAL/MOVE_AFTER_END error containing TEXT.
 illegal() {
     run "$PGNKIT" check -q "$TMP/g.pgn"
-    check "$1: rejected naming the rule ($2)" grep -qF -- "$2" "$TMP/out"
+    grep -F -- "$2" "$TMP/out" >"$TMP/hit"
+    check "$1: rejected naming the rule ($2)" grep -qE 'error\[(ILLEGAL|MOVE_AFTER_END)\]' "$TMP/hit"
+    echo "#   $(cat "$TMP/hit")"
 }
 
 # Crazyhouse.  Black: Kh8, Rg8, pawns g7 h7; White: Ka1 and a knight in the pocket.
@@ -83,6 +85,9 @@ game 'King of the Hill' '8/8/8/8/2K5/8/8/k7 w - - 0 1' '1. Kd4# 1-0'
 legal "King of the Hill king reaching the hill" "c4d4"
 game 'King of the Hill' '8/8/8/8/2K5/8/8/k7 w - - 0 1' '1. Kd4 Kb1 1-0'
 illegal "King of the Hill move after the hill" "King of the Hill: king-in-centre, White wins"
+# Reaching the hill does not excuse walking into check (the rook on d1 holds the d-file).
+game 'King of the Hill' '8/8/8/8/2K5/8/8/k2r4 w - - 0 1' '1. Kd4 *'
+illegal "King of the Hill king reaching the hill into check" "the king would be in check on d4"
 
 # Three-check.  White may still give one check: Ra8+ is the third, a win (#).
 game Three-check '4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1' '1. Ra8# 1-0'
