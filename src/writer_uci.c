@@ -12,18 +12,23 @@
 #include "pgnkit/writer.h"
 #include "writer_internal.h"
 
+/* A value as a TSV column: tabs and line breaks become spaces. */
+static void put_column(struct buf *out, const char *v, size_t len)
+{
+    char *p = buf_reserve(out, len);
+    for (size_t i = 0; i < len; i++) {
+        char c = v[i];
+        p[i] = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
+    }
+    out->len += len;
+    out->data[out->len] = '\0';
+}
+
 static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
 {
     const struct slice *v = game_tag(g, name);
-    if (!v)
-        return;
-    char *p = buf_reserve(out, v->len);
-    for (size_t i = 0; i < v->len; i++) {
-        char c = v->ptr[i];
-        p[i] = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
-    }
-    out->len += v->len;
-    out->data[out->len] = '\0';
+    if (v)
+        put_column(out, v->ptr, v->len);
 }
 
 /* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
@@ -90,6 +95,21 @@ static void put_json_tags(struct buf *out, const struct pgn_game *g,
 static void put_json_extras(struct buf *out, const struct game_record *rec,
                             const struct writer_options *o);
 
+/* ,"opening":{"eco":...,"name":...} or ,"opening":null (not classified). */
+static void put_json_opening(struct buf *out, const struct opening *op)
+{
+    buf_puts(out, ",\"opening\":");
+    if (!op) {
+        buf_puts(out, "null");
+        return;
+    }
+    buf_puts(out, "{\"eco\":");
+    buf_json_string(out, op->eco, strlen(op->eco));
+    buf_puts(out, ",\"name\":");
+    buf_json_string(out, op->name, strlen(op->name));
+    buf_putc(out, '}');
+}
+
 /* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o)
@@ -105,7 +125,10 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
     buf_printf(out, ",\"line\":%u,\"status\":\"%s\",\"tags\":{", g->line,
                status_name(rec->status));
     put_json_tags(out, g, o);
-    buf_puts(out, "},\"uci\":[");
+    buf_putc(out, '}');
+    if (o->with & WRITER_WITH_OPENING)
+        put_json_opening(out, rec->opening);
+    buf_puts(out, ",\"uci\":[");
     struct position pos = rec->start;
     for (size_t i = 0; i < rec->mainline_count; i++) {
         char m[8];
@@ -228,6 +251,8 @@ void writer_uci_header(struct buf *out, const struct writer_options *o)
     for (int k = 0; k < EXTRA_COUNT; k++)
         if (o->with & (1u << k))
             buf_printf(out, "\t%s", extra_names[k]);
+    if (o->with & WRITER_WITH_OPENING)
+        buf_puts(out, "\teco\topening");
     buf_putc(out, '\n');
 }
 
@@ -253,6 +278,15 @@ static void put_tsv_row(struct buf *out, const struct game_record *rec,
             continue;
         buf_putc(out, '\t');
         buf_append(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
+    }
+    if (o->with & WRITER_WITH_OPENING) {
+        const struct opening *op = rec->opening;
+        buf_putc(out, '\t');
+        if (op)
+            put_column(out, op->eco, strlen(op->eco));
+        buf_putc(out, '\t');
+        if (op)
+            put_column(out, op->name, strlen(op->name));
     }
     buf_putc(out, '\n');
 }

@@ -42,6 +42,7 @@ check "uci json" uci --format json
 check "fen" fen
 check "fen every" fen --every
 check "pgn" pgn
+check "pgn add-tags ECO,Opening" pgn --add-tags ECO,Opening
 
 # The variant games on their own too: their outputs are not lost among the others.
 cat testdata/variants/pgn/*.pgn testdata/variants/pgn/python-chess/*.pgn >"$tmp/all.pgn"
