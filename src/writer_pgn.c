@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgnkit/ctrl.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/writer.h"
@@ -85,23 +86,49 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* Comment text s[0, len) into p: '}' as ')', a control byte as U+FFFD (3 bytes). */
+static void put_clean_comment(char *p, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (ctrl_is((unsigned char)s[i])) {
+            memcpy(p, "\xef\xbf\xbd", 3);
+            p += 3;
+        } else {
+            *p++ = s[i] == '}' ? ')' : s[i];
+        }
+    }
+}
+
 /* One unbreakable word, pre then s; wraps before it when it would pass column 80.  A
- * word starting with '%' never starts a line (it would read as an escape line).
+ * word starting with '%' never starts a line (it would read as an escape line): no wrap
+ * before it, and a blank before it as the first word of the movetext.
  * in_comment: s is comment text, where a '}' would end the comment: it becomes ')'. */
 static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
                         bool in_comment)
 {
-    size_t prelen = strlen(pre), total = prelen + len;
+    /* Comment text may hold control bytes (moves cannot): each is written as U+FFFD. */
+    size_t ctrl = 0;
+    if (in_comment && ctrl_find(s, len) < len)
+        for (size_t i = 0; i < len; i++)
+            ctrl += ctrl_is((unsigned char)s[i]);
+    size_t prelen = strlen(pre), total = prelen + len + 2 * ctrl;
     char first = prelen ? pre[0] : len ? s[0] : '\0';
     if (w->column) {
         bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
         buf_putc(w->out, fits || first == '%' ? ' ' : '\n');
         w->column = fits || first == '%' ? w->column + 1 : 0;
+    } else if (first == '%') {
+        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
+        buf_putc(w->out, ' ');
+        w->column = 1;
     }
     char *p = buf_reserve(w->out, total);
     memcpy(p, pre, prelen);
-    for (size_t i = 0; i < len; i++)
-        p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
+    if (ctrl)
+        put_clean_comment(p + prelen, s, len);
+    else
+        for (size_t i = 0; i < len; i++)
+            p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
     w->out->len += total;
     w->out->data[w->out->len] = '\0';
     w->column += total;
@@ -157,10 +184,10 @@ static void put_numbered(struct pgn_out *w, const struct position *pos, const ch
 
 /* ---- the --fixes report ---- */
 
-static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col, uint32_t ply,
+static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col, uint32_t ply,
                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col, uint32_t ply,
+static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col, uint32_t ply,
                 const char *fmt, ...)
 {
     if (!w->fixes)
@@ -171,14 +198,18 @@ static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    buf_printf(w->fixes, "%s:%u:%u: fix[%s]: game ", g->file, line, col, kind);
+    ctrl_put_clean(w->fixes, g->file, strlen(g->file));
+    buf_printf(w->fixes, ":%llu:%llu: fix[%s]: game ", (unsigned long long)line,
+               (unsigned long long)col, kind);
     if (g->index)
         buf_put_u64(w->fixes, g->index);
     else
         buf_printf(w->fixes, "at byte %llu", (unsigned long long)g->offset);
     if (ply)
         buf_printf(w->fixes, ", ply %u", ply);
-    buf_printf(w->fixes, ": %s\n", msg);
+    buf_puts(w->fixes, ": ");
+    ctrl_put_clean(w->fixes, msg, strlen(msg));
+    buf_putc(w->fixes, '\n');
 }
 
 /* ---- tags ---- */
@@ -234,7 +265,7 @@ static struct slice game_result(const struct game_record *rec)
 void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
                     size_t len)
 {
-    char *p = buf_reserve(out, name_len + 2 * len + 6);
+    char *p = buf_reserve(out, name_len + 3 * len + 6);
     size_t n = 0;
     p[n++] = '[';
     memcpy(p + n, name, name_len);
@@ -245,12 +276,18 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
      * one copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
     unsigned special = 0;
     for (size_t i = 0; i < len; i++)
-        special |= (value[i] == '"') | (value[i] == '\\');
+        special |= (value[i] == '"') | (value[i] == '\\') | ((unsigned char)value[i] < 0x20) |
+                   (value[i] == 0x7f);
     if (!special) {
         memcpy(p + n, value, len);
         n += len;
     } else {
         for (size_t i = 0; i < len; i++) {
+            if (ctrl_is((unsigned char)value[i])) {
+                memcpy(p + n, "\xef\xbf\xbd", 3); /* U+FFFD: never a raw control byte */
+                n += 3;
+                continue;
+            }
             if (value[i] == '"' || value[i] == '\\')
                 p[n++] = '\\';
             p[n++] = value[i];
@@ -371,7 +408,7 @@ static void note_result_fixes(struct pgn_out *w, struct slice result)
 {
     struct slice tag_value = result_tag(w->rec), token = result_token(w->rec);
     const struct slice *tag = &tag_value, *tok = &token;
-    uint32_t line = w->rec->game->line;
+    uint64_t line = w->rec->game->line;
     if (tag->ptr && (tag->len != result.len || memcmp(tag->ptr, result.ptr, result.len) != 0))
         fix(w, "RESULT", line, 1, 0, "Result tag \"%.*s\" is not a result: now %.*s",
             (int)tag->len, tag->ptr, (int)result.len, result.ptr);
@@ -431,7 +468,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
     size_t written = tok->len - suffix;
     if (written != n || memcmp(tok->text, san, n) != 0)
-        fix(w, "SAN", tok->line, tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
+        fix(w, "SAN", pgn_token_line(w->rec->game, tok), tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
     if (glyph && !w->o->drop_nags) {
         snprintf(nag, sizeof nag, "$%d", glyph);
         put_word(w, "", nag, strlen(nag));
@@ -445,9 +482,9 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
 }
 
 /* Whether diagnostic d lies before the token's position (diags are in file order). */
-static bool diag_before(const struct diag *d, const struct pgn_token *tok)
+static bool diag_before(const struct diag *d, uint64_t line, const struct pgn_token *tok)
 {
-    return d->line != tok->line ? d->line < tok->line : d->col < tok->col;
+    return d->line != line ? d->line < line : d->col < tok->col;
 }
 
 /*
@@ -458,11 +495,12 @@ static bool diag_before(const struct diag *d, const struct pgn_token *tok)
 static const struct diag *error_at(struct pgn_out *w, const struct pgn_token *tok)
 {
     const struct diag_list *list = &w->rec->diags;
-    while (w->next_diag < list->count && diag_before(&list->items[w->next_diag], tok))
+    uint64_t line = pgn_token_line(w->rec->game, tok);
+    while (w->next_diag < list->count && diag_before(&list->items[w->next_diag], line, tok))
         w->next_diag++;
     for (size_t i = w->next_diag; i < list->count; i++) {
         const struct diag *d = &list->items[i];
-        if (d->line != tok->line || d->col != tok->col)
+        if (d->line != line || d->col != tok->col)
             break;
         if (d->severity == DIAG_ERROR)
             return d;
@@ -492,7 +530,7 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
     put_numbered(w, &lv->current, tok->text, tok->len, true);
     w->remainder = true;
     w->remainder_nest = 0;
-    fix(w, "NOT_REPLAYED", tok->line, tok->col, lv->ply + 1,
+    fix(w, "NOT_REPLAYED", pgn_token_line(w->rec->game, tok), tok->col, lv->ply + 1,
         "the line's moves from %.*s on are kept in a comment", (int)tok->len, tok->text);
 }
 
@@ -540,7 +578,7 @@ static void check_move_number(struct pgn_out *w, const struct pgn_token *tok)
         number = number * 10 + (unsigned long)(tok->text[k++] - '0');
     dots = tok->len - k;
     if (number != pos->fullmove_number || (dots >= 3 && pos->side_to_move == WHITE))
-        fix(w, "MOVE_NUMBER", tok->line, tok->col, top(w)->ply + 1, "%.*s -> %u%s",
+        fix(w, "MOVE_NUMBER", pgn_token_line(w->rec->game, tok), tok->col, top(w)->ply + 1, "%.*s -> %u%s",
             (int)tok->len, tok->text, pos->fullmove_number,
             pos->side_to_move == WHITE ? "." : "...");
 }

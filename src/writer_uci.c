@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pgnkit/comment.h"
+#include "pgnkit/ctrl.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
@@ -13,22 +14,11 @@
 #include "writer_internal.h"
 
 /* A value as a TSV column: tabs and line breaks become spaces. */
-static void put_column(struct buf *out, const char *v, size_t len)
-{
-    char *p = buf_reserve(out, len);
-    for (size_t i = 0; i < len; i++) {
-        char c = v[i];
-        p[i] = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
-    }
-    out->len += len;
-    out->data[out->len] = '\0';
-}
-
 static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
 {
     const struct slice *v = game_tag(g, name);
     if (v)
-        put_column(out, v->ptr, v->len);
+        ctrl_put_column(out, v->ptr, v->len); /* a tab would break the row */
 }
 
 /* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
@@ -122,7 +112,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         buf_put_u64(out, g->index);
     else
         buf_puts(out, "null");
-    buf_printf(out, ",\"line\":%u,\"status\":\"%s\",\"tags\":{", g->line,
+    buf_printf(out, ",\"line\":%llu,\"status\":\"%s\",\"tags\":{", (unsigned long long)g->line,
                status_name(rec->status));
     put_json_tags(out, g, o);
     buf_putc(out, '}');
@@ -277,16 +267,16 @@ static void put_tsv_row(struct buf *out, const struct game_record *rec,
         if (!(o->with & (1u << k)))
             continue;
         buf_putc(out, '\t');
-        buf_append(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
+        ctrl_put_column(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
     }
     if (o->with & WRITER_WITH_OPENING) {
         const struct opening *op = rec->opening;
         buf_putc(out, '\t');
         if (op)
-            put_column(out, op->eco, strlen(op->eco));
+            ctrl_put_column(out, op->eco, strlen(op->eco));
         buf_putc(out, '\t');
         if (op)
-            put_column(out, op->name, strlen(op->name));
+            ctrl_put_column(out, op->name, strlen(op->name));
     }
     buf_putc(out, '\n');
 }
