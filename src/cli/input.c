@@ -6,7 +6,7 @@
  */
 #include "input.h"
 
-#include "run.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
