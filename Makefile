@@ -3,7 +3,7 @@
 #   make            build build/$(BUILD)/pgnkit (BUILD=release by default)
 #   make test       install missing packages, build, run every test (unit, CLI, corpus)
 #   make asan       the whole test suite under ASan + UBSan
-#   make tsan       the --jobs tests (jobs.sh, chunks.sh) under ThreadSanitizer
+#   make tsan       the threaded tests (--jobs, decoding thread) under ThreadSanitizer
 #   make demo       build and run the main job on bundled sample data
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
@@ -182,9 +182,11 @@ asan:
 	@sh scripts/ensure-deps.sh test
 	@$(MAKE) --no-print-directory BUILD=asan check
 
-# The pipeline's threads under ThreadSanitizer: a race report changes stderr and the
-# exit status, which the tests compare with --jobs 1.
-TSAN_TESTS := tests/cli/jobs.sh tests/cli/chunks.sh tests/cli/route.sh
+# The pipeline's threads and the decoding thread (compressed input, archives, at -j1
+# and -j2) under ThreadSanitizer: a race report changes stderr and the exit status,
+# which the tests compare with --jobs 1 or the plain file.
+TSAN_TESTS := tests/cli/jobs.sh tests/cli/chunks.sh tests/cli/route.sh tests/cli/compressed.sh \
+              tests/cli/archives.sh
 tsan:
 	@sh scripts/ensure-deps.sh test
 	@$(MAKE) --no-print-directory BUILD=tsan build/tsan/pgnkit

@@ -2,20 +2,31 @@
 # bench.sh BIN - throughput side by side with pgn-extract, on the same files, in one run.
 #
 # Builds the ~100 MB corpora from testdata/bench/*.pgn.zst (real games: lichess, TWIC,
-# TCEC), then for each corpus and task runs pgnkit and pgn-extract alternately and
-# prints MB/s, games/s, plies/s, peak RSS and the ratio pgnkit/pgn-extract.  Then
-# --jobs scaling, memory at 1x and 10x the input, compressed input, and perft nodes/s
-# against Stockfish.  Timings are wall-clock, best of $RUNS (default 2).
+# TCEC), then for each corpus and task runs pgnkit on 1 thread, pgnkit on 2 threads and
+# pgn-extract, alternated tool by tool, and prints the MEDIAN of $RUNS runs (default 5):
+# MB/s, games/s, plies/s, peak RSS, and the ratios.  Then per corpus the machine's
+# ceilings (cat > /dev/null, wc -l, zstd -dc, gzip -dc over the same bytes) next to
+# pgnkit -j1/-j2 on the corpus as .pgn, .pgn.zst and .pgn.gz (made here, in BENCH_DIR),
+# memory at 1x and 44x, how time grows, Python, and perft nodes/s against Stockfish.
+# Timings are wall-clock of the whole process, output to /dev/null.
 #
-# Environment: BENCH_DIR (default build/bench), RUNS, CORPORA (default: all four),
-# SKIP_PEER=1 to leave pgn-extract out.
+# Environment: BENCH_DIR (default build/bench), RUNS (default 5), CORPORA (default: all
+# four), SKIP_PEER=1 to leave pgn-extract out, BENCH_QUICK=1 for a smoke test (one copy
+# of each sample instead of ~100 MB, one run, no growth/perft sections: under a minute).
 set -eu
 bin=${1:?usage: bench.sh PGNKIT_BINARY}
-dir=${BENCH_DIR:-build/bench}
-runs=${RUNS:-2}
+quick=${BENCH_QUICK:-0}
+if [ "$quick" = 1 ]; then
+    dir=${BENCH_DIR:-build/bench-quick}
+    runs=${RUNS:-1}
+else
+    dir=${BENCH_DIR:-build/bench}
+    runs=${RUNS:-5}
+fi
 corpora=${CORPORA:-"twic tcec-moves lichess tcec-comments"}
 peer=/usr/games/pgn-extract
 [ -x "$peer" ] || peer=$(command -v pgn-extract || true)
+[ "${SKIP_PEER:-0}" = 1 ] && peer=""
 mkdir -p "$dir"
 
 # ---- corpora (the same repetition as shared/bench/make-corpus.sh) ----
@@ -31,6 +42,11 @@ make_corpus() {
     set -- $(sample "$1") "$1"
     [ -s "$dir/sample-$1.pgn" ] || zstd -dcq "testdata/bench/$1.pgn.zst" >"$dir/sample-$1.pgn"
     [ -s "$dir/$3.pgn" ] && return 0
+    if [ "$quick" = 1 ]; then # the sample's games up to ~2 MB
+        awk '/^\[Event / && n >= 2000000 { exit } { n += length($0) + 1; print }' \
+            "$dir/sample-$1.pgn" >"$dir/$3.pgn"
+        return 0
+    fi
     : >"$dir/$3.pgn"
     i=0
     while [ $i -lt "$2" ]; do
@@ -41,25 +57,46 @@ make_corpus() {
 }
 
 # ---- measuring ----
-# run_best CMD... : sets secs (best wall time) and rss (its peak RSS, KB)
-run_best() {
-    secs=""
-    rss=0
+# time_one CMD... : one run; prints "wall_seconds peak_rss_kb" (a failing command too)
+time_one() {
+    /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || true
+    # GNU time puts "Command exited with non-zero status N" first on a failure.
+    tail -n 1 "$dir/time.txt"
+}
+
+# alternate "CMD1" "CMD2" ... : $runs rounds, each running every command once in turn
+# (so a noisy neighbour hurts them alike); sets secs_K and rss_K (K = 1, 2, ...) to
+# command K's median wall time and that run's peak RSS.  Commands are split on blanks
+# (the paths here have none).  Sets k, r, _cmd, med, medrss too (sh has no locals).
+alternate() {
+    k=1
+    for _cmd in "$@"; do : >"$dir/alt.$k"; k=$((k + 1)); done
     r=0
     while [ $r -lt "$runs" ]; do
-        /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || true
-        # GNU time puts "Command exited with non-zero status N" first on a failure.
-        read -r s m <<EOF2
-$(tail -n 1 "$dir/time.txt")
-EOF2
-        if [ -z "$secs" ] || awk "BEGIN { exit !($s < $secs) }"; then
-            secs=$s
-            rss=$m
-        fi
+        k=1
+        for _cmd in "$@"; do
+            # shellcheck disable=SC2086
+            time_one $_cmd >>"$dir/alt.$k"
+            k=$((k + 1))
+        done
         r=$((r + 1))
     done
-    awk "BEGIN { exit !($secs < 0.01) }" && secs=0.01
-    return 0
+    k=1
+    for _cmd in "$@"; do
+        read -r med medrss <<EOF2
+$(sort -n "$dir/alt.$k" | awk '{ w[NR] = $1; m[NR] = $2 } END { i = int((NR + 1) / 2); print w[i], m[i] }')
+EOF2
+        awk "BEGIN { exit !($med < 0.01) }" && med=0.01
+        eval "secs_$k=$med rss_$k=$medrss"
+        k=$((k + 1))
+    done
+}
+
+# run_median CMD... : sets secs and rss (the median of $runs runs of one command)
+run_median() {
+    alternate "$*"
+    secs=$secs_1
+    rss=$rss_1
 }
 
 # ceiling N CMD... : sets ceiling, what N cores give N independent single-thread runs at
@@ -102,83 +139,119 @@ facts() { # corpus -> sets bytes games plies (from pgnkit's own count)
 
 row() { # tool task secs rss
     awk -v t="$1" -v k="$2" -v s="$3" -v m="$4" -v b="$bytes" -v g="$games" -v p="$plies" \
-        'BEGIN { printf "%-12s %-22s %8.2f s %8.1f MB/s %10.0f games/s %6.2f M plies/s %7.1f MB RSS\n",
+        'BEGIN { printf "%-12s %-24s %8.2f s %8.1f MB/s %10.0f games/s %6.2f M plies/s %7.1f MB RSS\n",
                  t, k, s, b / 1e6 / s, g / s, p / 1e6 / s, m / 1024 }'
 }
 
-compare() { # corpus label "pgnkit args" "pgn-extract args"
-    corpus=$1 label=$2
-    run_best $3 "$dir/$corpus.pgn"
-    ours=$secs
-    row pgnkit "$label" "$secs" "$rss"
-    if [ -n "$peer" ] && [ "${SKIP_PEER:-0}" != 1 ] && [ -n "$4" ]; then
-        run_best "$peer" $4 -o /dev/null "$dir/$corpus.pgn"
-        row pgn-extract "$label" "$secs" "$rss"
-        awk -v k="$label" -v a="$secs" -v b="$ours" \
-            'BEGIN { printf "%-12s %-22s %8.1fx faster than pgn-extract\n", "ratio", k, a / b }'
-    fi
+rate() { # secs -> "X MB/s" of the corpus's (decoded) bytes
+    awk -v s="$1" -v b="$bytes" 'BEGIN { printf "%.1f MB/s", b / 1e6 / s }'
 }
 
-echo "pgnkit bench: $(uname -m), $(nproc) cores, best of $runs runs, output to /dev/null"
+# compare corpus label "pgnkit args" "pgn-extract args": pgnkit -j1, pgnkit -j2 and
+# pgn-extract (when it has a like task) alternated; rows of medians, then the ratios.
+compare() {
+    corpus=$1 label=$2 peer_args=$4
+    f=$dir/$corpus.pgn
+    set -- "$bin $3 -j1 $f" "$bin $3 -j2 $f"
+    [ -n "$peer" ] && [ -n "$peer_args" ] && set -- "$@" "$peer $peer_args -o /dev/null $f"
+    alternate "$@"
+    ours=$secs_1
+    two=$secs_2
+    row "pgnkit -j1" "$label" "$secs_1" "$rss_1"
+    row "pgnkit -j2" "$label" "$secs_2" "$rss_2"
+    if [ $# -eq 3 ]; then
+        row pgn-extract "$label" "$secs_3" "$rss_3"
+        awk -v k="$label" -v a="$secs_3" -v b="$secs_1" -v c="$secs_2" \
+            'BEGIN { printf "%-12s %-24s %8.1fx faster than pgn-extract (1 thread), %.1fx (2 threads)\n",
+                     "ratio", k, a / b, a / c }'
+    fi
+    awk -v k="$label" -v a="$secs_1" -v b="$secs_2" \
+        'BEGIN { printf "%-12s %-24s %8.2fx one thread with --jobs 2\n", "scaling", k, a / b }'
+}
+
+# ceilings corpus: what this machine reads, counts and decompresses the corpus at,
+# next to pgnkit on the same bytes plain, .zst and .gz (made here once: zstd -3, gzip -6).
+ceilings() {
+    f=$dir/$1.pgn
+    [ -s "$f.zst" ] || zstd -q -3 -T0 "$f" -o "$f.zst"
+    [ -s "$f.gz" ] || gzip -c "$f" >"$f.gz"
+    alternate "cat $f" "wc -l $f" "zstd -dcq $f.zst" "gzip -dc $f.gz"
+    echo "ceiling      cat > /dev/null          $(rate "$secs_1") ($secs_1 s)"
+    echo "ceiling      wc -l                    $(rate "$secs_2") ($secs_2 s)"
+    echo "ceiling      zstd -dc > /dev/null     $(rate "$secs_3") ($secs_3 s; $(stat -c %s "$f.zst") bytes .zst)"
+    echo "ceiling      gzip -dc > /dev/null     $(rate "$secs_4") ($secs_4 s; $(stat -c %s "$f.gz") bytes .gz)"
+    alternate "$bin uci -j1 $f" "$bin uci -j2 $f" "$bin uci -j1 $f.zst" "$bin uci -j2 $f.zst" \
+        "$bin uci -j1 $f.gz" "$bin uci -j2 $f.gz"
+    row "pgnkit -j1" "uci, .pgn" "$secs_1" "$rss_1"
+    row "pgnkit -j2" "uci, .pgn" "$secs_2" "$rss_2"
+    row "pgnkit -j1" "uci, .pgn.zst" "$secs_3" "$rss_3"
+    row "pgnkit -j2" "uci, .pgn.zst" "$secs_4" "$rss_4"
+    row "pgnkit -j1" "uci, .pgn.gz" "$secs_5" "$rss_5"
+    row "pgnkit -j2" "uci, .pgn.gz" "$secs_6" "$rss_6"
+    awk -v p1="$secs_1" -v p2="$secs_2" -v z1="$secs_3" -v z2="$secs_4" -v g1="$secs_5" -v g2="$secs_6" \
+        'BEGIN { printf "%-12s %-24s %8.2fx plain at -j1, %.2fx at -j2 (goal at -j2: <= 1.10x)\n", "compressed", ".zst", z1 / p1, z2 / p2
+                 printf "%-12s %-24s %8.2fx plain at -j1, %.2fx at -j2\n", "compressed", ".gz", g1 / p1, g2 / p2 }'
+}
+
+echo "pgnkit bench: $(uname -m), $(nproc) cores, median of $runs runs alternated tool by tool, output to /dev/null"
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -n "$peer" ] && echo "peer: $("$peer" --version 2>&1 | head -n 1 || echo pgn-extract)"
 for c in $corpora; do
     make_corpus "$c"
     facts "$c"
     echo
     echo "== $c.pgn: $bytes bytes, $games games, $plies plies"
-    compare "$c" "uci (SAN->UCI)" "$bin uci -j1 --format pgn" "-s -Wuci"
-    one_thread=$ours
-    compare "$c" "uci, moves only" "$bin uci -j1" ""
+    compare "$c" "uci --format pgn" "uci --format pgn" "-s -Wuci"
+    compare "$c" "uci, moves only" "uci" ""
     plain_uci=$ours
-    compare "$c" "check (all claims)" "$bin check -j1 -q" ""
-    compare "$c" "fen --every" "$bin fen -j1 --every" ""
-    compare "$c" "fen --comments" "$bin fen -j1 --comments" "-s --fencomments"
+    compare "$c" "check (all claims)" "check -q" ""
+    compare "$c" "fen --every" "fen --every" ""
+    compare "$c" "fen --comments" "fen --comments" "-s --fencomments"
     # Duplicates removed: pgn-extract -D writes PGN, so pgn --verbatim is the like task.
-    compare "$c" "pgn --dedupe --verbatim" "$bin pgn -j1 --dedupe --verbatim" "-s -D"
-    compare "$c" "uci --dedupe" "$bin uci -j1 --dedupe" ""
+    compare "$c" "pgn --dedupe --verbatim" "pgn --dedupe --verbatim" "-s -D"
+    compare "$c" "uci --dedupe" "uci --dedupe" ""
     awk -v a="$ours" -v b="$plain_uci" \
-        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci\n", "cost", "uci --dedupe", a / b }'
+        'BEGIN { printf "%-12s %-24s %8.2fx the time of plain uci\n", "cost", "uci --dedupe", a / b }'
     # Selection by a tag alone: decided before the replay, so it costs no more than uci.
     # pgn-extract -Tr1-0 writes PGN: pgn --verbatim is the like task.
-    compare "$c" "uci --where Result=1-0" "$bin uci -j1 --where Result=1-0" ""
+    compare "$c" "uci --where Result=1-0" "uci --where Result=1-0" ""
     awk -v a="$ours" -v b="$plain_uci" \
-        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci\n", "cost", "uci --where (tag)", a / b }'
-    compare "$c" "pgn --verbatim --where" "$bin pgn -j1 --verbatim --where Result=1-0" "-s -Tr1-0"
+        'BEGIN { printf "%-12s %-24s %8.2fx the time of plain uci\n", "cost", "uci --where (tag)", a / b }'
+    compare "$c" "pgn --verbatim --where" "pgn --verbatim --where Result=1-0" "-s -Tr1-0"
     # Openings: pgn --add-tags ECO,Opening against pgn-extract -e (its own eco.pgn; it adds
     # ECO, Opening and Variation tags), and against plain uci and plain pgn.
-    compare "$c" "pgn" "$bin pgn -j1" ""
+    compare "$c" "pgn" "pgn" ""
     plain_pgn=$ours
     eco=/usr/share/pgn-extract/eco.pgn
-    compare "$c" "pgn +ECO,Opening" "$bin pgn -j1 --add-tags ECO,Opening" \
+    compare "$c" "pgn +ECO,Opening" "pgn --add-tags ECO,Opening" \
         "$([ -f $eco ] && echo "-s -e$eco")"
     awk -v a="$ours" -v b="$plain_uci" -v c="$plain_pgn" \
-        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci, %.2fx plain pgn\n", "cost",
+        'BEGIN { printf "%-12s %-24s %8.2fx the time of plain uci, %.2fx plain pgn\n", "cost",
                  "pgn +ECO,Opening", a / b, a / c }'
-    compare "$c" "uci tsv" "$bin uci -j1 --format tsv" ""
+    compare "$c" "uci tsv" "uci --format tsv" ""
     plain_tsv=$ours
-    compare "$c" "uci tsv --with opening" "$bin uci -j1 --format tsv --with opening" ""
+    compare "$c" "uci tsv --with opening" "uci --format tsv --with opening" ""
     awk -v a="$ours" -v b="$plain_tsv" \
-        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci tsv\n", "cost",
+        'BEGIN { printf "%-12s %-24s %8.2fx the time of plain uci tsv\n", "cost",
                  "uci --with opening", a / b }'
-    compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
-    awk -v a="$one_thread" -v b="$ours" -v n="$(nproc)" \
-        'BEGIN { printf "%-12s %-22s %8.2fx one thread\n", "scaling", "--jobs " n, a / b }'
     ceiling "$(nproc)" "$bin" uci -j1 --format pgn "$dir/$c.pgn"
     awk -v c="$ceiling" -v n="$(nproc)" \
-        'BEGIN { printf "%-12s %-22s %8.2fx one thread (%d separate -j1 runs at once)\n",
+        'BEGIN { printf "%-12s %-24s %8.2fx one thread (%d separate -j1 runs at once, best of each)\n",
                  "ceiling", "--jobs " n, c, n }'
+    ceilings "$c"
 done
 
 echo
 echo "== memory: the same games at 1x and 44x (lichess)"
 make_corpus lichess
-run_best "$bin" uci -j1 "$dir/sample-lichess-2021-10-999.pgn"
+run_median "$bin" uci -j1 "$dir/sample-lichess-2021-10-999.pgn"
 echo "1x  ($(stat -c %s "$dir/sample-lichess-2021-10-999.pgn") bytes): peak RSS $rss KB"
-run_best "$bin" uci -j1 "$dir/lichess.pgn"
+run_median "$bin" uci -j1 "$dir/lichess.pgn"
 echo "44x ($(stat -c %s "$dir/lichess.pgn") bytes): peak RSS $rss KB"
-run_best "$bin" uci "$dir/lichess.pgn"
+run_median "$bin" uci "$dir/lichess.pgn"
 echo "44x with --jobs $(nproc): peak RSS $rss KB"
 
+if [ "$quick" != 1 ]; then
 echo
 echo "== memory: one game of 64 MB (bound: 256 MB with the default limits, man page)"
 # 64 MB of "() " after a first move: the token limit (--max-game-tokens) skips it
@@ -188,7 +261,7 @@ one="$dir/one-game-64mb.pgn"
 [ -s "$one" ] || { printf '[Event "one"]\n\n1. e4 '
     LC_ALL=C awk 'BEGIN { for (i = 0; i < 22369621; i++) printf "() " }'; printf '*\n'; } >"$one"
 for cmd in uci pgn; do
-    run_best "$bin" $cmd -j1 "$one"
+    run_median "$bin" $cmd -j1 "$one"
     echo "64 MB one game, $cmd: $secs s, peak RSS $rss KB"
 done
 
@@ -204,23 +277,12 @@ for n in 1 10; do
         printf '\n\n' >>"$f"
         i=$((i + 1))
     done
-    run_best "$bin" uci -j1 "$f"
+    run_median "$bin" uci -j1 "$f"
     echo "${n}x: $secs s, peak RSS $rss KB"
 done
-run_best "$bin" uci -j1 "$dir/twic.pgn"
+run_median "$bin" uci -j1 "$dir/twic.pgn"
 echo "100x: $secs s, peak RSS $rss KB"
-
-echo
-echo "== compressed input (lichess, 102 MB)"
-[ -s "$dir/lichess.pgn.zst" ] || zstd -q -3 -T0 "$dir/lichess.pgn" -o "$dir/lichess.pgn.zst"
-[ -s "$dir/lichess.pgn.gz" ] || gzip -c -1 "$dir/lichess.pgn" >"$dir/lichess.pgn.gz"
-facts lichess
-run_best "$bin" uci -j1 "$dir/lichess.pgn"
-row pgnkit "plain" "$secs" "$rss"
-run_best "$bin" uci -j1 "$dir/lichess.pgn.zst"
-row pgnkit "zstd" "$secs" "$rss"
-run_best "$bin" uci -j1 "$dir/lichess.pgn.gz"
-row pgnkit "gzip" "$secs" "$rss"
+fi
 
 echo
 echo "== Python: pgnkit.read() and each game's .uci (build/python/pgnkit.so, Debian's python3)"
@@ -232,7 +294,7 @@ if PYTHONPATH=build/python "$py" -c 'import pgnkit' 2>/dev/null; then
     for c in twic tcec-moves lichess; do
         make_corpus "$c"
         facts "$c"
-        run_best env PYTHONPATH=build/python "$py" scripts/bench-python.py "$dir/$c.pgn"
+        run_median env PYTHONPATH=build/python "$py" scripts/bench-python.py "$dir/$c.pgn"
         row python "$c read + .uci" "$secs" "$rss"
         awk -v p="$plies" -v s="$secs" -v r="$(python_chess "$c")" \
             'BEGIN { printf "%-12s %-22s %8.0fx python-chess (%.2f M plies/s recorded)\n",
@@ -242,6 +304,7 @@ else
     echo "(no module: make python needs python3-dev)"
 fi
 
+[ "$quick" = 1 ] && exit 0
 echo
 echo "== perft (move generator) against Stockfish"
 sh scripts/bench-perft.sh "$bin"

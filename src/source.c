@@ -409,6 +409,10 @@ static int next_gzip_member(struct source *s)
 
 static ssize_t read_gzip(struct source *s, char *buf, size_t cap)
 {
+    if (s->failed) { /* recorded with the bytes decoded before it, handed out last time */
+        errno = s->fail_errno;
+        return -1;
+    }
     for (;;) {
         if (s->at_boundary) {
             int rc = next_gzip_member(s);
@@ -425,15 +429,20 @@ static ssize_t read_gzip(struct source *s, char *buf, size_t cap)
         size_t used = avail(s) - s->zs.avail_in;
         size_t made = (size_t)((char *)s->zs.next_out - buf);
         s->in_pos += used;
+        /* An error is recorded, but the bytes this call decoded before it are handed out
+         * first (the next call gives the error): what comes out before the damage must
+         * not depend on the size of the caller's buffer. */
         if (rc == Z_STREAM_END)
             s->at_boundary = true;
         else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT)
-            return fail(s, EIO, "gzip data is corrupt (%s)",
-                        s->zs.msg ? s->zs.msg : "needs a preset dictionary");
+            fail(s, EIO, "gzip data is corrupt (%s)",
+                 s->zs.msg ? s->zs.msg : "needs a preset dictionary");
         else if (rc == Z_MEM_ERROR)
-            return fail(s, ENOMEM, "out of memory decoding gzip data");
+            fail(s, ENOMEM, "out of memory decoding gzip data");
         else if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return fail(s, EIO, "gzip decoder failed (zlib error %d)", rc);
+            fail(s, EIO, "gzip decoder failed (zlib error %d)", rc);
+        if (s->failed && !made)
+            return -1;
         if (made)
             return (ssize_t)made;
         /* No output and no input taken: the decoder is starved. */

@@ -3,10 +3,16 @@
  * Compressed input and archives are recognised by their first bytes, whatever the name,
  * and decoded on the fly by the library's source.h; each .pgn member of an archive is
  * read as an input of its own, named "archive.zip:member.pgn".
+ *
+ * Input that is decoded (compressed, archived, UTF-16) is decoded on a thread of its own
+ * (readahead.h), a member at a time, whatever --jobs says: with --jobs 1 it overlaps
+ * with parsing on a second core, with --jobs N it keeps the reading thread, which also
+ * cuts chunks and replays, from doing the decoding too.  Plain text is read directly.
  */
 #include "input.h"
 
-#include "run.h"
+#include "progress.h"
+#include "readahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +24,26 @@
 
 #include "pgnkit/xalloc.h"
 
+static ssize_t decode(void *ctx, char *buf, size_t cap) { return source_read(ctx, buf, cap); }
+
+/* The member's decoding on its own thread, from its first read on (not before: until
+ * then the source is this thread's, e.g. for --range's look at it). */
+static void start_decoding(struct input *in)
+{
+    in->decode_ahead = false;
+    if (!in->ahead)
+        in->ahead = readahead_new();
+    if (readahead_start(in->ahead, decode, in->src) != 0) {
+        readahead_free(in->ahead); /* no thread: decoded here, as it is read */
+        in->ahead = NULL;
+    }
+}
+
 ssize_t input_source_read(struct input *in, char *buf, size_t cap)
 {
-    ssize_t got = source_read(in->src, buf, cap);
+    if (in->decode_ahead)
+        start_decoding(in);
+    ssize_t got = in->ahead ? readahead_read(in->ahead, buf, cap) : source_read(in->src, buf, cap);
     if (got > 0) {
         in->bytes_so_far += (uint64_t)got;
         if (in->progress)
@@ -63,6 +86,8 @@ static void start_reader(struct input *in)
     const char *member = source_member(in->src);
     in->name = member ? member_name(in->path, member) : in->path;
     in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
+    in->decode_ahead = source_format(in->src) != SOURCE_FORMAT_PLAIN ||
+                       source_text_encoding(in->src) != NULL;
 }
 
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits)
@@ -109,6 +134,7 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
 
 int input_next_member(struct input *in)
 {
+    readahead_stop(in->ahead); /* the source is this thread's again */
     int rc = source_next_member(in->src);
     if (rc < 0)
         fprintf(stderr, "pgnkit: %s: %s\n", in->path, source_error(in->src));
@@ -122,6 +148,8 @@ int input_next_member(struct input *in)
 
 void input_close(struct input *in)
 {
+    readahead_free(in->ahead);
+    in->ahead = NULL;
     pgn_reader_free(in->reader);
     in->reader = NULL;
     source_free(in->src);
@@ -133,5 +161,9 @@ void input_close(struct input *in)
 
 const char *input_error(const struct input *in)
 {
-    return in->src ? source_error(in->src) : NULL;
+    /* While the decoding thread runs, the source is its own: only an error it handed
+     * on is asked about (and it has stopped at that error). */
+    if (!in->src || (in->ahead && !readahead_failed(in->ahead)))
+        return NULL;
+    return source_error(in->src);
 }

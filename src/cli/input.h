@@ -2,10 +2,13 @@
 #ifndef PGNKIT_CLI_INPUT_H
 #define PGNKIT_CLI_INPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/source.h"
+
+struct readahead;
 
 struct input {
     const char *name;   /* the path, or "archive.zip:member.pgn" inside an archive; lives
@@ -14,6 +17,8 @@ struct input {
     int fd;
     uint64_t size;      /* 0 when unknown (pipes, compressed input) */
     struct source *src; /* undoes compression and archives, found by content; reads fd */
+    struct readahead *ahead; /* decodes src on a thread of its own; NULL for plain text */
+    bool decode_ahead;       /* start it at the next read */
     struct pgn_reader *reader;
     const struct pgn_limits *limits;
     uint64_t bytes_read; /* bytes read as PGN (decompressed), once the run is over */

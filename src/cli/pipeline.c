@@ -31,7 +31,7 @@
 
 #include "input.h"
 #include "output.h"
-#include "run.h"
+#include "pipeline.h"
 #include "pgnkit/pgn_split.h"
 #include "pgnkit/source.h"
 #include "pgnkit/xalloc.h"

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "progress.h"
 
 static double seconds_now(void)
 {

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "run.h"
+#include "work.h"
 #include "split.h"
 #include "pgnkit/xalloc.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "summary.h"
 #include "pgnkit/xalloc.h"
 
 void summary_note_example(struct summary_examples *ex, const struct pgn_game *g,
@@ -162,4 +162,15 @@ void summary_release(struct summary *s)
 {
     summary_examples_release(&s->examples);
     free(s->files);
+}
+
+int run_exit_status(const struct config *cfg, const struct run_stats *s, int io_status)
+{
+    if (io_status == 2)
+        return 2;
+    if (s->by_status[GAME_ERRORS] || s->by_status[GAME_SKIPPED])
+        return 1;
+    if (cfg->fail_on == FAIL_ON_WARNING && s->by_status[GAME_WARNINGS])
+        return 1;
+    return 0;
 }

@@ -19,7 +19,7 @@
 #include "commands.h"
 #include "json_read.h"
 #include "output.h"
-#include "run.h"
+#include "summary.h"
 #include "pgnkit/xalloc.h"
 
 static const char *const status_keys[4] = {"ok", "warnings", "errors", "skipped"};

@@ -76,4 +76,59 @@ run "$PGNKIT" uci -q "$TMP/tail.gz"
 check "bytes after the gzip data: exit 2" [ "$rc" -eq 2 ]
 check "bytes after the gzip data: says so" grep_err "unexpected bytes after the gzip data"
 
+# Larger input (1 MB: several of --jobs' 128 KiB chunks, more than the decoding thread's
+# three 128 KiB blocks): the same output at -j1 and -j2 as the plain file.  Cut or damaged
+# half-way, the games before the damage are converted and the error comes last: the
+# expected games are those of the text zstd -d / gzip -d give before the damage, read as
+# a plain file, less the one game the damage cuts short.  (gzip: zlib finds the damage
+# only at the member's CRC; every byte decoded before that is handed out, whatever the
+# size of the reads.)
+zstd -dcq "$(pwd)/testdata/bench/twic1599.pgn.zst" >"$TMP/big.pgn" 2>/dev/null || :
+if [ -s "$TMP/big.pgn" ]; then
+    "$PGNKIT" uci -q -j1 "$TMP/big.pgn" >"$TMP/want-big" 2>/dev/null
+    zstd -qc "$TMP/big.pgn" >"$TMP/big.zst"
+    gzip -c "$TMP/big.pgn" >"$TMP/big.gz"
+    for f in zst gz; do
+        for j in 1 2; do
+            run "$PGNKIT" uci -q -j$j "$TMP/big.$f"
+            check "1 MB .$f at -j$j: same output as the plain file" cmp -s "$TMP/out" "$TMP/want-big"
+        done
+    done
+    damaged() { # NAME FILE DECODER MESSAGE
+        "$3" -dc <"$2" >"$TMP/prefix.pgn" 2>/dev/null
+        "$PGNKIT" uci -q -j1 "$TMP/prefix.pgn" >"$TMP/want-prefix" 2>/dev/null
+        want=$(lines "$TMP/want-prefix")
+        for j in 1 2; do
+            "$PGNKIT" uci -j$j "$2" >"$TMP/out$j" 2>"$TMP/err$j"
+            rc=$?
+            got=$(lines "$TMP/out$j")
+            check "$1 at -j$j: exit 2" [ "$rc" -eq 2 ]
+            check "$1 at -j$j: the error is the last line of stderr" \
+                sh -c "tail -n 1 '$TMP/err$j' | grep -qF '$4'"
+            check "$1 at -j$j: $got games before the damage ($want in the decoded text)" \
+                [ "$got" -ge 100 -a "$got" -ge $((want - 1)) -a "$got" -le "$want" ]
+            check "$1 at -j$j: they are the decoded text's first games" \
+                sh -c "head -n $got '$TMP/want-prefix' | cmp -s - '$TMP/out$j'"
+        done
+        check "$1: -j1 and -j2 give the same stdout" cmp -s "$TMP/out1" "$TMP/out2"
+        check "$1: -j1 and -j2 give the same stderr" cmp -s "$TMP/err1" "$TMP/err2"
+    }
+    half=$(($(stat -c %s "$TMP/big.zst") / 2))
+    head -c "$half" "$TMP/big.zst" >"$TMP/half.zst"
+    damaged "zstd cut half-way" "$TMP/half.zst" zstd "zstd data is truncated"
+    { head -c "$half" "$TMP/big.zst"; printf 'XXXXXXXXXXXXXXXX'; tail -c +$((half + 17)) "$TMP/big.zst"; } \
+        >"$TMP/bad-big.zst"
+    damaged "zstd damaged half-way" "$TMP/bad-big.zst" zstd "zstd data is corrupt"
+    half=$(($(stat -c %s "$TMP/big.gz") / 2))
+    head -c "$half" "$TMP/big.gz" >"$TMP/half.gz"
+    damaged "gzip cut half-way" "$TMP/half.gz" gzip "gzip data is truncated"
+    { head -c "$half" "$TMP/big.gz"; printf 'XXXXXXXXXXXXXXXX'; tail -c +$((half + 17)) "$TMP/big.gz"; } \
+        >"$TMP/bad-big.gz"
+    damaged "gzip damaged half-way" "$TMP/bad-big.gz" gzip "gzip data is corrupt"
+    zstd -qc "$TMP/big.pgn" | "$PGNKIT" uci -q -j2 - >"$TMP/out" 2>"$TMP/err"
+    check "1 MB zstd from a pipe at -j2: same output as the plain file" cmp -s "$TMP/out" "$TMP/want-big"
+else
+    skip "1 MB tests: no zstd command"
+fi
+
 finish

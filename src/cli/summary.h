@@ -1,0 +1,73 @@
+/*
+ * summary.h - the run's counts (games in = clean + with warnings + with errors +
+ * skipped; = written + dropped), the first examples of each diagnostic code, the report
+ * printed at the end (summary.c), its JSON form (summary_json.c) and the exit status
+ * the counts make.  Plain data and functions over it: no threads, no reading.
+ */
+#ifndef PGNKIT_CLI_SUMMARY_H
+#define PGNKIT_CLI_SUMMARY_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "route.h"
+#include "pgnkit/game.h"
+
+/* Counts; games == written + sum of dropped == sum of by_status + dropped[NOT_SELECTED]
+ * (a game not selected counts in games and dropped only). */
+struct run_stats {
+    uint64_t games;
+    uint64_t written;                    /* check: kept (not dropped) */
+    uint64_t dropped[DROP_REASON_COUNT]; /* enum drop_reason */
+    uint64_t by_status[4]; /* enum game_status */
+    uint64_t plies;
+    uint64_t bytes;
+    uint64_t error_diags;
+    uint64_t warning_diags;
+    uint64_t by_code[DIAG_CODE_COUNT];
+};
+
+/* to += from, field by field. */
+void run_stats_add(struct run_stats *to, const struct run_stats *from);
+
+/* The first few diagnostics of each code, rendered, for the --summary report. */
+enum { SUMMARY_EXAMPLES = 3 };
+struct summary_examples {
+    char *text[DIAG_CODE_COUNT][SUMMARY_EXAMPLES];
+    uint8_t count[DIAG_CODE_COUNT];
+};
+void summary_note_examples(struct summary_examples *ex, const struct game_record *rec);
+/* One diagnostic the CLI raised itself (PLY_PAST_END) about game g. */
+void summary_note_example(struct summary_examples *ex, const struct pgn_game *g,
+                          const struct diag *d);
+void summary_examples_release(struct summary_examples *ex);
+
+struct summary_file {
+    const char *name;
+    struct run_stats stats;
+};
+
+struct summary {
+    struct run_stats total;
+    struct run_stats file_start; /* totals when the current file began */
+    struct summary_examples examples;
+    struct summary_file *files;
+    size_t file_count, file_cap;
+    double seconds;
+};
+void summary_init(struct summary *s, const struct config *cfg);
+void summary_merge(struct summary *s, const struct run_stats *stats,
+                   const struct summary_examples *ex);
+void summary_add_file(struct summary *s, const char *name, uint64_t bytes);
+void summary_print(const struct summary *s, const struct config *cfg);
+void summary_release(struct summary *s);
+
+/* The exit status for these counts: 2 when io_status is 2, 1 for games with errors or
+ * skipped (with --fail-on warning, warnings too), else 0. */
+int run_exit_status(const struct config *cfg, const struct run_stats *s, int io_status);
+
+/* --summary-json: the run's counts as one JSON object into cfg->summary_json ("-":
+ * standard output), written atomically.  0, or -1 after saying why. */
+int summary_write_json(const struct summary *s, const struct config *cfg);
+
+#endif
