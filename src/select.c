@@ -42,6 +42,7 @@ struct criterion {
     double number;
     struct date date;
     char *owned_name;     /* the tag name's storage */
+    bool computed;        /* ECO or Opening with select_use_openings: after the replay */
 };
 
 enum ending_bit {
@@ -85,6 +86,7 @@ struct select {
     bool reaches_set;
     struct keyed_sig target;
     bool invert;
+    bool computed; /* some criterion is computed: the tags alone cannot decide */
 };
 
 struct select_scratch {
@@ -111,6 +113,20 @@ void select_free(struct select *s)
 }
 
 void select_set_invert(struct select *s, bool invert) { s->invert = invert; }
+
+static bool is_opening_tag(const char *name)
+{
+    return name && (strcmp(name, "ECO") == 0 || strcmp(name, "Opening") == 0);
+}
+
+void select_use_openings(struct select *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        struct criterion *c = &s->crit[i];
+        c->computed = is_opening_tag(c->names[0]) && !c->names[1];
+        s->computed |= c->computed;
+    }
+}
 
 bool select_has_criteria(const struct select *s)
 {
@@ -584,6 +600,19 @@ static bool criterion_holds(const struct criterion *c, struct select_scratch *x,
     return false;
 }
 
+/* A computed criterion (ECO or Opening) on the game's classification; a game the book
+ * does not name keeps its own tag, as pgn --add-tags writes it (pgn-extract -e alike). */
+static bool computed_holds(const struct criterion *c, struct select_scratch *x,
+                           const struct game_record *rec)
+{
+    const struct opening *o = rec->opening;
+    if (!o)
+        return value_holds(c, x, select_tag_value(rec->game, c->names[0]));
+    const char *v = strcmp(c->names[0], "ECO") == 0 ? o->eco : o->name;
+    struct slice value = {v, strlen(v)};
+    return value_holds(c, x, &value);
+}
+
 /* The game's result: its Result tag, else its termination marker (the last result
  * token of the movetext), as pgn-extract -Tr reads it. */
 static bool game_result(const struct pgn_game *g, struct slice *out)
@@ -624,8 +653,8 @@ enum select_verdict select_by_tags(const struct select *s, struct select_scratch
 {
     bool match = !s->results || result_holds(s, g);
     for (size_t i = 0; match && i < s->count; i++)
-        match = criterion_holds(&s->crit[i], x, g);
-    if (match && has_facts(s))
+        match = s->crit[i].computed || criterion_holds(&s->crit[i], x, g);
+    if (match && (has_facts(s) || s->computed))
         return SELECT_REPLAY;
     return match != s->invert ? SELECT_KEEP : SELECT_DROP;
 }
@@ -722,7 +751,10 @@ bool select_by_facts(const struct select *s, struct select_scratch *x,
                      const struct game_record *rec)
 {
     bool match = true;
-    if (s->plies_set)
+    for (size_t i = 0; match && i < s->count; i++)
+        if (s->crit[i].computed)
+            match = computed_holds(&s->crit[i], x, rec);
+    if (match && s->plies_set)
         match = rec->mainline_count >= s->plies_min && rec->mainline_count <= s->plies_max;
     if (match && s->has_set)
         match = has_code(s, rec);

@@ -12,8 +12,9 @@
  * - The tag criteria are decided from the tags alone, before any move is replayed
  *   (select_by_tags): a game they reject is never replayed.  Only when they pass and a
  *   fact criterion remains does the caller replay and ask select_by_facts.
- * - Every tag value is read through select_tag_value(), the one place where computed
- *   tags (ECO, Opening from a classification) can be added later.
+ * - Every tag value is read through select_tag_value().  With select_use_openings, the
+ *   criteria on ECO and Opening are computed: decided after the replay, on the game's
+ *   classification (game_record.opening), as pgn --add-tags ECO,Opening writes them.
  * - Errors are values: a message naming the problem in the caller's buffer, nothing
  *   printed.
  *
@@ -67,6 +68,10 @@ int select_add_has(struct select *s, const char *list, char *why, size_t cap);
 int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap);
 /** Select the games that do not match instead. */
 void select_set_invert(struct select *s, bool invert);
+/** Games are classified (game_options.openings): the criteria on ECO and Opening, given
+ * before or after, read the classification after the replay instead of the tags (a game
+ * the book does not name: its own tag).  Call once all criteria are added. */
+void select_use_openings(struct select *s);
 
 /** Whether any criterion was added (--invert alone is none). */
 bool select_has_criteria(const struct select *s);

@@ -163,6 +163,13 @@ SELECT_OPTION(opt_plies, select_add_plies)
 SELECT_OPTION(opt_has, select_add_has)
 SELECT_OPTION(opt_reaches, select_add_reaches)
 
+static int opt_classify(struct config *cfg, const char *arg)
+{
+    (void)arg;
+    cfg->game.openings = &opening_book_lichess;
+    return 0;
+}
+
 static int opt_invert(struct config *cfg, const char *arg)
 {
     (void)arg;
@@ -404,6 +411,7 @@ static const struct option_entry option_table[] = {
     {"plies", 0, true, ALL_CMDS, opt_plies, "MIN:MAX  only games with that many mainline plies (either may be empty)"},
     {"has", 0, true, ALL_CMDS, opt_has, "CODE,..  only games with a diagnostic of one of these codes"},
     {"reaches", 0, true, ALL_CMDS, opt_reaches, "FEN  only games whose mainline reaches this position (clocks aside)"},
+    {"classify", 0, false, ALL_CMDS, opt_classify, "name each game's opening from the book: --where on ECO and Opening reads it"},
     {"invert", 0, false, ALL_CMDS, opt_invert, "only the games the criteria above reject (pgn-extract -n)"},
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
     {"split", 0, true, CMD_BIT(CMD_PGN), opt_split, "N  N games per file, named by -o with a %d (out-%04d.pgn)"},
@@ -709,6 +717,11 @@ static int check_combinations(const struct config *cfg, const struct given *give
     if (was_given(given, "invert") && cfg->select && !select_has_criteria(cfg->select))
         return usage_error(cfg, "--invert needs a criterion to invert (--where, --player, "
                                 "--result, --ending, --plies, --has, --reaches)");
+    /* Classified games (--classify, --add-tags ECO/Opening, --with opening): the criteria
+     * on ECO and Opening read the classification, as pgn-extract's -e makes its tag
+     * criteria read the tags it adds. */
+    if (cfg->select && cfg->game.openings)
+        select_use_openings(cfg->select);
     if (cfg->max_errors && cfg->jobs != 1 && was_given(given, "jobs"))
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);

@@ -214,4 +214,55 @@ for args in "pgn --add-tags ECO,Opening" "uci --format tsv --with opening" "uci 
     check "$args: --jobs 2 = --jobs 1" cmp -s "$T/j1" "$T/j2"
 done
 
+# --- --where on ECO and Opening ----------------------------------------------------------
+# A game whose own ECO tag (A00) is not its opening (the Najdorf, B90), one the book does
+# not name (a FEN start) with its own C00, and a plain 1. d4 d5 (D00, no tag).
+cat >"$T/where.pgn" <<'PGN'
+[Event "najdorf"]
+[ECO "A00"]
+
+1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *
+
+[Event "fen"]
+[ECO "C00"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+1. e4 *
+
+[Event "qp"]
+
+1. d4 d5 *
+PGN
+events() { "$P" pgn -q --verbatim "$@" "$T/where.pgn" | sed -n 's/^\[Event "\(.*\)"\]$/\1/p' | tr '\n' ' '; }
+check "--where 'ECO = A00' without --classify reads the game's own tag" [ "$(events --where 'ECO = A00')" = "najdorf " ]
+check "--classify --where 'ECO = A00': the book names that game B90" [ "$(events --classify --where 'ECO = A00')" = "" ]
+check "--classify --where 'ECO ~ ^B9'" [ "$(events --classify --where 'ECO ~ ^B9')" = "najdorf " ]
+check "--classify --where 'Opening ~ Najdorf'" [ "$(events --classify --where 'Opening ~ Najdorf')" = "najdorf " ]
+check "--classify --where 'ECO = C00': a game the book does not name keeps its own tag" \
+    [ "$(events --classify --where 'ECO = C00')" = "fen " ]
+check "--classify --where 'ECO = D00' (no tag of its own)" [ "$(events --classify --where 'ECO = D00')" = "qp " ]
+check "--classify --invert --where 'ECO ~ ^B'" [ "$(events --classify --invert --where 'ECO ~ ^B')" = "fen qp " ]
+check "--classify --where 'ECO ~ ^B9' --where 'Event = qp': AND" \
+    [ "$(events --classify --where 'ECO ~ ^B9' --where 'Event = qp')" = "" ]
+# pgn --add-tags ECO,Opening turns the classification on too: the tag matched is the tag written.
+"$P" pgn -q --add-tags ECO,Opening --where 'ECO = B90' "$T/where.pgn" >"$T/b90.pgn"
+check "pgn --add-tags ECO --where 'ECO = B90' writes the game with the ECO it matched" \
+    sh -c "grep -c '^\[Event ' '$T/b90.pgn' | grep -qx 1 && grep -qxF '[ECO \"B90\"]' '$T/b90.pgn'"
+"$P" pgn -q --verbatim --classify --where 'ECO ~ ^B9' "$T/where.pgn" >"$T/verb.pgn"
+check "pgn --verbatim --classify: the game as read (its own ECO A00 kept)" grep -qxF '[ECO "A00"]' "$T/verb.pgn"
+# Over every shared file: the games --classify --where selects are those whose opening
+# --with opening names B9x (or, unnamed, whose own ECO tag says so).
+cat "$TESTDATA"/*/*.pgn >"$T/shared.pgn"
+"$P" uci -q --format json --with opening --tags ECO "$T/shared.pgn" |
+    awk '/"opening":\{"eco":"B9/ || (/"opening":null/ && /"ECO":"B9/) { n++ } END { print n + 0 }' >"$T/want"
+"$P" check -q --summary-json "$T/sel.json" --classify --where 'ECO ~ ^B9' "$T/shared.pgn" >/dev/null 2>&1
+kept=$(sed -E 's/.*"written":([0-9]+).*/\1/' "$T/sel.json")
+check "shared files: --classify --where 'ECO ~ ^B9' keeps the $(cat "$T/want") games --with opening names B9x" \
+    sh -c "[ '$kept' = '$(cat "$T/want")' ] && [ '$kept' -gt 0 ]"
+for j in 1 2; do
+    "$P" uci -q -j$j --classify --where 'ECO ~ ^[BC]' "$T/shared.pgn" >"$T/sel-j$j" 2>&1
+done
+check "--classify --where: --jobs 2 = --jobs 1" cmp -s "$T/sel-j1" "$T/sel-j2"
+
 finish
