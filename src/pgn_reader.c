@@ -194,6 +194,41 @@ enum game_phase {
 
 enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
 
+/* File offsets [from, to) that hold no byte of some value. */
+struct absent {
+    uint64_t from, to;
+};
+
+/*
+ * Index of the first c in d[p, e), or e, where d[0] is the file's byte at offset base.
+ * With a (may be NULL), the stretch a says holds no c is not searched again, and a grows
+ * by what this search found: over a run of calls each byte is searched about once.
+ */
+static size_t find_byte(const char *d, uint64_t base, size_t p, size_t e, char c,
+                        struct absent *a)
+{
+    if (!a) {
+        const char *h = p < e ? memchr(d + p, c, e - p) : NULL;
+        return h ? (size_t)(h - d) : e;
+    }
+    uint64_t start = base + p;
+    size_t q = p;
+    if (start >= a->from && start < a->to) {
+        q = a->to - base < e ? (size_t)(a->to - base) : e;
+        start = a->from;
+    } else if (start == a->to) {
+        start = a->from; /* it goes on from there */
+    }
+    const char *h = q < e ? memchr(d + q, c, e - q) : NULL;
+    size_t found = h ? (size_t)(h - d) : e;
+    uint64_t to = base + found;
+    if (start == a->from && a->to > to)
+        to = a->to;
+    a->from = start;
+    a->to = to;
+    return found;
+}
+
 struct pgn_reader {
     struct pgn_source src;
     const char *name;
@@ -217,9 +252,10 @@ struct pgn_reader {
     uint64_t games;
     bool games_unknown; /* game indexes are not known: each game gets index 0 */
     size_t stop_at;    /* games starting at this index or later are not read (restart) */
-    /* File offsets [from, to) hold no '}': an unterminated comment searched them, and the
-     * next one does not search them again (else each costs the rest of the buffer). */
-    uint64_t no_close_from, no_close_to;
+    /* Stretches of the file known to hold no '}' (no '{'): an unterminated comment
+     * searched them, and the next one does not search them again (else each costs the
+     * rest of the buffer, or the tag line rule's lookahead). */
+    struct absent no_close, no_open;
     bool stop_crossed; /* stop_at was no clean place between games */
 
     /* The game being read. */
@@ -943,18 +979,26 @@ static int tag_pair_at(const char *d, size_t n, size_t k)
     return d[j] == ']';
 }
 
-int pgn_tag_line_ends_comment(const char *d, size_t n, size_t k, bool at_end)
+/* pgn_tag_line_ends_comment, d[0] at file offset base, with the reader's stretches known
+ * to hold no '}' and no '{' (or NULL). */
+static int ends_comment(const char *d, size_t n, size_t k, bool at_end, uint64_t base,
+                        struct absent *no_close, struct absent *no_open)
 {
     int tag = tag_pair_at(d, n, k);
     if (tag <= 0)
         return tag < 0 && !at_end ? -1 : 0;
     size_t e = n - k > PGN_COMMENT_LOOKAHEAD ? k + PGN_COMMENT_LOOKAHEAD : n;
-    const char *close = memchr(d + k, '}', e - k);
-    if (memchr(d + k, '{', (close ? (size_t)(close - d) : e) - k))
+    size_t close = find_byte(d, base, k, e, '}', no_close);
+    if (find_byte(d, base, k, close, '{', no_open) < close)
         return 1; /* the next '}' closes another comment */
-    if (close)
+    if (close < e)
         return 0;
     return e < n || at_end ? 1 : -1;
+}
+
+int pgn_tag_line_ends_comment(const char *d, size_t n, size_t k, bool at_end)
+{
+    return ends_comment(d, n, k, at_end, 0, NULL, NULL);
 }
 
 /*
@@ -973,14 +1017,15 @@ static int decided_at_data_end(struct pgn_reader *r, int answer)
  * or -1 when more bytes are needed.  closed: a '}' is read after k (the comment's). */
 static int tag_line_ends_comment(struct pgn_reader *r, size_t k, bool closed)
 {
-    int ends = pgn_tag_line_ends_comment(r->data, r->len, k, false);
+    int ends = ends_comment(r->data, r->len, k, false, r->base_off, &r->no_close, &r->no_open);
     if (ends >= 0)
         return ends;
     if (closed)
         return 0; /* the data ends inside the tag line, after the '}' that closes it */
     if (!r->eof)
         return -1;
-    return decided_at_data_end(r, pgn_tag_line_ends_comment(r->data, r->len, k, true));
+    return decided_at_data_end(
+        r, ends_comment(r->data, r->len, k, true, r->base_off, &r->no_close, &r->no_open));
 }
 
 /*
@@ -1068,21 +1113,11 @@ static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint64
 }
 
 
-/* The first '}' in data[from, len), or NULL; remembers a stretch found without one. */
+/* The first '}' in data[from, len), or NULL (no stretch searched twice: find_byte). */
 static const char *find_close(struct pgn_reader *r, size_t from)
 {
-    uint64_t at = r->base_off + from, end = r->base_off + r->len;
-    size_t p = from;
-    if (at >= r->no_close_from && at < r->no_close_to) {
-        p = r->no_close_to < end ? (size_t)(r->no_close_to - r->base_off) : r->len;
-        at = r->no_close_from;
-    }
-    const char *hit = p < r->len ? memchr(r->data + p, '}', r->len - p) : NULL;
-    if (!hit) {
-        r->no_close_from = at;
-        r->no_close_to = end;
-    }
-    return hit;
+    size_t at = find_byte(r->data, r->base_off, from, r->len, '}', &r->no_close);
+    return at < r->len ? r->data + at : NULL;
 }
 
 /*
@@ -2187,7 +2222,7 @@ static void resume_at(struct pgn_reader *r, const struct pgn_resume *at)
     r->games = at->games;
     r->games_unknown = at->games_unknown;
     r->bom_done = at->offset != 0; /* a BOM is looked for at the file's start only */
-    r->no_close_from = r->no_close_to = 0;
+    r->no_close = r->no_open = (struct absent){0, 0};
 }
 
 struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
