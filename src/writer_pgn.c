@@ -85,7 +85,8 @@ static bool is_space(char c)
 }
 
 /* One unbreakable word, pre then s; wraps before it when it would pass column 80.  A
- * word starting with '%' never starts a line (it would read as an escape line).
+ * word starting with '%' never starts a line (it would read as an escape line): no wrap
+ * before it, and a blank before it as the first word of the movetext.
  * in_comment: s is comment text, where a '}' would end the comment: it becomes ')'. */
 static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
                         bool in_comment)
@@ -96,6 +97,10 @@ static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_
         bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
         buf_putc(w->out, fits || first == '%' ? ' ' : '\n');
         w->column = fits || first == '%' ? w->column + 1 : 0;
+    } else if (first == '%') {
+        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
+        buf_putc(w->out, ' ');
+        w->column = 1;
     }
     char *p = buf_reserve(w->out, total);
     memcpy(p, pre, prelen);

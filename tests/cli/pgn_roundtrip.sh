@@ -1,7 +1,8 @@
 #!/bin/sh
 # pgn_roundtrip.sh - `pgnkit pgn` over every shared PGN file (testdata/pgn/**/*.pgn, and
 # tests/cli/data/*.pgn; the non-PGN inputs of testdata/README.md included: the properties hold for them too):
-#   1. idempotence: pgn of its own output is byte-identical;
+#   1. idempotence: pgn of its own output is byte-identical, and no line of it starts
+#      with '%' (tests/cli/data/percent-bad-fen.pgn: a game copied as written);
 #   2. round trip: `pgn X | uci` equals `uci X`, line for line, for every game -- a game
 #      stopped by an error keeps its played moves and puts the rest in a comment, so
 #      both sides hold the moves before the error;
@@ -26,6 +27,11 @@ for f in $(find testdata/pgn tests/cli/data -name '*.pgn' | sort); do
     if cmp -s "$tmp/once.pgn" "$tmp/twice.pgn"; then ok; else
         fail "$f: pgn is not idempotent"; diff "$tmp/once.pgn" "$tmp/twice.pgn" | head -10
     fi
+
+    # 1b. no line of the output starts with '%' (an escape line: its moves would be lost).
+    if grep -q '^%' "$tmp/once.pgn"; then
+        fail "$f: a line of the pgn output starts with '%'"; grep -n '^%' "$tmp/once.pgn" | head -3
+    else ok; fi
 
     "$P" uci -q "$f" >"$tmp/uci.direct" 2>/dev/null
     "$P" uci -q "$tmp/once.pgn" >"$tmp/uci.via" 2>/dev/null

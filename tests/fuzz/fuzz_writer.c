@@ -5,7 +5,8 @@
  * pgn, tsv with every --with; fen final, --ply, --every, --comments; pgn), which must not
  * crash or read out of bounds.  The oracle: `pgn` output read back gives the same games
  * and moves.  The input's games, written as PGN, are read again; the uci lines (the
- * mainline of every game, in order) of the two reads must be equal.
+ * mainline of every game, in order) of the two reads must be equal, and so must the move
+ * tokens of the games copied as written (bad FEN: no uci line shows them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,18 @@ static void fw_all_formats(struct buf *scratch, const struct game_record *rec)
     buf_release(&fixes);
 }
 
+/* A game whose start position is not set up (a bad FEN) is written as read: its move
+ * tokens, which no uci line shows, must come back too (a '%' word at a line's start
+ * would make an escape line of them). */
+static void fw_raw_moves(struct buf *out, const struct pgn_game *g)
+{
+    buf_puts(out, "raw:");
+    for (size_t k = 0; k < g->token_count; k++)
+        if (g->tokens[k].kind == PGN_TOK_MOVE)
+            buf_printf(out, " %.*s", (int)g->tokens[k].len, g->tokens[k].text);
+    buf_puts(out, "\n");
+}
+
 /*
  * Read data; append each game's uci text line to uci, its pgn output to pgn (when not
  * NULL), and run every writer over it when all is set.
@@ -63,6 +76,8 @@ static void fw_read(struct game_replayer *rp, const char *data, size_t size, str
         if (rec->status == GAME_SKIPPED)
             continue; /* not written as a game */
         writer_uci(uci, rec, &text);
+        if (!rec->started)
+            fw_raw_moves(uci, &g);
         if (pgn)
             writer_pgn(pgn, rec, &pgn_opts);
         if (all)
