@@ -32,7 +32,7 @@ const char *diag_code_description(enum diag_code code)
     return (unsigned)code < DIAG_CODE_COUNT ? code_table[code].description : "";
 }
 
-void diag_vset(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
+void diag_vset(struct diag *d, enum diag_code code, uint64_t line, uint64_t col, const char *fmt,
                va_list ap)
 {
     d->code = code;
@@ -46,7 +46,7 @@ void diag_vset(struct diag *d, enum diag_code code, uint32_t line, uint32_t col,
     vsnprintf(d->message, sizeof d->message, fmt, ap);
 }
 
-void diag_set(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
+void diag_set(struct diag *d, enum diag_code code, uint64_t line, uint64_t col, const char *fmt,
               ...)
 {
     va_list ap;
@@ -116,8 +116,8 @@ void diag_list_close(struct diag_list *list)
     list->more = list->more_errors = 0;
 }
 
-struct diag *diag_list_add(struct diag_list *list, enum diag_code code, uint32_t line,
-                           uint32_t col, const char *fmt, ...)
+struct diag *diag_list_add(struct diag_list *list, enum diag_code code, uint64_t line,
+                           uint64_t col, const char *fmt, ...)
 {
     if (list->max && list->count >= list->max) {
         diag_list_count_more(list, 1, diag_code_severity(code) == DIAG_ERROR);

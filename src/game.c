@@ -180,7 +180,7 @@ PGNKIT_COLD struct diag *move_diag(struct game_record *rec, enum diag_code code,
                                    const struct pgn_token *tok, uint32_t ply,
                                    const struct position *before, const char *message)
 {
-    struct diag *d = diag_list_add(&rec->diags, code, tok->line, tok->col, "%s", message);
+    struct diag *d = diag_list_add(&rec->diags, code, pgn_token_line(rec->game, tok), tok->col, "%s", message);
     if (d)
         fill_move_context(d, before, tok, ply, NULL, rec->chess960);
     return d;
@@ -192,7 +192,7 @@ PGNKIT_COLD void report_problems(struct game_record *rec, const struct pgn_token
                                  const struct san_outcome *o)
 {
     for (int k = 0; k < o->problem_count; k++) {
-        struct diag *d = diag_list_add(&rec->diags, o->problems[k].code, tok->line, tok->col,
+        struct diag *d = diag_list_add(&rec->diags, o->problems[k].code, pgn_token_line(rec->game, tok), tok->col,
                                        "%s", o->problems[k].message);
         if (!d)
             continue;
@@ -228,7 +228,7 @@ PGNKIT_COLD bool glyph_as_nag(struct game_record *rec, const struct pgn_token *t
     int nag = san_glyph_nag(tok->text, tok->len);
     if (!nag)
         return false;
-    diag_list_add(&rec->diags, DIAG_NONSTANDARD, tok->line, tok->col,
+    diag_list_add(&rec->diags, DIAG_NONSTANDARD, pgn_token_line(rec->game, tok), tok->col,
                   "non-standard notation accepted: the annotation glyph '%.*s' as its own "
                   "word, read as $%d",
                   (int)tok->len, tok->text, nag);
@@ -383,7 +383,7 @@ static struct slice result_as_written(struct game_record *rec, const struct pgn_
     const char *ascii = tok->text[0] == '1' && tok->text[1] != '/' ? "1-0"
                         : tok->text[0] == '0'                      ? "0-1"
                                                                    : "1/2-1/2";
-    diag_list_add(&rec->diags, DIAG_NONSTANDARD, tok->line, tok->col,
+    diag_list_add(&rec->diags, DIAG_NONSTANDARD, pgn_token_line(rec->game, tok), tok->col,
                   "non-standard notation accepted: the result %.*s, read as %s", (int)tok->len,
                   tok->text, ascii);
     return (struct slice){ascii, strlen(ascii)};
@@ -416,7 +416,8 @@ PGNKIT_COLD void hint_restart(struct game_record *rec, const struct pgn_game *g,
         else if (depth == 0 && t->kind == PGN_TOK_MOVE)
             moved = true;
         else if (depth == 0 && t->kind == PGN_TOK_MOVE_NUMBER && moved && k > 0 &&
-                 move_number_of(t) == 1 && t->line >= g->tokens[k - 1].line + 2)
+                 move_number_of(t) == 1 &&
+                 pgn_token_line(g, t) >= pgn_token_line(g, &g->tokens[k - 1]) + 2)
             restart = k;
     }
     struct diag *last = rec->diags.count ? &rec->diags.items[rec->diags.count - 1] : NULL;
@@ -424,8 +425,8 @@ PGNKIT_COLD void hint_restart(struct game_record *rec, const struct pgn_game *g,
         return;
     size_t len = strlen(last->message);
     snprintf(last->message + len, sizeof last->message - len,
-             "; a new game probably starts at line %u (the movetext restarts at 1.)",
-             g->tokens[restart].line);
+             "; a new game probably starts at line %llu (the movetext restarts at 1.)",
+             (unsigned long long)pgn_token_line(g, &g->tokens[restart]));
 }
 
 static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
@@ -500,7 +501,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
     if (tag)
         rec->result_tag = tag->value;
     const struct slice *token = rec->result_token.ptr ? &rec->result_token : NULL;
-    uint32_t line = tag ? tag->line : g->line, col = tag ? tag->col : 1;
+    uint64_t line = tag ? tag->line : g->line, col = tag ? tag->col : 1;
     if (token && tag && is_result(&tag->value) &&
         (tag->value.len != token->len || memcmp(tag->value.ptr, token->ptr, token->len) != 0))
         diag_list_add(&rec->diags, DIAG_RESULT_MISMATCH, line, col,

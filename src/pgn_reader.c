@@ -202,7 +202,7 @@ struct pgn_reader {
     size_t shift;      /* how far the last fill() moved the data to the left */
     uint64_t base_off; /* file offset of data[0] */
     ptrdiff_t ls;      /* index of the current line's first byte (negative once discarded) */
-    uint32_t line;
+    uint64_t line;
     bool eof;
     bool memory;
     bool bom_done;
@@ -226,11 +226,11 @@ struct pgn_reader {
     enum game_phase phase;
     size_t game_start; /* index in data of its first byte (only while !skipping) */
     uint64_t game_off;
-    uint32_t game_line;
-    uint32_t game_col;
+    uint64_t game_line;
+    uint64_t game_col;
     uint64_t depth;
-    uint32_t open_line; /* where the outermost open '(' is */
-    uint32_t open_col;
+    uint64_t open_line; /* where the outermost open '(' is */
+    uint64_t open_col;
 
     struct pgn_token *toks;
     size_t ntok, tok_cap;
@@ -242,7 +242,7 @@ struct pgn_reader {
      * finish_game, as scratch may still move: those values lie in scratch in tag order. */
     struct pgn_tag *tags;
     size_t ntag, tag_cap;
-    uint32_t eols;    /* line ends since the last byte that was not whitespace */
+    uint64_t eols;    /* line ends since the last byte that was not whitespace */
     uint64_t *name_set; /* hashes of this game's tag names (tag_is_dup): open addressing */
     size_t name_set_cap, name_set_count;
     size_t tags_in_set; /* tags[0, tags_in_set) are in name_set */
@@ -254,18 +254,14 @@ struct pgn_reader {
 /* ---- positions and diagnostics ---------------------------------------------------------- */
 
 /* The 1-based column of index i on the line that starts at index ls. */
-static inline uint32_t col_of(size_t i, ptrdiff_t ls)
-{
-    ptrdiff_t c = (ptrdiff_t)i - ls + 1;
-    return c > (ptrdiff_t)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
+static inline uint64_t col_of(size_t i, ptrdiff_t ls) { return (uint64_t)((ptrdiff_t)i - ls + 1); }
 
-static inline uint32_t col_at(const struct pgn_reader *r, size_t i) { return col_of(i, r->ls); }
+static inline uint64_t col_at(const struct pgn_reader *r, size_t i) { return col_of(i, r->ls); }
 
-static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, uint32_t col,
+static void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static void add_diag(struct pgn_reader *r, enum diag_code code, uint32_t line, uint32_t col,
+static void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
                      const char *fmt, ...)
 {
     struct diag d;
@@ -512,15 +508,18 @@ static inline bool tokens_kept(const struct pgn_reader *r)
     return !r->skipping && r->depth <= r->lim.max_depth;
 }
 
-static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint32_t line,
-                        uint32_t col, enum pgn_token_kind kind)
+static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint64_t line,
+                        uint64_t col, enum pgn_token_kind kind)
 {
     if (!tokens_kept(r))
         return;
     if (r->ntok == r->tok_cap)
         grow_tokens(r);
-    r->toks[r->ntok++] = (struct pgn_token){
-        .text = text, .len = (uint32_t)len, .line = line, .col = col, .kind = (uint8_t)kind};
+    /* A token keeps its line's low 32 bits (pgn_token_line) and a clamped column. */
+    r->toks[r->ntok++] = (struct pgn_token){.text = text, .len = (uint32_t)len,
+                                            .line = (uint32_t)line,
+                                            .col = col > UINT32_MAX ? UINT32_MAX : (uint32_t)col,
+                                            .kind = (uint8_t)kind};
 }
 
 /* An en dash or an em dash (UTF-8 E2 80 93 / E2 80 94) at p. */
@@ -823,7 +822,7 @@ static inline struct pgn_tag *push_tag(struct pgn_reader *r)
 
 /* Keep the tag pair parsed at d[i], on the line `line` whose first byte is at ls. */
 static void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp,
-                       uint32_t line, ptrdiff_t ls)
+                       uint64_t line, ptrdiff_t ls)
 {
     if (tp->err != DIAG_OK)
         add_diag(r, tp->err, line, col_of(tp->err_pos, ls), "%s", tp->err_msg);
@@ -1030,15 +1029,15 @@ static size_t trim_end(const char *d, size_t s, size_t e)
 }
 
 PGNKIT_COLD void comment_too_long(struct pgn_reader *r, size_t len,
-                                  uint32_t line, uint32_t col)
+                                  uint64_t line, uint64_t col)
 {
     add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
              "a comment of %zu bytes is over the limit of %zu; dropped", len,
              r->lim.max_comment_bytes);
 }
 
-static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32_t line,
-                                uint32_t col)
+static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint64_t line,
+                                uint64_t col)
 {
     if (e - s > r->lim.max_comment_bytes)
         comment_too_long(r, e - s, line, col);
@@ -1054,7 +1053,7 @@ static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint32
  */
 static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
 {
-    uint32_t line = r->line, col = col_at(r, i);
+    uint64_t line = r->line, col = col_at(r, i);
     size_t open = i, start = i + 1, searched = start;
     *boundary = false;
     /* The common case: the '}' comes before any line end, so there are no lines to count
@@ -1075,7 +1074,8 @@ static size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
         size_t tag = comment_lines(r, &w, e, final, hit != NULL);
         if (tag != NEED_MORE) {
             add_diag(r, DIAG_UNTERMINATED_COMMENT, line, col,
-                     "the comment never closes; it ends at the tag pair on line %u", r->line);
+                     "the comment never closes; it ends at the tag pair on line %llu",
+                     (unsigned long long)r->line);
             if (!r->skipping)
                 emit_comment(r, start, trim_end(d, start, tag), line, col);
             *boundary = true;
@@ -1160,7 +1160,7 @@ static bool first_on_line(const struct pgn_reader *r, const char *d, size_t i)
  * was read, or NEED_MORE.
  */
 static size_t movetext_bracket(struct pgn_reader *r, const char *d, size_t i, size_t n,
-                               uint32_t line, uint32_t col)
+                               uint64_t line, uint64_t col)
 {
     size_t max_tok = r->lim.max_token_bytes;
     if (first_on_line(r, d, i)) {
@@ -1435,7 +1435,7 @@ PGNKIT_NOINLINE size_t scan_fast(struct pgn_reader *r, size_t i)
     /* A token ending at `short_at` or later may go on in bytes not read yet. */
     const size_t short_at = r->eof ? SIZE_MAX : n;
     const size_t win_end = window_end(r, n);
-    uint32_t line = r->line, run = r->eols;
+    uint64_t line = r->line, run = r->eols;
     /* The index before the line's first byte: a column is then one subtraction. */
     ptrdiff_t ls1 = r->ls - 1;
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
@@ -1546,7 +1546,7 @@ PGNKIT_NOINLINE size_t scan_fast(struct pgn_reader *r, size_t i)
             }
             tok->text = d + s;
             tok->len = (uint32_t)(e - s);
-            tok->line = line;
+            tok->line = (uint32_t)line;
             tok->col = (uint32_t)((ptrdiff_t)i - ls1);
             tok->kind = (uint8_t)kind;
             tok++;
@@ -1576,7 +1576,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
     const char *d = r->data;
     size_t i = r->pos, n = r->len;
     const size_t max_tok = r->lim.max_token_bytes;
-    uint32_t eols = 0; /* r->eols as it was before the token at i */
+    uint64_t eols = 0; /* r->eols as it was before the token at i */
     for (;;) {
         if (i >= n) {
             if (r->eof) {
@@ -1716,7 +1716,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 i++;
             continue;
         }
-        uint32_t line = r->line, col = col_at(r, i);
+        uint64_t line = r->line, col = col_at(r, i);
         switch (cl) {
         case CC_DIGIT: {
             size_t k = i + 1;
@@ -1969,9 +1969,9 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     if (r->phase == PHASE_BEFORE && !r->has_result && !r->skipping &&
         diag_list_errors(&r->diags) == 0)
         return false;
-    uint32_t line = r->line, col = col_at(r, i);
+    uint64_t line = r->line, col = col_at(r, i);
     if (r->ntok > r->tok0) {
-        line = r->toks[r->ntok - 1].line;
+        line = pgn_line_from32(r->game_line, r->toks[r->ntok - 1].line);
         col = r->toks[r->ntok - 1].col;
     }
     if (r->depth > 0)

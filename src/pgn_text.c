@@ -142,9 +142,9 @@ static void reserve(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 /* Where byte k of the game's text is: its 1-based line and column. */
-static void position_of(const struct pgn_game *g, size_t k, uint32_t *line, uint32_t *col)
+static void position_of(const struct pgn_game *g, size_t k, uint64_t *line, uint64_t *col)
 {
-    uint32_t l = g->line;
+    uint64_t l = g->line;
     size_t start = 0;
     for (size_t i = 0; i < k; i++) {
         char c = g->text[i];
@@ -154,7 +154,7 @@ static void position_of(const struct pgn_game *g, size_t k, uint32_t *line, uint
         }
     }
     *line = l;
-    *col = (uint32_t)(k - start + 1);
+    *col = k - start + 1;
 }
 
 const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *g,
@@ -196,7 +196,7 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
     }
     size_t nd = 0;
     if (warn) {
-        uint32_t line, col;
+        uint64_t line, col;
         position_of(g, bad, &line, &col);
         diag_set(&t->diags[nd++], DIAG_ENCODING, line, col,
                  enc == PGN_ENCODING_UTF8

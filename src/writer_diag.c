@@ -8,7 +8,8 @@ static const char *severity_name(enum diag_severity s) { return s == DIAG_ERROR 
 
 void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct diag *d)
 {
-    buf_printf(out, "%s:%u:%u: %s[%s]: game ", g->file, d->line, d->col,
+    buf_printf(out, "%s:%llu:%llu: %s[%s]: game ", g->file, (unsigned long long)d->line,
+               (unsigned long long)d->col,
                severity_name(d->severity), diag_code_name(d->code));
     if (g->index)
         buf_put_u64(out, g->index);
@@ -24,8 +25,9 @@ void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct di
 {
     buf_puts(out, "{\"file\":");
     buf_json_string(out, g->file, strlen(g->file));
-    buf_printf(out, ",\"offset\":%llu,\"line\":%u,\"col\":%u,\"game\":",
-               (unsigned long long)g->offset, d->line, d->col);
+    buf_printf(out, ",\"offset\":%llu,\"line\":%llu,\"col\":%llu,\"game\":",
+               (unsigned long long)g->offset, (unsigned long long)d->line,
+               (unsigned long long)d->col);
     if (g->index)
         buf_put_u64(out, g->index);
     else

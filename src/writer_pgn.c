@@ -161,10 +161,10 @@ static void put_numbered(struct pgn_out *w, const struct position *pos, const ch
 
 /* ---- the --fixes report ---- */
 
-static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col, uint32_t ply,
+static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col, uint32_t ply,
                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col, uint32_t ply,
+static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col, uint32_t ply,
                 const char *fmt, ...)
 {
     if (!w->fixes)
@@ -175,7 +175,8 @@ static void fix(struct pgn_out *w, const char *kind, uint32_t line, uint32_t col
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    buf_printf(w->fixes, "%s:%u:%u: fix[%s]: game ", g->file, line, col, kind);
+    buf_printf(w->fixes, "%s:%llu:%llu: fix[%s]: game ", g->file, (unsigned long long)line,
+               (unsigned long long)col, kind);
     if (g->index)
         buf_put_u64(w->fixes, g->index);
     else
@@ -359,7 +360,7 @@ static void note_result_fixes(struct pgn_out *w, struct slice result)
 {
     struct slice tag_value = result_tag(w->rec), token = result_token(w->rec);
     const struct slice *tag = &tag_value, *tok = &token;
-    uint32_t line = w->rec->game->line;
+    uint64_t line = w->rec->game->line;
     if (tag->ptr && (tag->len != result.len || memcmp(tag->ptr, result.ptr, result.len) != 0))
         fix(w, "RESULT", line, 1, 0, "Result tag \"%.*s\" is not a result: now %.*s",
             (int)tag->len, tag->ptr, (int)result.len, result.ptr);
@@ -419,7 +420,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
     size_t written = tok->len - suffix;
     if (written != n || memcmp(tok->text, san, n) != 0)
-        fix(w, "SAN", tok->line, tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
+        fix(w, "SAN", pgn_token_line(w->rec->game, tok), tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
     if (glyph && !w->o->drop_nags) {
         snprintf(nag, sizeof nag, "$%d", glyph);
         put_word(w, "", nag, strlen(nag));
@@ -437,7 +438,8 @@ static const struct diag *error_at(const struct game_record *rec, const struct p
 {
     for (size_t i = 0; i < rec->diags.count; i++) {
         const struct diag *d = &rec->diags.items[i];
-        if (d->severity == DIAG_ERROR && d->line == tok->line && d->col == tok->col)
+        if (d->severity == DIAG_ERROR && d->line == pgn_token_line(rec->game, tok) &&
+            d->col == tok->col)
             return d;
     }
     return NULL;
@@ -465,7 +467,7 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
     put_numbered(w, &lv->current, tok->text, tok->len, true);
     w->remainder = true;
     w->remainder_nest = 0;
-    fix(w, "NOT_REPLAYED", tok->line, tok->col, lv->ply + 1,
+    fix(w, "NOT_REPLAYED", pgn_token_line(w->rec->game, tok), tok->col, lv->ply + 1,
         "the line's moves from %.*s on are kept in a comment", (int)tok->len, tok->text);
 }
 
@@ -513,7 +515,7 @@ static void check_move_number(struct pgn_out *w, const struct pgn_token *tok)
         number = number * 10 + (unsigned long)(tok->text[k++] - '0');
     dots = tok->len - k;
     if (number != pos->fullmove_number || (dots >= 3 && pos->side_to_move == WHITE))
-        fix(w, "MOVE_NUMBER", tok->line, tok->col, top(w)->ply + 1, "%.*s -> %u%s",
+        fix(w, "MOVE_NUMBER", pgn_token_line(w->rec->game, tok), tok->col, top(w)->ply + 1, "%.*s -> %u%s",
             (int)tok->len, tok->text, pos->fullmove_number,
             pos->side_to_move == WHITE ? "." : "...");
 }

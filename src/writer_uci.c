@@ -102,7 +102,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         buf_put_u64(out, g->index);
     else
         buf_puts(out, "null");
-    buf_printf(out, ",\"line\":%u,\"status\":\"%s\",\"tags\":{", g->line,
+    buf_printf(out, ",\"line\":%llu,\"status\":\"%s\",\"tags\":{", (unsigned long long)g->line,
                status_name(rec->status));
     put_json_tags(out, g, o);
     buf_puts(out, "},\"uci\":[");

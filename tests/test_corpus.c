@@ -74,8 +74,9 @@ static void first_error(const struct game_record *rec, char *msg, size_t cap)
     snprintf(msg, cap, "(none)");
     for (size_t i = 0; i < rec->diags.count; i++)
         if (rec->diags.items[i].severity == DIAG_ERROR) {
-            snprintf(msg, cap, "%s %u:%u %s", diag_code_name(rec->diags.items[i].code),
-                     rec->diags.items[i].line, rec->diags.items[i].col,
+            snprintf(msg, cap, "%s %llu:%llu %s", diag_code_name(rec->diags.items[i].code),
+                     (unsigned long long)rec->diags.items[i].line,
+                     (unsigned long long)rec->diags.items[i].col,
                      rec->diags.items[i].message);
             return;
         }

@@ -74,7 +74,7 @@ static void assert_tokens_in_span(const struct pgn_game *g)
 static void dump_game(struct text *t, const struct pgn_game *g)
 {
     assert_tokens_in_span(g);
-    putf(t, "#%llu %u:%llu+%llu%s\n", (unsigned long long)g->index, g->line,
+    putf(t, "#%llu %llu:%llu+%llu%s\n", (unsigned long long)g->index, (unsigned long long)g->line,
          (unsigned long long)g->offset, (unsigned long long)g->bytes,
          g->skipped ? " skipped" : "");
     for (size_t k = 0; k < g->tag_count; k++) {
@@ -83,17 +83,18 @@ static void dump_game(struct text *t, const struct pgn_game *g)
         put(t, tag->name.ptr, tag->name.len);
         put(t, "=", 1);
         put_escaped(t, tag->value.ptr, tag->value.len);
-        putf(t, " @%u:%u\n", tag->line, tag->col);
+        putf(t, " @%llu:%llu\n", (unsigned long long)tag->line, (unsigned long long)tag->col);
     }
     for (size_t k = 0; k < g->token_count; k++) {
         const struct pgn_token *tok = &g->tokens[k];
         putf(t, "%c ", kind_char[tok->kind]);
         put_escaped(t, tok->text, tok->len);
-        putf(t, " @%u:%u\n", tok->line, tok->col);
+        putf(t, " @%llu:%u\n", (unsigned long long)pgn_token_line(g, tok), tok->col);
     }
     for (size_t k = 0; k < g->diags.count; k++) {
         const struct diag *d = &g->diags.items[k];
-        putf(t, "D %s @%u:%u\n", diag_code_name(d->code), d->line, d->col);
+        putf(t, "D %s @%llu:%llu\n", diag_code_name(d->code), (unsigned long long)d->line,
+             (unsigned long long)d->col);
     }
 }
 
@@ -1031,8 +1032,8 @@ static void check_file(const char *dir, const char *name, size_t *files)
         cr_assert(!g.skipped, "%s game %zu skipped", rel, games);
         if (check_moves && games <= want && moves[games - 1] >= 0)
             cr_assert_eq((long)mainline_moves(&g), moves[games - 1],
-                         "%s game %zu (line %u): %zu mainline move tokens, expected %ld", rel,
-                         games, g.line, mainline_moves(&g), moves[games - 1]);
+                         "%s game %zu (line %llu): %zu mainline move tokens, expected %ld", rel,
+                         games, (unsigned long long)g.line, mainline_moves(&g), moves[games - 1]);
     }
     cr_assert_eq(st, 0);
     if (odd)
@@ -1144,7 +1145,7 @@ static void read_piece(struct pieces *p, const char *piece, size_t len, size_t c
     }
     p->crossings += pgn_reader_stop_crossed(p->r);
     p->at.offset += cut;
-    p->at.line += (uint32_t)pgn_split_count_lines(piece, cut);
+    p->at.line += pgn_split_count_lines(piece, cut);
     p->at.games += games;
     free(copy);
 }
@@ -1452,7 +1453,7 @@ static void assert_new_at_reads_on_as_whole(const char *path, uint64_t from_game
     char *want = dump_reader(whole);
     cr_assert_neq(want[0], '\0');
     uint64_t offset = strtoull(strchr(want, ':') + 1, NULL, 10);
-    struct pgn_resume at = {.offset = offset, .line = (uint32_t)strtoul(strchr(want, ' ') + 1,
+    struct pgn_resume at = {.offset = offset, .line = (uint64_t)strtoull(strchr(want, ' ') + 1,
                                                                        NULL, 10),
                             .games = from_game - 1};
     struct trickle tr = {s + offset, len - offset, 0, step};

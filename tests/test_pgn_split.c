@@ -269,9 +269,9 @@ static void assert_game_lines_match(const char *what, const char *s, size_t len)
     while (pgn_reader_next(r, &g, NULL) == 1) {
         games++;
         uint64_t line = 1 + pgn_split_count_lines(s, (size_t)g.offset);
-        cr_assert_eq(line, g.line, "%s game %llu at offset %llu: the reader says line %u, "
+        cr_assert_eq(line, g.line, "%s game %llu at offset %llu: the reader says line %llu, "
                      "the count %llu", what, (unsigned long long)g.index,
-                     (unsigned long long)g.offset, g.line, (unsigned long long)line);
+                     (unsigned long long)g.offset, (unsigned long long)g.line, (unsigned long long)line);
     }
     cr_assert_gt(games, 0, "%s has no games", what);
     pgn_reader_free(r);
@@ -332,7 +332,7 @@ Test(pgn_split, real_files_start_their_games_on_the_counted_lines)
 
 struct read_game {
     uint64_t offset, bytes;
-    uint32_t line;
+    uint64_t line;
     size_t tags, tokens, diags;
     uint32_t diag_key; /* the codes, lines and columns of the diagnostics, mixed */
 };
@@ -345,8 +345,8 @@ static size_t read_games(struct pgn_reader *r, struct read_game *out, size_t cap
         cr_assert_lt(n, cap);
         uint32_t key = 0;
         for (size_t k = 0; k < g.diags.count; k++)
-            key = key * 31u + (uint32_t)g.diags.items[k].code * 7u + g.diags.items[k].line * 3u +
-                  g.diags.items[k].col;
+            key = key * 31u + (uint32_t)g.diags.items[k].code * 7u +
+                  (uint32_t)g.diags.items[k].line * 3u + (uint32_t)g.diags.items[k].col;
         out[n++] = (struct read_game){g.offset, g.bytes, g.line, g.tag_count, g.token_count,
                                       g.diags.count, key};
     }
@@ -361,7 +361,7 @@ static void assert_sync_point_reads_as_whole(const char *d, size_t len, size_t p
 {
     static struct read_game part[4096];
     struct pgn_reader *r = pgn_reader_from_memory("", 0, "t", lim);
-    struct pgn_resume at = {.offset = p, .line = 1 + (uint32_t)pgn_split_count_lines(d, p),
+    struct pgn_resume at = {.offset = p, .line = 1 + pgn_split_count_lines(d, p),
                             .games_unknown = p > 0};
     pgn_reader_restart(r, d + p, len - p, SIZE_MAX, &at);
     size_t npart = read_games(r, part, 4096);

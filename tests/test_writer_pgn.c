@@ -120,3 +120,50 @@ Test(writer_pgn, fen_comments_follow_the_move_and_its_nags)
     buf_release(&out);
     buf_release(&fixes);
 }
+
+/*
+ * Line numbers past 2^32 (issue 15: they wrapped to 0).  A reader resumed there, as the
+ * --jobs pipeline and --range resume one: the game, its tags, its tokens
+ * (pgn_token_line), the replay's ILLEGAL as `check` prints it and pgn's fix report all
+ * carry the 64-bit line.  tests/cli/limits.sh reads a real file of 2^32 + 5 lines when
+ * PGNKIT_SLOW is set.
+ */
+Test(writer_pgn, lines_past_two_to_the_32)
+{
+    static const char text[] = "[Event \"x\"]\n\n1. e4 e5\n2. Kd3 1-0\n";
+    const uint64_t first = ((uint64_t)1 << 32) - 1;
+    struct pgn_resume at = {.offset = 1000, .line = first, .games = 0};
+    struct pgn_reader *reader = pgn_reader_from_memory(NULL, 0, "big.pgn", NULL);
+    pgn_reader_restart(reader, text, sizeof text - 1, sizeof text - 1, &at);
+    struct pgn_game g;
+    struct diag err;
+    cr_assert_eq(pgn_reader_next(reader, &g, &err), 1);
+    cr_assert_eq(g.line, first);
+    cr_assert_eq(g.tags[0].line, first);
+    cr_assert_eq(g.tokens[0].line, (uint32_t)(first + 2), "the low 32 bits");
+    cr_assert_eq(pgn_token_line(&g, &g.tokens[0]), first + 2);
+    cr_assert_eq(pgn_token_line(&g, &g.tokens[g.token_count - 1]), first + 3, "1-0");
+
+    struct game_options opts = {0};
+    struct game_replayer *r = game_replayer_new(&opts, &err);
+    cr_assert_not_null(r);
+    const struct game_record *rec = game_replay(r, &g);
+    cr_assert_eq(rec->diags.count, 1);
+    struct buf out, fixes;
+    buf_init(&out);
+    buf_init(&fixes);
+    writer_diag_text(&out, &g, &rec->diags.items[0]);
+    cr_assert(strncmp(out.data, "big.pgn:4294967298:4: error[ILLEGAL]:", 37) == 0, "%s",
+              out.data);
+    struct writer_options o = {0};
+    buf_clear(&out);
+    writer_pgn_fixes(&out, &fixes, rec, &o);
+    cr_assert_not_null(strstr(fixes.data, "big.pgn:4294967298:4: fix[NOT_REPLAYED]"), "%s",
+                       fixes.data);
+    cr_assert_not_null(strstr(fixes.data, "big.pgn:4294967295:1: fix[TAG_ADDED]"), "%s",
+                       fixes.data);
+    buf_release(&out);
+    buf_release(&fixes);
+    game_replayer_free(r);
+    pgn_reader_free(reader);
+}

@@ -74,8 +74,8 @@ enum { DIAG_MESSAGE_MAX = 200 };
 struct diag {
     enum diag_code code;
     enum diag_severity severity;
-    uint32_t line;
-    uint32_t col;
+    uint64_t line;
+    uint64_t col;
     uint32_t ply;
     char message[DIAG_MESSAGE_MAX];
     /* About a move (ply > 0) only; empty strings otherwise. */
@@ -108,9 +108,9 @@ enum diag_severity diag_code_severity(enum diag_code code);
 const char *diag_code_description(enum diag_code code);
 
 /** Fill *d with code, its default severity, position and a printf-formatted message. */
-void diag_set(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
+void diag_set(struct diag *d, enum diag_code code, uint64_t line, uint64_t col, const char *fmt,
               ...) __attribute__((format(printf, 5, 6)));
-void diag_vset(struct diag *d, enum diag_code code, uint32_t line, uint32_t col, const char *fmt,
+void diag_vset(struct diag *d, enum diag_code code, uint64_t line, uint64_t col, const char *fmt,
                va_list ap) __attribute__((format(printf, 5, 0)));
 
 /** An empty list that keeps at most max entries (0 = no cap). */
@@ -129,8 +129,8 @@ void diag_list_count_more(struct diag_list *list, size_t n, size_t e);
  */
 void diag_list_close(struct diag_list *list);
 /** Append a new entry with diag_set() semantics; returns it, or NULL past the cap. */
-struct diag *diag_list_add(struct diag_list *list, enum diag_code code, uint32_t line,
-                           uint32_t col, const char *fmt, ...)
+struct diag *diag_list_add(struct diag_list *list, enum diag_code code, uint64_t line,
+                           uint64_t col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /** Number of entries of severity DIAG_ERROR. */
 size_t diag_list_errors(const struct diag_list *list);

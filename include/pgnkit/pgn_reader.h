@@ -44,10 +44,18 @@ enum pgn_token_kind {
     PGN_TOK_RESULT,          /* 1-0 0-1 1/2-1/2 * */
 };
 
+/*
+ * A token stays 24 bytes (there is one per input byte at worst), so its position is
+ * kept in 32 bits: line holds the low 32 bits of its line number, which
+ * pgn_token_line() makes whole again from its game's 64-bit first line (exact while the
+ * token is less than 2^32 lines into its game: a game is at most max_game_bytes); col
+ * is clamped at UINT32_MAX (a line over 4 GiB).  Diagnostics, tags and games carry
+ * 64-bit lines and columns.
+ */
 struct pgn_token {
     const char *text; /* into the reader's buffer: valid until the next pgn_reader_next() */
     uint32_t len;
-    uint32_t line;
+    uint32_t line;    /* low 32 bits: use pgn_token_line() */
     uint32_t col;
     uint8_t kind;     /* enum pgn_token_kind */
     uint8_t pad[3];
@@ -56,8 +64,8 @@ struct pgn_token {
 struct pgn_tag {
     struct slice name;
     struct slice value; /* escapes \" and \\ already undone */
-    uint32_t line;
-    uint32_t col;
+    uint64_t line;
+    uint64_t col;
 };
 
 /** One game as read.  All pointers are owned by the reader, valid until the next call. */
@@ -65,7 +73,7 @@ struct pgn_game {
     uint64_t index;              /* 1-based index of the game in its file; 0 when not known
                                   * (a reader resumed with games_unknown) */
     const char *file;            /* the name given to pgn_reader_new */
-    uint32_t line;               /* first line of the game */
+    uint64_t line;               /* first line of the game */
     uint64_t offset;             /* byte offset of its first byte in the file */
     uint64_t bytes;              /* bytes the game spans */
     const char *text;            /* its first byte in the reader's buffer (bytes long, unless
@@ -80,6 +88,18 @@ struct pgn_game {
     struct diag_list diags;
     bool skipped;                /* too large or unreadable: no tags/tokens given */
 };
+
+/** The whole line of a line's low 32 bits `low`, at most 2^32 - 1 lines after `base`. */
+static inline uint64_t pgn_line_from32(uint64_t base, uint32_t low)
+{
+    return base + (uint32_t)(low - (uint32_t)base);
+}
+
+/** The 1-based line of a token of game g. */
+static inline uint64_t pgn_token_line(const struct pgn_game *g, const struct pgn_token *t)
+{
+    return pgn_line_from32(g->line, t->line);
+}
 
 /** Limits; 0 in a field means the default.  Going past one is a diagnostic, not an abort. */
 struct pgn_limits {
@@ -126,7 +146,7 @@ void pgn_reader_free(struct pgn_reader *r);
  */
 struct pgn_resume {
     uint64_t offset; /* file offset of that byte; 0 is the file's start (a BOM is skipped) */
-    uint32_t line;   /* its 1-based line number */
+    uint64_t line;   /* its 1-based line number */
     uint64_t games;  /* games before it: the next game's index is games + 1 */
     bool games_unknown; /* games before it not counted (--range): every index is 0 */
 };

@@ -542,7 +542,7 @@ static int read_chunks(struct pipeline *p, struct input *in, struct router *rout
             memcpy(p->carry, c->data + c->cut, rest);
             p->carry_len = rest;
             at.offset += c->cut;
-            at.line += (uint32_t)pgn_split_count_lines(c->data, c->cut);
+            at.line += pgn_split_count_lines(c->data, c->cut);
         }
         p->bytes_read = c->at.offset + c->len;
         int rc = submit(p, route, summary);

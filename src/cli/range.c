@@ -188,7 +188,7 @@ int range_open(struct input *in, const char *path, const struct config *cfg)
     pgn_reader_free(in->reader);
     source_free(in->src);
     in->src = source_new(pgn_source_fd(&in->fd));
-    struct pgn_resume at = {.offset = sync, .line = (uint32_t)lines + 1,
+    struct pgn_resume at = {.offset = sync, .line = (uint64_t)lines + 1,
                             .games_unknown = sync > 0};
     in->reader = pgn_reader_new_at(source_as_pgn_source(in->src), in->name, &cfg->limits, &at);
     in->size = size;
