@@ -113,11 +113,11 @@ with open(sys.argv[1], 'wb') as f:
     f.write(block(1, 0, len(text)) + text)
 PY
     "$pgnkit" check --no-progress "$tmp/lines.pgn.zst" >"$tmp/diags" 2>/dev/null
-    expect_line "line past 2^32 (text)" "$tmp/lines.pgn.zst:4294967304:13: error[ILLEGAL]" \
+    expect_line "line past 2^32 (text)" "$tmp/lines.pgn.zst:4294967304:13: error[ILLEGAL]:" \
         "$(cut -d' ' -f1-2 "$tmp/diags")"
     "$pgnkit" uci -q -f json "$tmp/lines.pgn.zst" >"$tmp/json" 2>/dev/null
     expect_line "game line past 2^32 (json)" '"line":4294967302,' \
-        "$(grep -o '"line":[0-9]*,' "$tmp/json")"
+        "$(grep -o '"line":[0-9]*,' "$tmp/json" | head -n 1)"
 fi
 
 echo "$passed passed, $failed failed"
