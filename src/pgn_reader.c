@@ -25,6 +25,7 @@
 #endif
 
 #include "inline_hints.h"
+#include "pgnkit/ctrl.h"
 #include "pgnkit/xalloc.h"
 
 enum {
@@ -1957,6 +1958,36 @@ static void place_escaped(struct pgn_reader *r)
     }
 }
 
+/*
+ * One CONTROL_BYTE per game, at its first control byte wherever it stands (a tag value,
+ * a comment, an escape line): the scan reports only those it reads as blanks between
+ * tokens, so one pass over the game's text finds the others and the first of all.
+ */
+static void report_control_byte(struct pgn_reader *r, const char *text, size_t n)
+{
+    size_t k = ctrl_find(text, n);
+    if (k == n)
+        return;
+    uint64_t line = r->game_line, col = r->game_col;
+    for (size_t j = 0; j < k; j++) {
+        bool eol = text[j] == '\n' || (text[j] == '\r' && text[j + 1] != '\n');
+        line += eol;
+        col = eol ? 1 : col + 1;
+    }
+    for (size_t d = 0; d < r->diags.count; d++) {
+        struct diag *old = &r->diags.items[d];
+        if (old->code != DIAG_CONTROL_BYTE)
+            continue;
+        if (old->line > line || (old->line == line && old->col > col))
+            diag_set(old, DIAG_CONTROL_BYTE, line, col, "control byte 0x%02x (the first of "
+                     "the game); escaped in text output", (unsigned char)text[k]);
+        return;
+    }
+    add_diag(r, DIAG_CONTROL_BYTE, line, col,
+             "control byte 0x%02x (the first of the game); escaped in text output",
+             (unsigned char)text[k]);
+}
+
 /* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */
 static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game *game)
 {
@@ -1994,6 +2025,8 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
                  r->lim.max_game_bytes, (unsigned long long)bytes);
     }
 
+    if (!r->skipping)
+        report_control_byte(r, r->data + r->game_start, (size_t)bytes);
     if (r->scratch_len)
         place_escaped(r);
     r->games++;

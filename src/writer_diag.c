@@ -2,13 +2,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pgnkit/ctrl.h"
 #include "pgnkit/writer.h"
 
 static const char *severity_name(enum diag_severity s) { return s == DIAG_ERROR ? "error" : "warning"; }
 
 void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct diag *d)
 {
-    buf_printf(out, "%s:%llu:%llu: %s[%s]: game ", g->file, (unsigned long long)d->line,
+    ctrl_put_clean(out, g->file, strlen(g->file));
+    buf_printf(out, ":%llu:%llu: %s[%s]: game ", (unsigned long long)d->line,
                (unsigned long long)d->col,
                severity_name(d->severity), diag_code_name(d->code));
     if (g->index)
@@ -18,7 +20,9 @@ void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct di
     if (d->ply)
         buf_printf(out, ", ply %u (%u%s %s)", d->ply, d->move_number,
                    d->side == WHITE ? "." : "...", d->san);
-    buf_printf(out, ": %s\n", d->message);
+    buf_puts(out, ": ");
+    ctrl_put_clean(out, d->message, strlen(d->message));
+    buf_putc(out, '\n');
 }
 
 void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d)
@@ -69,13 +73,8 @@ void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
 {
     if (o->with & WRITER_WITH_FILE) {
         /* A tab or line end in a file name would break the row: written as a space. */
-        size_t n = strlen(g->file);
-        char *p = buf_reserve(out, n + 1);
-        for (size_t i = 0; i < n; i++)
-            p[i] = g->file[i] == '\t' || g->file[i] == '\n' || g->file[i] == '\r' ? ' ' : g->file[i];
-        p[n] = '\t';
-        out->len += n + 1;
-        out->data[out->len] = '\0';
+        ctrl_put_column(out, g->file, strlen(g->file));
+        buf_putc(out, '\t');
     }
     if (o->with & WRITER_WITH_OFFSET) {
         buf_put_u64(out, g->offset);

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgnkit/ctrl.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/writer.h"
@@ -84,6 +85,19 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* Comment text s[0, len) into p: '}' as ')', a control byte as U+FFFD (3 bytes). */
+static void put_clean_comment(char *p, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (ctrl_is((unsigned char)s[i])) {
+            memcpy(p, "\xef\xbf\xbd", 3);
+            p += 3;
+        } else {
+            *p++ = s[i] == '}' ? ')' : s[i];
+        }
+    }
+}
+
 /* One unbreakable word, pre then s; wraps before it when it would pass column 80.  A
  * word starting with '%' never starts a line (it would read as an escape line): no wrap
  * before it, and a blank before it as the first word of the movetext.
@@ -91,7 +105,12 @@ static bool is_space(char c)
 static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
                         bool in_comment)
 {
-    size_t prelen = strlen(pre), total = prelen + len;
+    /* Comment text may hold control bytes (moves cannot): each is written as U+FFFD. */
+    size_t ctrl = 0;
+    if (in_comment && ctrl_find(s, len) < len)
+        for (size_t i = 0; i < len; i++)
+            ctrl += ctrl_is((unsigned char)s[i]);
+    size_t prelen = strlen(pre), total = prelen + len + 2 * ctrl;
     char first = prelen ? pre[0] : len ? s[0] : '\0';
     if (w->column) {
         bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
@@ -104,8 +123,11 @@ static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_
     }
     char *p = buf_reserve(w->out, total);
     memcpy(p, pre, prelen);
-    for (size_t i = 0; i < len; i++)
-        p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
+    if (ctrl)
+        put_clean_comment(p + prelen, s, len);
+    else
+        for (size_t i = 0; i < len; i++)
+            p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
     w->out->len += total;
     w->out->data[w->out->len] = '\0';
     w->column += total;
@@ -175,7 +197,8 @@ static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    buf_printf(w->fixes, "%s:%llu:%llu: fix[%s]: game ", g->file, (unsigned long long)line,
+    ctrl_put_clean(w->fixes, g->file, strlen(g->file));
+    buf_printf(w->fixes, ":%llu:%llu: fix[%s]: game ", (unsigned long long)line,
                (unsigned long long)col, kind);
     if (g->index)
         buf_put_u64(w->fixes, g->index);
@@ -183,7 +206,9 @@ static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col
         buf_printf(w->fixes, "at byte %llu", (unsigned long long)g->offset);
     if (ply)
         buf_printf(w->fixes, ", ply %u", ply);
-    buf_printf(w->fixes, ": %s\n", msg);
+    buf_puts(w->fixes, ": ");
+    ctrl_put_clean(w->fixes, msg, strlen(msg));
+    buf_putc(w->fixes, '\n');
 }
 
 /* ---- tags ---- */
@@ -239,7 +264,7 @@ static struct slice game_result(const struct game_record *rec)
 void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
                     size_t len)
 {
-    char *p = buf_reserve(out, name_len + 2 * len + 6);
+    char *p = buf_reserve(out, name_len + 3 * len + 6);
     size_t n = 0;
     p[n++] = '[';
     memcpy(p + n, name, name_len);
@@ -250,12 +275,18 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
      * one copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
     unsigned special = 0;
     for (size_t i = 0; i < len; i++)
-        special |= (value[i] == '"') | (value[i] == '\\');
+        special |= (value[i] == '"') | (value[i] == '\\') | ((unsigned char)value[i] < 0x20) |
+                   (value[i] == 0x7f);
     if (!special) {
         memcpy(p + n, value, len);
         n += len;
     } else {
         for (size_t i = 0; i < len; i++) {
+            if (ctrl_is((unsigned char)value[i])) {
+                memcpy(p + n, "\xef\xbf\xbd", 3); /* U+FFFD: never a raw control byte */
+                n += 3;
+                continue;
+            }
             if (value[i] == '"' || value[i] == '\\')
                 p[n++] = '\\';
             p[n++] = value[i];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pgnkit/comment.h"
+#include "pgnkit/ctrl.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
@@ -15,15 +16,8 @@
 static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
 {
     const struct slice *v = game_tag(g, name);
-    if (!v)
-        return;
-    char *p = buf_reserve(out, v->len);
-    for (size_t i = 0; i < v->len; i++) {
-        char c = v->ptr[i];
-        p[i] = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
-    }
-    out->len += v->len;
-    out->data[out->len] = '\0';
+    if (v)
+        ctrl_put_column(out, v->ptr, v->len); /* a tab would break the row */
 }
 
 /* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
@@ -252,7 +246,7 @@ static void put_tsv_row(struct buf *out, const struct game_record *rec,
         if (!(o->with & (1u << k)))
             continue;
         buf_putc(out, '\t');
-        buf_append(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
+        ctrl_put_column(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
     }
     buf_putc(out, '\n');
 }

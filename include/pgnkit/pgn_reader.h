@@ -10,7 +10,9 @@
  * followed by a tag name and '"' starts a tag section; any other '[' is the game's own:
  * "[%...]" up to ']' on its line is a comment (one NONSTANDARD warning per game: braces
  * lost by a broken export), else an UNEXPECTED_CHAR.  Every byte position is known as 1-based line
- * and column (bytes); LF, CRLF and lone CR end lines; a UTF-8 BOM is skipped.
+ * and column (bytes); LF, CRLF and lone CR end lines; a UTF-8 BOM is skipped.  A control
+ * byte (ctrl.h) anywhere in a game -- tag value, comment, escape line, between tokens (read
+ * as a blank there) -- is one CONTROL_BYTE warning per game, at the first one.
  *
  * Reserved tokens: the PGN standard (8.2.6) reserves '<' ... '>' for future expansion.
  * '<' up to the next '>' on the same line (at most max_token_bytes) is one token that is
