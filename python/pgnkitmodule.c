@@ -250,6 +250,14 @@ static PyObject *game_get_file(GameObject *self, void *c)
     (void)c;
     return PyUnicode_DecodeFSDefault(pgnkit_game_file(self->game));
 }
+static PyObject *game_get_member(GameObject *self, void *c)
+{
+    (void)c;
+    const char *member = pgnkit_game_member(self->game);
+    if (!member)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeFSDefault(member);
+}
 #define U64_GETTER(name, fn)                                                                   \
     static PyObject *game_get_##name(GameObject *self, void *c)                               \
     {                                                                                          \
@@ -292,7 +300,9 @@ static PyGetSetDef game_getset[] = {
     {"result", (getter)game_get_result, NULL, "the termination marker written, or None", NULL},
     {"ending", (getter)game_get_ending, NULL, "'checkmate', 'stalemate' or 'none'", NULL},
     {"status", (getter)game_get_status, NULL, "'ok', 'warnings', 'errors' or 'skipped'", NULL},
-    {"file", (getter)game_get_file, NULL, "the input's name", NULL},
+    {"file", (getter)game_get_file, NULL,
+     "the input's name; in an archive, \"archive:member\" as the CLI says", NULL},
+    {"member", (getter)game_get_member, NULL, "the archive member it is in, or None", NULL},
     {"index", (getter)game_get_index, NULL, "1-based index of the game in its input", NULL},
     {"offset", (getter)game_get_offset, NULL, "byte offset of the game in its input", NULL},
     {"bytes", (getter)game_get_bytes, NULL, "bytes the game spans", NULL},

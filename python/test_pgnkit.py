@@ -133,6 +133,32 @@ class Sources(unittest.TestCase):
     def test_compressed_by_content(self):
         self.assertEqual(len(list(pgnkit.read(LICHESS))), 999)
 
+    def test_every_pgn_member_of_an_archive(self):
+        """A zip made by zip(1): every .pgn member in order, as the CLI reads it."""
+        import tempfile
+        fischer = os.path.join(ROOT, "testdata/pgn/pgn-extract/fischer.pgn")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(fischer, "rb") as f, open(os.path.join(tmp, "a.pgn"), "wb") as a:
+                a.write(f.read())
+            with open(os.path.join(tmp, "skip.txt"), "w") as t:
+                t.write('[Event "not read"]\n\n1. d4 *\n')
+            with open(MUTANTS, "rb") as f, open(os.path.join(tmp, "b.pgn"), "wb") as b:
+                b.write(f.read())
+            subprocess.run(["zip", "-q", "games.zip", "a.pgn", "skip.txt", "b.pgn"], cwd=tmp,
+                           check=True)
+            path = os.path.join(tmp, "games.zip")
+            expected = cli_json(path)
+            games = list(pgnkit.read(path))
+            members = {g.member for g in games}
+            self.assertEqual(members, {"a.pgn", "b.pgn"})
+            self.assertEqual(len(games), len(expected))
+            self.assertGreater(len(games), len(cli_json(fischer)), "b.pgn's games too")
+            for game, want in zip(games, expected):
+                self.assertEqual(game.file, want["file"])
+                self.assertEqual(game.file, path + ":" + game.member)
+                AgreesWithTheCli.assert_same_game(self, game, want)
+        self.assertIsNone(next(iter(pgnkit.read(fischer))).member)
+
     def test_io_errors_raise_oserror(self):
         with self.assertRaises(FileNotFoundError):
             pgnkit.read(os.path.join(ROOT, "no-such-file.pgn"))

@@ -42,6 +42,7 @@ struct pgnkit_game {
     struct ply_notes *notes;  /* ply_count + 1 entries once filled, index = ply */
     size_t notes_cap;
     bool notes_filled;
+    const char *member;       /* the archive member it is in, or NULL */
     /* A detached game owns copies of what rec points to (pgnkit_game_detach). */
     bool owned;
     struct game_record own_rec;
@@ -61,9 +62,12 @@ struct pgnkit_reader {
     int fd_storage;
     struct memory_source mem;
     struct source *src;
-    struct pgn_reader *reader;
+    struct pgn_reader *reader; /* of the current archive member (NULL before the first) */
+    struct pgn_limits limits;
     struct game_replayer *replayer;
     char *name;
+    char *member_name;         /* "name:member" for an archive's member, as the CLI says */
+    bool at_end;               /* the last member's end was reached */
     struct pgn_game current;
     struct pgn_text text;  /* current decoded to UTF-8 when it is not (pgn_text.h) */
     struct pgnkit_game game;
@@ -98,6 +102,32 @@ static ssize_t source_pgn_read(void *ctx, char *buf, size_t cap)
     return source_read(ctx, buf, cap);
 }
 
+static int64_t fd_seek(void *ctx, int64_t offset, int whence)
+{
+    return (int64_t)lseek(*(int *)ctx, (off_t)offset, whence);
+}
+
+/*
+ * A pgn_reader for the source's current member: every .pgn member of an archive in turn,
+ * each an input of its own named "name:member" (game index, offset and line start again),
+ * as the command line reads them (src/cli/input.c).
+ */
+static void start_member(pgnkit_reader *r)
+{
+    pgn_reader_free(r->reader);
+    free(r->member_name);
+    r->member_name = NULL;
+    const char *member = source_member(r->src);
+    if (member) {
+        size_t len = strlen(r->name) + 1 + strlen(member);
+        r->member_name = xmalloc(len + 1);
+        snprintf(r->member_name, len + 1, "%s:%s", r->name, member);
+    }
+    r->reader = pgn_reader_new((struct pgn_source){source_pgn_read, r->src},
+                               r->member_name ? r->member_name : r->name, &r->limits);
+    r->game.member = member;
+}
+
 /* The reader's common part once its raw bytes are known. */
 static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
                                   const pgnkit_options *opts, pgnkit_error *err)
@@ -119,9 +149,10 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
         pgnkit_close(r);
         return NULL;
     }
-    struct pgn_limits limits = {.max_game_bytes = opts->max_game_bytes};
+    r->limits = (struct pgn_limits){.max_game_bytes = opts->max_game_bytes};
     r->src = source_new(raw);
-    r->reader = pgn_reader_new((struct pgn_source){source_pgn_read, r->src}, r->name, &limits);
+    if (r->fd_storage >= 0 && lseek(r->fd_storage, 0, SEEK_CUR) >= 0)
+        source_set_seek(r->src, fd_seek); /* a 7z archive's index is at its end */
     r->game.ktr = opts->flags & PGNKIT_KING_TAKES_ROOK;
     return r;
 }
@@ -130,6 +161,7 @@ static pgnkit_reader *new_reader(const char *name)
 {
     pgnkit_reader *r = xcalloc(1, sizeof *r);
     r->fd = -1;
+    r->fd_storage = -1;
     r->name = xstrndup(name ? name : "<memory>", strlen(name ? name : "<memory>"));
     return r;
 }
@@ -175,6 +207,7 @@ void pgnkit_close(pgnkit_reader *r)
         return;
     pgn_reader_free(r->reader);
     source_free(r->src);
+    free(r->member_name);
     game_replayer_free(r->replayer);
     pgn_text_release(&r->text);
     if (r->fd >= 0)
@@ -187,13 +220,29 @@ void pgnkit_close(pgnkit_reader *r)
 int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
 {
     struct diag d;
-    int rc = pgn_reader_next(r->reader, &r->current, &d);
-    if (rc <= 0) {
-        if (rc < 0) {
-            const char *why = source_error(r->src);
-            set_error(err, errno ? errno : EIO, "%s: %s", r->name, why ? why : d.message);
+    if (r->at_end)
+        return 0;
+    if (!r->reader) {
+        source_sniff(r->src); /* an archive's first member is known from here on */
+        start_member(r);
+    }
+    int rc;
+    while ((rc = pgn_reader_next(r->reader, &r->current, &d)) == 0) {
+        int next = source_next_member(r->src);
+        if (next == 0) {
+            r->at_end = true;
+            return 0;
         }
-        return rc < 0 ? -1 : 0;
+        if (next < 0) {
+            set_error(err, EIO, "%s: %s", r->name, source_error(r->src));
+            return -1;
+        }
+        start_member(r);
+    }
+    if (rc < 0) {
+        const char *why = source_error(r->src);
+        set_error(err, errno ? errno : EIO, "%s: %s", r->name, why ? why : d.message);
+        return -1;
     }
     struct pgnkit_game *g = &r->game;
     /* As the CLI: a game that is not UTF-8 is read as CP1252, with an ENCODING warning. */
@@ -246,10 +295,15 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->own_game.diags = (struct diag_list){.items = NULL};
     g->own_rec.game = &g->own_game;
     g->own_rec.token_moves = NULL;
-    char *p = g->own_text = xmalloc(text_bytes(rec));
+    size_t member_len = game->member ? strlen(game->member) + 1 : 0;
+    char *p = g->own_text = xmalloc(text_bytes(rec) + member_len);
     size_t file_len = strlen(pg->file) + 1;
     g->own_game.file = memcpy(p, pg->file, file_len);
     p += file_len;
+    if (game->member) {
+        g->member = memcpy(p, game->member, member_len);
+        p += member_len;
+    }
     struct pgn_tag *tags = xmalloc((pg->tag_count + 1) * sizeof *tags);
     for (size_t i = 0; i < pg->tag_count; i++) {
         tags[i] = pg->tags[i];
@@ -289,6 +343,7 @@ void pgnkit_game_free(pgnkit_game *g)
 /* ---- where and what ---- */
 
 const char *pgnkit_game_file(const pgnkit_game *g) { return g->rec->game->file; }
+const char *pgnkit_game_member(const pgnkit_game *g) { return g->member; }
 uint64_t pgnkit_game_index(const pgnkit_game *g) { return g->rec->game->index; }
 uint64_t pgnkit_game_offset(const pgnkit_game *g) { return g->rec->game->offset; }
 uint64_t pgnkit_game_bytes(const pgnkit_game *g) { return g->rec->game->bytes; }

@@ -189,3 +189,66 @@ Test(api, options_reach_the_replay)
     cr_assert_str_eq(d.code, "OVER_DISAMBIGUATED");
     pgnkit_close(r);
 }
+
+/* Write text to dir/name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/*
+ * An archive made here by zip(1): a.pgn (two games), notes.txt (not PGN: passed over), b.pgn
+ * (one game), in that order.  The library reads every .pgn member, as the command line does
+ * (it read only the first before): games named "archive.zip:a.pgn", index and line counted
+ * per member, and pgnkit_game_member() names the member, a detached game's too.
+ */
+Test(api, every_pgn_member_of_an_archive_in_order)
+{
+    char dir[] = "/tmp/pgnkit-api-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    write_file(dir, "a.pgn", two_games);
+    write_file(dir, "notes.txt", "[Event \"not read\"]\n\n1. d4 *\n");
+    write_file(dir, "b.pgn", "\n[Event \"B1\"]\n\n1. c4 *\n");
+    char cmd[1024], zip[600];
+    snprintf(cmd, sizeof cmd, "cd %s && zip -q archive.zip a.pgn notes.txt b.pgn", dir);
+    cr_assert_eq(system(cmd), 0, "zip(1) is needed: %s", cmd);
+    snprintf(zip, sizeof zip, "%s/archive.zip", dir);
+
+    pgnkit_error err;
+    pgnkit_reader *r = pgnkit_open_path(zip, NULL, &err);
+    cr_assert_not_null(r, "%s", err.message);
+    static const struct {
+        const char *member, *event;
+        uint64_t index, line;
+    } want[] = {{"a.pgn", "Ruy", 1, 1}, {"a.pgn", "Bad", 2, 8}, {"b.pgn", "B1", 1, 2}};
+    pgnkit_game *g, *kept = NULL;
+    for (size_t k = 0; k < 3; k++) {
+        cr_assert_eq(pgnkit_next(r, &g, &err), 1, "game %zu: %s", k + 1, err.message);
+        char file[700];
+        snprintf(file, sizeof file, "%s:%s", zip, want[k].member);
+        cr_assert_str_eq(pgnkit_game_file(g), file);
+        cr_assert_str_eq(pgnkit_game_member(g), want[k].member);
+        cr_assert_str_eq(str(pgnkit_game_tag_value(g, "Event")), want[k].event);
+        cr_assert_eq(pgnkit_game_index(g), want[k].index);
+        cr_assert_eq(pgnkit_game_line(g), want[k].line);
+        if (k == 1)
+            kept = pgnkit_game_detach(g);
+    }
+    cr_assert_eq(pgnkit_next(r, &g, &err), 0, "three games, then the end");
+    cr_assert_eq(pgnkit_next(r, &g, &err), 0, "the end stays the end");
+    pgnkit_close(r);
+    cr_assert_str_eq(pgnkit_game_member(kept), "a.pgn");
+    pgnkit_game_free(kept);
+
+    r = open_text(two_games);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_null(pgnkit_game_member(g), "no archive, no member");
+    pgnkit_close(r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -2,8 +2,10 @@
  * pgnkit.h - the public C API of libpgnkit: read PGN games, replay them, ask for moves,
  * positions, tags, diagnostics and clock/eval comments.  The one header to include.
  *
- * A reader streams one source (a file, a file descriptor or memory; gzip and zstd found
- * by content) and hands out one game at a time.  Each game is replayed on a real board
+ * A reader streams one source (a file, a file descriptor or memory; gzip, zstd, bzip2, xz
+ * and zip, 7z or tar archives found by content) and hands out one game at a time; in an
+ * archive, the games of every .pgn member in archive order, as the command line reads
+ * them (pgnkit_game_member names the member; index, offset and line count per member).  Each game is replayed on a real board
  * as it is read, exactly as `pgnkit check` and `pgnkit uci` replay it, so its status and
  * diagnostics are the ones the command line prints.
  *
@@ -30,7 +32,7 @@ extern "C" {
 #endif
 
 #define PGNKIT_VERSION_MAJOR 0
-#define PGNKIT_VERSION_MINOR 2
+#define PGNKIT_VERSION_MINOR 3
 #define PGNKIT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare with pgnkit_version_number(). */
 #define PGNKIT_VERSION_NUMBER \
@@ -107,8 +109,12 @@ PGNKIT_API void pgnkit_game_free(pgnkit_game *game);
 
 /* ---- the game: where it is ---- */
 
-/** The name the reader was opened with (path, or the name given). NUL-terminated. */
+/** The name the reader was opened with (path, or the name given); for a game in an
+ * archive member, "name:member" (as the command line names it).  NUL-terminated. */
 PGNKIT_API const char *pgnkit_game_file(const pgnkit_game *g);
+/** The archive member the game is in (e.g. "2024/jan.pgn"), or NULL when the input is no
+ * archive.  NUL-terminated.  (Since 0.3.0.) */
+PGNKIT_API const char *pgnkit_game_member(const pgnkit_game *g);
 /** 1-based index of the game in its input. */
 PGNKIT_API uint64_t pgnkit_game_index(const pgnkit_game *g);
 /** Byte offset of its first byte in the (decompressed) input, and its length. */
