@@ -1,5 +1,5 @@
-/* test_ctrl.c - ctrl.h: every byte value at every position of a 40-byte text (both sides
- * of the 16-byte steps), against the definition written out here. */
+/* test_ctrl.c - ctrl.h: every byte value at every position of a 150-byte text (both sides
+ * of the 16- and 64-byte steps), against the definition written out here. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -10,7 +10,7 @@ static bool is_control(unsigned c) { return c <= 8 || (c >= 14 && c <= 31) || c 
 
 Test(ctrl, find_every_byte_at_every_position)
 {
-    char text[40];
+    char text[150];
     for (unsigned c = 0; c < 256; c++) {
         for (size_t at = 0; at < sizeof text; at++) {
             memset(text, 'a', sizeof text);
