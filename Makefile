@@ -114,8 +114,26 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(CLI_OBJS) $(LIB)
-	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS) -lm
+$(BIN): $(CLI_OBJS) $(OUT)/obj/gen/opening_book.o $(LIB)
+	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(OUT)/obj/gen/opening_book.o $(LIB) \
+	    $(PKG_LIBS) -lm
+
+# The opening book is compiled in: tools/gen_openings (linked with this build's library)
+# replays every line of data/openings/*.tsv and writes the tables as C source, so the
+# program needs no data file at run time.  The library itself does not hold the book.
+OPENING_TSVS := $(sort $(wildcard data/openings/*.tsv))
+
+$(OUT)/tools/gen_openings: $(OUT)/obj/tools/gen_openings.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+$(OUT)/gen/opening_book.c: $(OUT)/tools/gen_openings $(OPENING_TSVS)
+	@mkdir -p $(@D)
+	$(OUT)/tools/gen_openings $(OPENING_TSVS) >$@.tmp && mv $@.tmp $@
+
+$(OUT)/obj/gen/opening_book.o: $(OUT)/gen/opening_book.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc/cli -c $< -o $@
 
 $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
 	@mkdir -p $(@D)
@@ -288,7 +306,7 @@ clean:
 
 -include $(LIBRARY_OBJS:.o=.d)
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(OUT)/obj/tests/%.d) \
-         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d)
+         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d) $(wildcard $(OUT)/obj/tools/*.d)
 
 # Past one machine, for real: Dask distributed (a scheduler and 2 workers) and GNU parallel
 # --sshlogin to a throw-away sshd, all on 127.0.0.1, over a 100 MB file in 8 ranges and 4

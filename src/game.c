@@ -609,6 +609,9 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         if (!rec->error_ply)
             rec->end = end_of(&rec->final);
         check_result(rec, g);
+        if (r->opts.openings)
+            rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,
+                                            rec->mainline_count);
     }
     sort_diags(&rec->diags);
     diag_list_close(&rec->diags);

@@ -328,14 +328,6 @@ static void note_tag_fixes(struct pgn_out *w)
         fix(w, "TAG_ORDER", g->line, 1, 0, "Seven Tag Roster moved first, in order");
 }
 
-static bool is_added(const struct writer_options *o, const struct slice *name)
-{
-    for (size_t k = 0; k < o->add_tag_count; k++)
-        if (name->len == strlen(o->add_tags[k]) && memcmp(name->ptr, o->add_tags[k], name->len) == 0)
-            return true;
-    return false;
-}
-
 /* An added tag's value into value; false to leave it out. */
 static bool added_value(const struct pgn_out *w, const char *name, struct buf *value)
 {
@@ -351,7 +343,31 @@ static bool added_value(const struct pgn_out *w, const char *name, struct buf *v
         buf_append(value, fen, fen_write(&rec->final, fen, sizeof fen, w->o->fen_flags));
         return true;
     }
+    if (strcmp(name, "ECO") == 0 || strcmp(name, "Opening") == 0) {
+        if (!rec->opening)
+            return false; /* not classified: the game's own tag, if any, stays */
+        buf_puts(value, name[0] == 'E' ? rec->opening->eco : rec->opening->name);
+        return true;
+    }
     return w->o->tag_value && w->o->tag_value(w->o->tag_value_ctx, rec, name, value);
+}
+
+/* Whether the game's own tag of this name gives way to an added one: only when the
+ * added one has a value (so an unclassified game keeps its own ECO, as pgn-extract -e
+ * does). */
+static bool is_replaced(const struct pgn_out *w, const struct slice *name)
+{
+    const struct writer_options *o = w->o;
+    for (size_t k = 0; k < o->add_tag_count; k++) {
+        if (name->len != strlen(o->add_tags[k]) || memcmp(name->ptr, o->add_tags[k], name->len))
+            continue;
+        struct buf value;
+        buf_init(&value);
+        bool has = added_value(w, o->add_tags[k], &value);
+        buf_release(&value);
+        return has;
+    }
+    return false;
 }
 
 static void write_added_tags(struct pgn_out *w)
@@ -379,7 +395,7 @@ static void write_tags(struct pgn_out *w, struct slice result)
         writer_put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
     for (size_t i = 0; i < g->tag_count; i++)
-        if (roster_index(&g->tags[i].name) < 0 && !is_added(w->o, &g->tags[i].name))
+        if (roster_index(&g->tags[i].name) < 0 && !is_replaced(w, &g->tags[i].name))
             writer_put_tag(w->out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
                     g->tags[i].value.len);
     write_added_tags(w);

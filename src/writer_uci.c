@@ -84,6 +84,21 @@ static void put_json_tags(struct buf *out, const struct pgn_game *g,
 static void put_json_extras(struct buf *out, const struct game_record *rec,
                             const struct writer_options *o);
 
+/* ,"opening":{"eco":...,"name":...} or ,"opening":null (not classified). */
+static void put_json_opening(struct buf *out, const struct opening *op)
+{
+    buf_puts(out, ",\"opening\":");
+    if (!op) {
+        buf_puts(out, "null");
+        return;
+    }
+    buf_puts(out, "{\"eco\":");
+    buf_json_string(out, op->eco, strlen(op->eco));
+    buf_puts(out, ",\"name\":");
+    buf_json_string(out, op->name, strlen(op->name));
+    buf_putc(out, '}');
+}
+
 /* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o)
@@ -99,7 +114,10 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
     buf_printf(out, ",\"line\":%llu,\"status\":\"%s\",\"tags\":{", (unsigned long long)g->line,
                status_name(rec->status));
     put_json_tags(out, g, o);
-    buf_puts(out, "},\"uci\":[");
+    buf_putc(out, '}');
+    if (o->with & WRITER_WITH_OPENING)
+        put_json_opening(out, rec->opening);
+    buf_puts(out, ",\"uci\":[");
     struct position pos = rec->start;
     for (size_t i = 0; i < rec->mainline_count; i++) {
         char m[8];
@@ -222,6 +240,8 @@ void writer_uci_header(struct buf *out, const struct writer_options *o)
     for (int k = 0; k < EXTRA_COUNT; k++)
         if (o->with & (1u << k))
             buf_printf(out, "\t%s", extra_names[k]);
+    if (o->with & WRITER_WITH_OPENING)
+        buf_puts(out, "\teco\topening");
     buf_putc(out, '\n');
 }
 
@@ -247,6 +267,15 @@ static void put_tsv_row(struct buf *out, const struct game_record *rec,
             continue;
         buf_putc(out, '\t');
         ctrl_put_column(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
+    }
+    if (o->with & WRITER_WITH_OPENING) {
+        const struct opening *op = rec->opening;
+        buf_putc(out, '\t');
+        if (op)
+            ctrl_put_column(out, op->eco, strlen(op->eco));
+        buf_putc(out, '\t');
+        if (op)
+            ctrl_put_column(out, op->name, strlen(op->name));
     }
     buf_putc(out, '\n');
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "pgnkit/diag.h"
+#include "pgnkit/opening.h"
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/position.h"
 #include "pgnkit/san.h"
@@ -31,6 +32,8 @@ struct game_options {
     /* Diagnostics kept per game (the reader's included), then only counted and summed up
      * in one MORE_DIAGNOSTICS entry; 0 = 1000. */
     size_t max_diagnostics;
+    /* Classify each game's opening in this book (game_record.opening); NULL: do not. */
+    const struct opening_book *openings;
 };
 
 enum game_status {
@@ -68,6 +71,10 @@ struct game_record {
     struct slice result_token;        /* the termination marker written, if any */
     struct slice result_tag;          /* the Result tag's value, if any */
     struct diag_list diags;           /* reader's and replay's, in file order */
+    /* With game_options.openings: the opening of the mainline played (opening.h), NULL
+     * when no position of it is in the book or the game does not start from the
+     * standard position. */
+    const struct opening *opening;
 };
 
 struct game_replayer;

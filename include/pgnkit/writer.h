@@ -27,6 +27,9 @@ enum writer_extra {
      * (JSON always has both keys). */
     WRITER_WITH_FILE = 1 << 3,
     WRITER_WITH_OFFSET = 1 << 4,
+    /* The game's opening (game_record.opening): eco and opening columns at the end of
+     * uci's TSV rows, an "opening" member in JSON. */
+    WRITER_WITH_OPENING = 1 << 5,
 };
 
 struct writer_options {
@@ -43,8 +46,9 @@ struct writer_options {
     bool drop_nags;           /* no NAGs, suffix annotations (! ?) included */
     bool drop_variations;     /* no variations */
     bool fix_result;          /* the result a final checkmate or stalemate decides wins */
-    /* Tags added after the game's own (one of the same name is replaced), in this order.
-     * The writer knows PlyCount (mainline plies replayed) and FinalFEN (after them);
+    /* Tags added after the game's own (one of the same name is replaced when the added one
+     * has a value), in this order.  The writer knows PlyCount (mainline plies replayed),
+     * FinalFEN (after them), ECO and Opening (game_record.opening; none when NULL);
      * for any other name it asks tag_value, which appends the value and returns true,
      * or returns false to leave the tag out (tag_value may be NULL). */
     const char *const *add_tags;
@@ -58,8 +62,8 @@ struct writer_options {
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
 /** The header row `uci --format tsv` writes once, before the first game (nothing for the
- * other formats): the --tags names, game, ply, uci, san, then clk, eval, emt as --with
- * asks. */
+ * other formats): the --tags names, game, ply, uci, san, then clk, eval, emt, eco,
+ * opening as --with asks. */
 void writer_uci_header(struct buf *out, const struct writer_options *o);
 
 /** `fen`: final / ply N / every ply / PGN with FEN comments. */

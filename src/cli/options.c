@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "opening_book.h"
 #include "range.h"
 #include "split.h"
 #include "pgnkit/fen.h"
@@ -227,8 +228,8 @@ static int opt_tags(struct config *cfg, const char *arg)
 }
 
 /* The tags --add-tags can compute (the writer knows these; more plug in through
- * writer_options.tag_value). */
-static const char *const addable_tags[] = {"PlyCount", "FinalFEN"};
+ * writer_options.tag_value).  ECO and Opening classify each game in the built-in book. */
+static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "ECO", "Opening"};
 enum { ADDABLE_COUNT = sizeof addable_tags / sizeof *addable_tags };
 
 static int opt_add_tags(struct config *cfg, const char *arg)
@@ -240,9 +241,12 @@ static int opt_add_tags(struct config *cfg, const char *arg)
         while (k < ADDABLE_COUNT && strcmp(tok, addable_tags[k]) != 0)
             k++;
         if (k == ADDABLE_COUNT)
-            return usage_error(cfg, "--add-tags knows PlyCount and FinalFEN, not '%s'", tok);
+            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, ECO and Opening, "
+                                    "not '%s'", tok);
         if (n == MAX_ADDED_TAGS)
             return usage_error(cfg, "--add-tags takes at most %d names", MAX_ADDED_TAGS);
+        if (k >= 2)
+            cfg->game.openings = &opening_book_lichess;
         cfg->added_tag_names[n++] = addable_tags[k];
     }
     cfg->writer.add_tags = cfg->added_tag_names;
@@ -264,9 +268,13 @@ static int opt_with(struct config *cfg, const char *arg)
             cfg->writer.with |= WRITER_WITH_FILE;
         else if (strcmp(tok, "offset") == 0)
             cfg->writer.with |= WRITER_WITH_OFFSET;
+        else if (strcmp(tok, "opening") == 0)
+            cfg->writer.with |= WRITER_WITH_OPENING;
         else
-            return usage_error(cfg, "--with knows clk, eval, emt, file and offset, not '%s'",
-                               tok);
+            return usage_error(cfg, "--with knows clk, eval, emt, file, offset and opening, "
+                                    "not '%s'", tok);
+        if (cfg->writer.with & WRITER_WITH_OPENING)
+            cfg->game.openings = &opening_book_lichess;
     }
     return 0;
 }
@@ -401,11 +409,11 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
-    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN"},
+    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, ECO, Opening"},
     {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
-    {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "clk,eval,emt,file,offset  per-move values (uci tsv columns, json arrays); key columns"},
+    {"with", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_with, "A,B,..  clk,eval,emt per move (uci tsv, json); file,offset key columns; opening: eco, name"},
     {"range", 0, true, ALL_CMDS, opt_range, "START:END  only games starting in these bytes of the one file (K/M/G)"},
     {"no-header", 0, false, CMD_BIT(CMD_UCI), opt_no_header, "no header row in --format tsv"},
     {"summary-json", 0, true, ALL_CMDS, opt_summary_json, "FILE  write the run's counts as JSON (for pgnkit summary)"},
@@ -675,6 +683,11 @@ static int check_combinations(const struct config *cfg, const struct given *give
                            pgn_out ? "PGN" : fmt);
     if ((with & (WRITER_WITH_FILE | WRITER_WITH_OFFSET)) && pgn_out)
         return usage_error(cfg, "--with file, offset add columns: PGN output has none");
+    if ((with & WRITER_WITH_OPENING) && f != FORMAT_JSON &&
+        (cfg->command != CMD_UCI || f != FORMAT_TSV))
+        return usage_error(cfg, "--with opening needs --format %s: %s has no place for it%s",
+                           cfg->command == CMD_UCI ? "tsv or json" : "json",
+                           pgn_out ? "PGN" : fmt, pgn_out ? " (pgn --add-tags ECO,Opening)" : "");
     if (cfg->command == CMD_UCI) {
         if (f != FORMAT_JSON && (was_given(given, "ep") || was_given(given, "shredder")))
             return usage_error(cfg, "--%s changes FENs: uci writes one (\"fen\") only with "
