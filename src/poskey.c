@@ -4,8 +4,12 @@
  * so every feature gets its own pseudo-random 64-bit value computed in a few operations.
  * That keeps the keys a pure function (the same in a build-time tool and at run time,
  * nothing to initialise) and cheap where only a few squares change per move.
+ * The key is the XOR of three parts: pieces, castling rights, and side to move with en
+ * passant; a carried key updates each part only when the move changed it.
  */
 #include "pgnkit/poskey.h"
+
+#include <string.h>
 
 #include "pgnkit/bitboard.h"
 
@@ -47,18 +51,30 @@ uint64_t poskey_pieces(const struct position *pos)
     return k;
 }
 
-uint64_t poskey_state(const struct position *pos)
+static uint64_t castling_key(const struct position *pos)
 {
-    uint64_t k = pos->side_to_move == BLACK ? feature(FEATURE_BLACK_TO_MOVE) : 0;
+    uint64_t k = 0;
     for (int c = 0; c < COLOR_COUNT; c++)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[c][side] != SQ_NONE)
                 k ^= feature(FEATURE_CASTLE + (uint64_t)((c * 2 + side) * 64 +
                                                          pos->castle_rook[c][side]));
+    return k;
+}
+
+/* Side to move and en passant: what changes on every move. */
+static inline uint64_t turn_key(const struct position *pos)
+{
+    uint64_t k = pos->side_to_move == BLACK ? feature(FEATURE_BLACK_TO_MOVE) : 0;
     /* After most double pushes no capture is possible: the cheap test first. */
     if (pos->ep_square != SQ_NONE && position_ep_legal(pos))
         k ^= feature(FEATURE_EP_FILE + (uint64_t)square_file(pos->ep_square));
     return k;
+}
+
+uint64_t poskey_state(const struct position *pos)
+{
+    return castling_key(pos) ^ turn_key(pos);
 }
 
 uint64_t poskey_of(const struct position *pos)
@@ -66,15 +82,32 @@ uint64_t poskey_of(const struct position *pos)
     return poskey_pieces(pos) ^ poskey_state(pos);
 }
 
-uint64_t poskey_pieces_update(uint64_t pieces, const struct position *before,
-                              const struct position *after)
+void poskey_carry_init(struct poskey_carry *c, const struct position *pos)
 {
-    /* A (piece, square) pair enters the key once per board it is on: XOR what differs.
-     * A move changes 2 to 4 such pairs. */
-    for (int c = 0; c < COLOR_COUNT; c++)
-        for (int t = 0; t < PIECE_TYPE_COUNT; t++)
-            pieces ^= squares_key((before->by_color[c] & before->by_type[t]) ^
-                                      (after->by_color[c] & after->by_type[t]),
-                                  c, t);
-    return pieces;
+    c->pieces = poskey_pieces(pos);
+    c->castling = castling_key(pos);
+}
+
+uint64_t poskey_carry_move(struct poskey_carry *c, const struct position *before,
+                           const struct position *after)
+{
+    /* A square's occupant changed iff its colour or its type bitboards differ there
+     * (Chess960 castling can swap a king and a rook of one colour on two squares). */
+    bitboard changed = (before->by_color[WHITE] ^ after->by_color[WHITE]) |
+                       (before->by_color[BLACK] ^ after->by_color[BLACK]);
+    for (int t = 0; t < PIECE_TYPE_COUNT; t++)
+        changed |= before->by_type[t] ^ after->by_type[t];
+    uint64_t pieces = c->pieces;
+    while (changed) {
+        int sq = bb_pop(&changed);
+        uint8_t was = before->board[sq], now = after->board[sq];
+        if (was != PIECE_NONE)
+            pieces ^= piece_feature(piece_color_of(was), piece_type_of(was), sq);
+        if (now != PIECE_NONE)
+            pieces ^= piece_feature(piece_color_of(now), piece_type_of(now), sq);
+    }
+    c->pieces = pieces;
+    if (memcmp(before->castle_rook, after->castle_rook, sizeof after->castle_rook) != 0)
+        c->castling = castling_key(after);
+    return pieces ^ c->castling ^ turn_key(after);
 }

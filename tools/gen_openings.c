@@ -7,7 +7,8 @@
  * every row's moves with pgnkit's own reader and replayer (any diagnostic at all fails the
  * build, naming the file and line), keys each row's final position with poskey_of(), and
  * writes the constant tables: openings in row order, an open-addressing table from key
- * to opening, and which piece / home-pawn counts can still reach a book position.  When
+ * to opening, and for each set of home-rank pawns the fewest pieces a book position with
+ * no other home pawns has (opening.h).  When
  * rows share a position the one listed last wins, as a map built from the list would
  * (lichess builds its own that way); one stderr line says how many rows that shadows.
  * Exit 1 on any problem, with a message.
@@ -27,7 +28,8 @@ struct row {
     const char *file;
     unsigned line;
     uint64_t key;
-    int pieces, white_home, black_home;
+    int pieces;
+    unsigned home; /* opening_home_pawns() */
     bool winner; /* no later row has the same position */
 };
 
@@ -87,7 +89,7 @@ static void read_tsv(const char *path, struct rows *rows, struct buf *pgn)
         }
         struct row *r = &rows->items[rows->count++];
         *r = (struct row){dup_field(line, (size_t)(t1 - line)),
-                          dup_field(t1 + 1, (size_t)(t2 - t1 - 1)), path, n, 0, 0, 0, 0, true};
+                          dup_field(t1 + 1, (size_t)(t2 - t1 - 1)), path, n, 0, 0, 0, true};
         buf_printf(pgn, "%s *\n\n", t2 + 1);
     }
     if (ferror(f))
@@ -97,10 +99,8 @@ static void read_tsv(const char *path, struct rows *rows, struct buf *pgn)
 
 static void note_counts(struct row *r, const struct position *pos)
 {
-    bitboard pawns = pos->by_type[PAWN];
     r->pieces = __builtin_popcountll(pos->by_color[WHITE] | pos->by_color[BLACK]);
-    r->white_home = __builtin_popcountll(pawns & pos->by_color[WHITE] & 0xff00ULL);
-    r->black_home = __builtin_popcountll(pawns & pos->by_color[BLACK] & 0xff000000000000ULL);
+    r->home = opening_home_pawns(pos);
 }
 
 /* Replay every row; each must be clean (no diagnostic) and end where its moves do. */
@@ -217,21 +217,26 @@ static void write_slots(const struct rows *rows, const uint32_t *index_of, uint3
     free(slots);
 }
 
-/* reachable[p][w][b]: some book position has at most p pieces, w and b home pawns. */
-static void write_reachable(const struct rows *rows)
+/* reach[h]: the fewest pieces of a row whose home pawns are a subset of h (33: none),
+ * by the sum-over-subsets recurrence: reach[h] = min(reach[h], reach[h without bit]). */
+static void write_reach(const struct rows *rows)
 {
-    static uint8_t reach[OPENING_REACH_SIZE];
+    enum { HOMES = 1 << 16 };
+    static uint8_t reach[HOMES];
+    memset(reach, 33, sizeof reach);
     for (size_t i = 0; i < rows->count; i++) {
         const struct row *r = &rows->items[i];
-        for (int p = r->pieces; p <= 32; p++)
-            for (int w = r->white_home; w <= 8; w++)
-                for (int b = r->black_home; b <= 8; b++)
-                    reach[OPENING_REACH_INDEX(p, w, b)] = 1;
+        if (r->pieces < reach[r->home])
+            reach[r->home] = (uint8_t)r->pieces;
     }
-    printf("static const uint8_t reachable[%d] = {\n", OPENING_REACH_SIZE);
-    for (int k = 0; k < OPENING_REACH_SIZE; k++)
-        printf("%s%u,%s", k % 27 ? "" : "    ", reach[k], k % 27 == 26 ? "\n" : "");
-    printf("\n};\n\n");
+    for (unsigned bit = 1; bit < HOMES; bit <<= 1)
+        for (unsigned h = 0; h < HOMES; h++)
+            if ((h & bit) && reach[h ^ bit] < reach[h])
+                reach[h] = reach[h ^ bit];
+    printf("static const uint8_t reach[%d] = {\n", HOMES);
+    for (unsigned h = 0; h < HOMES; h++)
+        printf("%s%u,%s", h % 32 ? "" : "    ", reach[h], h % 32 == 31 ? "\n" : "");
+    printf("};\n\n");
 }
 
 int main(int argc, char **argv)
@@ -260,10 +265,12 @@ int main(int argc, char **argv)
            "CC0): do not edit. */\n#include \"opening_book.h\"\n\n");
     write_openings(&rows, index_of);
     write_slots(&rows, index_of, slot_count);
-    write_reachable(&rows);
+    write_reach(&rows);
+    struct poskey_carry carry;
+    poskey_carry_init(&carry, &start);
     printf("const struct opening_book opening_book_lichess = {keys, slots, %uu, openings, %zuu, "
-           "0x%016llxULL, reachable};\n", slot_count - 1, positions,
-           (unsigned long long)poskey_of(&start));
+           "{0x%016llxULL, 0x%016llxULL}, reach};\n", slot_count - 1, positions,
+           (unsigned long long)carry.pieces, (unsigned long long)carry.castling);
     fprintf(stderr, "gen_openings: %zu rows, %zu positions (%zu rows share their position "
             "with a later row, which names it)\n", rows.count, positions, rows.count - positions);
     for (size_t i = 0; i < rows.count; i++) {

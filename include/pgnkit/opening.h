@@ -11,7 +11,7 @@
  *
  * Cost: one hash-table probe per mainline ply at most, and none once no position of the
  * book can still be reached (captures, and pawns leaving their home rank, are for good:
- * the book says which counts can still reach one of its positions).  Nothing here
+ * the book says how many pieces a position with those home pawns needs).  Nothing here
  * allocates; a book is constant data (the CLI links one generated at build time from
  * data/openings/, see tools/gen_openings.c) and may be shared by threads.
  */
@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pgnkit/poskey.h"
 #include "pgnkit/position.h"
 
 struct opening {
@@ -28,11 +29,14 @@ struct opening {
     const char *name; /* "Sicilian Defense: Najdorf Variation", UTF-8 */
 };
 
-/* reachable[] is indexed by REACH_INDEX(pieces on the board, White pawns on rank 2,
- * Black pawns on rank 7). */
-#define OPENING_REACH_INDEX(pieces, white_home, black_home) \
-    (((pieces) * 9 + (white_home)) * 9 + (black_home))
-enum { OPENING_REACH_SIZE = 33 * 9 * 9 };
+/* The pawns still on their home ranks, as reach[] indexes them: White's rank 2 in bits
+ * 0-7, Black's rank 7 in bits 8-15. */
+static inline unsigned opening_home_pawns(const struct position *pos)
+{
+    bitboard pawns = pos->by_type[PAWN];
+    return (unsigned)(((pawns & pos->by_color[WHITE]) >> 8) & 0xff) |
+           (unsigned)(((pawns & pos->by_color[BLACK]) >> 40) & 0xff00);
+}
 
 struct opening_book {
     const uint64_t *keys;     /* slot_mask + 1 slots, open addressing, linear probing */
@@ -40,9 +44,12 @@ struct opening_book {
     uint32_t slot_mask;       /* the slot count (a power of two, at most half full) - 1 */
     const struct opening *openings;
     uint32_t count;
-    uint64_t start_key;       /* poskey_of() the standard start position */
-    /* 1 where some position of the book has at most that many pieces and home pawns. */
-    const uint8_t *reachable;
+    struct poskey_carry start; /* the key of the standard start position, to carry on */
+    /* reach[opening_home_pawns(pos)]: the fewest pieces of a book position whose home
+     * pawns are all home in pos too (33: none).  Pawns never come back home and pieces
+     * never come back, so a position with fewer pieces than that reaches no book
+     * position any more. */
+    const uint8_t *reach;
 };
 
 /** The opening whose position has this key, or NULL. */

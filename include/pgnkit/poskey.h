@@ -11,8 +11,8 @@
  * pair.
  *
  * The keys are a pure function of the position (no table to initialise, no state): a
- * build-time tool and the program agree on them.  The pieces part can be carried from
- * move to move (poskey_pieces_update), which touches only the squares a move changed.
+ * build-time tool and the program agree on them.  A key can be carried from move to move
+ * (struct poskey_carry), which touches only the squares a move changed.
  * Nothing here allocates.
  */
 #ifndef PGNKIT_POSKEY_H
@@ -32,10 +32,17 @@ uint64_t poskey_pieces(const struct position *pos);
 uint64_t poskey_state(const struct position *pos);
 
 /**
- * The pieces part of after, from pieces (the pieces part of before) and the squares
- * that differ between the two: for after = before with one move played, a few squares.
+ * A key carried along a line of moves: poskey_carry_init() on the first position, then
+ * for each move poskey_carry_move() with the positions before and after it returns
+ * poskey_of(after), touching only what the move changed (the squares whose occupant
+ * differs, the castling rights when they change).
  */
-uint64_t poskey_pieces_update(uint64_t pieces, const struct position *before,
-                              const struct position *after);
+struct poskey_carry {
+    uint64_t pieces;
+    uint64_t castling;
+};
+void poskey_carry_init(struct poskey_carry *c, const struct position *pos);
+uint64_t poskey_carry_move(struct poskey_carry *c, const struct position *before,
+                           const struct position *after);
 
 #endif

@@ -40,5 +40,6 @@ check "uci json" uci --format json
 check "fen" fen
 check "fen every" fen --every
 check "pgn" pgn
+check "pgn add-tags ECO,Opening" pgn --add-tags ECO,Opening
 
 finish
