@@ -144,6 +144,22 @@ for c in $corpora; do
     awk -v a="$ours" -v b="$plain_uci" \
         'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci\n", "cost", "uci --where (tag)", a / b }'
     compare "$c" "pgn --verbatim --where" "$bin pgn -j1 --verbatim --where Result=1-0" "-s -Tr1-0"
+    # Openings: pgn --add-tags ECO,Opening against pgn-extract -e (its own eco.pgn; it adds
+    # ECO, Opening and Variation tags), and against plain uci and plain pgn.
+    compare "$c" "pgn" "$bin pgn -j1" ""
+    plain_pgn=$ours
+    eco=/usr/share/pgn-extract/eco.pgn
+    compare "$c" "pgn +ECO,Opening" "$bin pgn -j1 --add-tags ECO,Opening" \
+        "$([ -f $eco ] && echo "-s -e$eco")"
+    awk -v a="$ours" -v b="$plain_uci" -v c="$plain_pgn" \
+        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci, %.2fx plain pgn\n", "cost",
+                 "pgn +ECO,Opening", a / b, a / c }'
+    compare "$c" "uci tsv" "$bin uci -j1 --format tsv" ""
+    plain_tsv=$ours
+    compare "$c" "uci tsv --with opening" "$bin uci -j1 --format tsv --with opening" ""
+    awk -v a="$ours" -v b="$plain_tsv" \
+        'BEGIN { printf "%-12s %-22s %8.2fx the time of plain uci tsv\n", "cost",
+                 "uci --with opening", a / b }'
     compare "$c" "uci --jobs $(nproc)" "$bin uci --format pgn" ""
     awk -v a="$one_thread" -v b="$ours" -v n="$(nproc)" \
         'BEGIN { printf "%-12s %-22s %8.2fx one thread\n", "scaling", "--jobs " n, a / b }'
