@@ -85,6 +85,7 @@ struct select {
     bool reaches_set;
     struct keyed_sig target;
     bool invert;
+    bool openings; /* ECO and Opening criteria read game_record.opening (select_use_openings) */
 };
 
 struct select_scratch {
@@ -614,9 +615,36 @@ static bool result_holds(const struct select *s, const struct pgn_game *g)
     return false;
 }
 
+void select_use_openings(struct select *s) { s->openings = true; }
+
+/* A criterion on the classified opening: decided after the replay. */
+static bool on_opening(const struct select *s, const struct criterion *c)
+{
+    return s->openings && !c->names[1] &&
+           (strcmp(c->names[0], "ECO") == 0 || strcmp(c->names[0], "Opening") == 0);
+}
+
 static bool has_facts(const struct select *s)
 {
-    return s->endings || s->plies_set || s->has_set || s->reaches_set;
+    if (s->endings || s->plies_set || s->has_set || s->reaches_set)
+        return true;
+    for (size_t i = 0; i < s->count; i++)
+        if (on_opening(s, &s->crit[i]))
+            return true;
+    return false;
+}
+
+/* ECO or Opening as --add-tags ECO,Opening writes it: the classification, else the
+ * game's own tag. */
+static bool opening_holds(const struct criterion *c, struct select_scratch *x,
+                          const struct game_record *rec)
+{
+    const struct opening *op = rec->opening;
+    if (!op)
+        return value_holds(c, x, select_tag_value(rec->game, c->names[0]));
+    const char *v = c->names[0][0] == 'E' ? op->eco : op->name;
+    struct slice value = {v, strlen(v)};
+    return value_holds(c, x, &value);
 }
 
 enum select_verdict select_by_tags(const struct select *s, struct select_scratch *x,
@@ -624,7 +652,7 @@ enum select_verdict select_by_tags(const struct select *s, struct select_scratch
 {
     bool match = !s->results || result_holds(s, g);
     for (size_t i = 0; match && i < s->count; i++)
-        match = criterion_holds(&s->crit[i], x, g);
+        match = on_opening(s, &s->crit[i]) || criterion_holds(&s->crit[i], x, g);
     if (match && has_facts(s))
         return SELECT_REPLAY;
     return match != s->invert ? SELECT_KEEP : SELECT_DROP;
@@ -722,7 +750,10 @@ bool select_by_facts(const struct select *s, struct select_scratch *x,
                      const struct game_record *rec)
 {
     bool match = true;
-    if (s->plies_set)
+    for (size_t i = 0; match && i < s->count; i++)
+        if (on_opening(s, &s->crit[i]))
+            match = opening_holds(&s->crit[i], x, rec);
+    if (match && s->plies_set)
         match = rec->mainline_count >= s->plies_min && rec->mainline_count <= s->plies_max;
     if (match && s->has_set)
         match = has_code(s, rec);

@@ -12,8 +12,8 @@
  * - The tag criteria are decided from the tags alone, before any move is replayed
  *   (select_by_tags): a game they reject is never replayed.  Only when they pass and a
  *   fact criterion remains does the caller replay and ask select_by_facts.
- * - Every tag value is read through select_tag_value(), the one place where computed
- *   tags (ECO, Opening from a classification) can be added later.
+ * - Every tag value is read through select_tag_value(); with select_use_openings(), ECO
+ *   and Opening come from the game's classification instead (decided after the replay).
  * - Errors are values: a message naming the problem in the caller's buffer, nothing
  *   printed.
  *
@@ -65,6 +65,12 @@ int select_add_has(struct select *s, const char *list, char *why, size_t cap);
 /** The mainline reaches this position (board, side, castling, e.p. when a capture is
  * legal; not the clocks). */
 int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap);
+/** Criteria on the tags ECO and Opening read the game's classified opening
+ * (game_record.opening, so the caller classifies: game_options.openings) instead of the
+ * tags, and the game's own tag only where it is not classified, as pgn --add-tags
+ * ECO,Opening writes them (pgn-extract -e: criteria see the added tags).  They are then
+ * decided after the replay, by select_by_facts. */
+void select_use_openings(struct select *s);
 /** Select the games that do not match instead. */
 void select_set_invert(struct select *s, bool invert);
 

@@ -776,6 +776,9 @@ int options_parse(int argc, char **argv, struct config *cfg)
     int rc = check_combinations(cfg, &given);
     if (rc)
         return rc;
+    /* With classification on, --where ECO / Opening see the classified values. */
+    if (cfg->select && cfg->game.openings)
+        select_use_openings(cfg->select);
     if (cfg->range.set && cfg->input_count != 1)
         return usage_error(cfg, "--range applies to one file, not %zu inputs",
                            cfg->input_count);

@@ -205,10 +205,27 @@ check "check --with opening: usage error (check writes diagnostics, no games)" [
 run "$P" pgn --add-tags Eco "$T/two.pgn"
 check "--add-tags Eco: usage error listing ECO" sh -c "[ $rc = 2 ] && grep -qF 'ECO and Opening' '$T/err'"
 
+cat "$TESTDATA"/*/*.pgn "$TESTDATA"/*/*.pgn >"$T/all.pgn"
+
+# --- --where on ECO / Opening: the tags as written (no classification), or the classified
+# values once --add-tags ECO/Opening or --with opening classify (own tag where none) ---
+
+printf '[Event "a"]\n[ECO "Z99"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n[Event "b"]\n[ECO "B99"]\n\n1. d4 d5 *\n\n[Event "c"]\n[ECO "B95"]\n\n*\n\n[Event "d"]\n\n1. e4 e5 *\n' >"$T/where.pgn"
+events() { grep '^\[Event ' | tr -d '[]"' | cut -d' ' -f2 | tr '\n' ' '; }
+got=$("$P" pgn -q --where 'ECO ~ ^B9' "$T/where.pgn" | events)
+check "--where 'ECO ~ ^B9' alone: the games' own ECO tags (b c)" [ "$got" = "b c " ]
+got=$("$P" pgn -q --add-tags ECO,Opening --where 'ECO ~ ^B9' "$T/where.pgn" | events)
+check "with --add-tags ECO,Opening: the classified ECO, own tag where unclassified (a c)" [ "$got" = "a c " ]
+got=$("$P" pgn -q --add-tags ECO --where 'Opening ~ Sicilian' "$T/where.pgn" | events)
+check "--where 'Opening ~ Sicilian' with classification on (a)" [ "$got" = "a " ]
+got=$("$P" pgn -q --add-tags ECO --where 'ECO ~ ^B9' --invert "$T/where.pgn" | events)
+check "--invert: the others (b d)" [ "$got" = "b d " ]
+got=$("$P" uci -q --format json --with opening --tags Event --where 'ECO = B90' "$T/where.pgn" | grep -c '"Event":"a"')
+check "uci --with opening --where 'ECO = B90' (a)" [ "$got" = 1 ]
 # --- --jobs ------------------------------------------------------------------------------
 
-cat "$TESTDATA"/*/*.pgn "$TESTDATA"/*/*.pgn >"$T/all.pgn"
-for args in "pgn --add-tags ECO,Opening" "uci --format tsv --with opening" "uci --format json --with opening"; do
+for args in "pgn --add-tags ECO,Opening" "uci --format tsv --with opening" "uci --format json --with opening" \
+    "pgn --add-tags ECO --where Opening~Sicilian"; do
     "$P" $args -q -j1 "$T/all.pgn" >"$T/j1" 2>&1
     "$P" $args -q -j2 "$T/all.pgn" >"$T/j2" 2>&1
     check "$args: --jobs 2 = --jobs 1" cmp -s "$T/j1" "$T/j2"
