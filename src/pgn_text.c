@@ -212,6 +212,10 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
     }
     t->game.tags = t->tags;
     t->game.tokens = t->tokens;
-    t->game.diags = (struct diag_list){t->diags, nd, t->diag_cap};
+    /* The cap and the counts past it stay the source's: only the kept entries moved. */
+    t->game.diags = g->diags;
+    t->game.diags.items = t->diags;
+    t->game.diags.count = nd;
+    t->game.diags.cap = t->diag_cap;
     return &t->game;
 }

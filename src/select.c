@@ -12,6 +12,7 @@
 
 #include "pgnkit/bitboard.h"
 #include "pgnkit/fen.h"
+#include "pgnkit/poskey.h"
 #include "pgnkit/variant.h"
 #include "pgnkit/xalloc.h"
 
@@ -423,16 +424,6 @@ int select_add_has(struct select *s, const char *list, char *why, size_t cap)
 
 /* ---- position keys ---- */
 
-/* splitmix64: the Zobrist numbers, computed rather than tabled (no global state). */
-static inline uint64_t zobrist(uint64_t i)
-{
-    uint64_t z = (i + 1) * UINT64_C(0x9E3779B97F4A7C15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-enum { Z_SIDE = 12 * 64, Z_CASTLE = Z_SIDE + 1, Z_EP = Z_CASTLE + 4 * 65 };
-
 static void sig_of(const struct position *pos, struct pos_sig *sig)
 {
     memset(sig, 0, sizeof *sig);
@@ -446,31 +437,11 @@ static void sig_of(const struct position *pos, struct pos_sig *sig)
     memcpy(sig->castle, pos->castle_rook, sizeof sig->castle);
 }
 
-static uint64_t key_of(const struct pos_sig *sig)
-{
-    uint64_t k = 0;
-    for (int c = 0; c < COLOR_COUNT; c++)
-        for (int t = 0; t < PIECE_TYPE_COUNT; t++)
-            for (bitboard b = sig->by_color[c] & sig->by_type[t]; b;)
-                k ^= zobrist((uint64_t)((c * PIECE_TYPE_COUNT + t) * 64 + bb_pop(&b)));
-    if (sig->side == BLACK)
-        k ^= zobrist(Z_SIDE);
-    for (int i = 0; i < 4; i++)
-        k ^= zobrist((uint64_t)(Z_CASTLE + i * 65 + sig->castle[i / 2][i % 2]));
-    return k ^ zobrist((uint64_t)(Z_EP + sig->ep));
-}
-
-static void keyed_of(const struct position *pos, struct keyed_sig *ks)
+/* The key is poskey's (the same rules as sig_of); key is poskey_of(pos). */
+static void keyed_of(const struct position *pos, uint64_t key, struct keyed_sig *ks)
 {
     sig_of(pos, &ks->sig);
-    ks->key = key_of(&ks->sig);
-}
-
-uint64_t select_position_key(const struct position *pos)
-{
-    struct keyed_sig ks;
-    keyed_of(pos, &ks);
-    return ks.key;
+    ks->key = key;
 }
 
 static bool same_position(const struct keyed_sig *a, const struct keyed_sig *b)
@@ -486,7 +457,7 @@ int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap)
         snprintf(why, cap, "--reaches '%s' is no FEN: %s", fen, err.message);
         return -1;
     }
-    keyed_of(&pos, &s->target);
+    keyed_of(&pos, poskey_of(&pos), &s->target);
     s->reaches_set = true;
     return 0;
 }
@@ -696,11 +667,17 @@ static size_t walk_mainline(const struct select *s, struct select_scratch *x,
     if (keep)
         xgrow((void **)&x->seen, &x->seen_cap, n, sizeof *x->seen);
     *reached = false;
+    struct poskey_carry carry;
+    poskey_carry_init(&carry, &pos);
+    uint64_t key = poskey_of(&pos);
     for (size_t ply = 0; ply < n; ply++) {
-        if (ply)
+        if (ply) {
+            struct position before = pos;
             position_do_move(&pos, rec->mainline[ply - 1]);
+            key = poskey_carry_move(&carry, &before, &pos);
+        }
         struct keyed_sig ks;
-        keyed_of(&pos, &ks);
+        keyed_of(&pos, key, &ks);
         if (s->reaches_set && !*reached && same_position(&ks, &s->target))
             *reached = true;
         if (keep)

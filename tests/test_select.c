@@ -1,7 +1,8 @@
 /*
  * test_select.c - select.c: the expression parser's errors, the comparison rules
  * (bytes, numbers, dates with ?? parts, missing tags), and the position key (equal
- * positions by transposition, the e.p. square only when a capture is legal).
+ * positions by transposition, the e.p. square only when a capture is legal: poskey.c,
+ * which --reaches and threefold use).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "pgnkit/fen.h"
 #include "pgnkit/pgn_reader.h"
+#include "pgnkit/poskey.h"
 #include "pgnkit/select.h"
 
 static uint64_t key_of_fen(const char *fen)
@@ -16,7 +18,7 @@ static uint64_t key_of_fen(const char *fen)
     struct position pos;
     struct diag err;
     cr_assert_eq(fen_parse(&pos, fen, strlen(fen), false, &err), 0, "%s: %s", fen, err.message);
-    return select_position_key(&pos);
+    return poskey_of(&pos);
 }
 
 Test(select, transposition_same_key)

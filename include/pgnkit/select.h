@@ -96,8 +96,5 @@ bool select_by_facts(const struct select *s, struct select_scratch *x,
 /** The value of tag name in g as criteria see it, or NULL when the game has none. */
 const struct slice *select_tag_value(const struct pgn_game *g, const char *name);
 
-/** The position's key: board, side to move, castling rooks, and the e.p. square only when
- * an en passant capture is legal.  Equal positions have equal keys (Zobrist hashing). */
-uint64_t select_position_key(const struct position *pos);
 
 #endif

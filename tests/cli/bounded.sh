@@ -32,18 +32,7 @@ check "under --max-game-tokens: exit 0" [ "$rc" = 0 ]
 run "$PGNKIT" uci --max-game-tokens x "$TMP/tok.pgn"
 check "--max-game-tokens x is a usage error" [ "$rc" = 2 ]
 
-if [ ! -x /usr/bin/time ]; then
-    skip "peak RSS: /usr/bin/time is missing (package time)"
-    finish
-fi
-case $PGNKIT in *asan* | *tsan* | *debug*) skip "RSS and time bounds: release builds only"; finish ;; esac
-
-# measure CMD...: peak RSS in KB and elapsed seconds of CMD into $kb and $secs.
-measure() {
-    /usr/bin/time -o "$TMP/time" -f '%M %e' "$@" >/dev/null 2>&1
-    kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
-    secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
-}
+measure_bounds_or_finish
 
 # repeat N TEXT: TEXT N times (printf escapes in TEXT).
 repeat() { LC_ALL=C awk -v n="$1" -v s="$2" 'BEGIN { for (i = 0; i < n; i++) printf s }'; }

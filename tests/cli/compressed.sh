@@ -113,18 +113,17 @@ if [ -s "$TMP/big.pgn" ]; then
         check "$1: -j1 and -j2 give the same stdout" cmp -s "$TMP/out1" "$TMP/out2"
         check "$1: -j1 and -j2 give the same stderr" cmp -s "$TMP/err1" "$TMP/err2"
     }
-    half=$(($(stat -c %s "$TMP/big.zst") / 2))
-    head -c "$half" "$TMP/big.zst" >"$TMP/half.zst"
-    damaged "zstd cut half-way" "$TMP/half.zst" zstd "zstd data is truncated"
-    { head -c "$half" "$TMP/big.zst"; printf 'XXXXXXXXXXXXXXXX'; tail -c +$((half + 17)) "$TMP/big.zst"; } \
-        >"$TMP/bad-big.zst"
-    damaged "zstd damaged half-way" "$TMP/bad-big.zst" zstd "zstd data is corrupt"
-    half=$(($(stat -c %s "$TMP/big.gz") / 2))
-    head -c "$half" "$TMP/big.gz" >"$TMP/half.gz"
-    damaged "gzip cut half-way" "$TMP/half.gz" gzip "gzip data is truncated"
-    { head -c "$half" "$TMP/big.gz"; printf 'XXXXXXXXXXXXXXXX'; tail -c +$((half + 17)) "$TMP/big.gz"; } \
-        >"$TMP/bad-big.gz"
-    damaged "gzip damaged half-way" "$TMP/bad-big.gz" gzip "gzip data is corrupt"
+    # cut_and_damage EXT TOOL: the file cut half-way, and 16 bytes overwritten there.
+    cut_and_damage() {
+        half=$(($(stat -c %s "$TMP/big.$1") / 2))
+        head -c "$half" "$TMP/big.$1" >"$TMP/half.$1"
+        damaged "$2 cut half-way" "$TMP/half.$1" "$2" "$2 data is truncated"
+        { head -c "$half" "$TMP/big.$1"; printf 'XXXXXXXXXXXXXXXX'; tail -c +$((half + 17)) "$TMP/big.$1"; } \
+            >"$TMP/bad-big.$1"
+        damaged "$2 damaged half-way" "$TMP/bad-big.$1" "$2" "$2 data is corrupt"
+    }
+    cut_and_damage zst zstd
+    cut_and_damage gz gzip
     zstd -qc "$TMP/big.pgn" | "$PGNKIT" uci -q -j2 - >"$TMP/out" 2>"$TMP/err"
     check "1 MB zstd from a pipe at -j2: same output as the plain file" cmp -s "$TMP/out" "$TMP/want-big"
 else

@@ -107,4 +107,11 @@ sed 's/^<stdin>/odds/; s/[0-9.]* s ([0-9.]* MB\/s)//' "$TMP/out" >"$TMP/out2"
 sed "s|^$odds|odds|; s/[0-9.]* s ([0-9.]* MB\/s)//" "$TMP/want" >"$TMP/want2"
 check "--jobs 2 on gzip: the same warnings" cmp -s "$TMP/out2" "$TMP/want2"
 
+# A game decoded as CP1252 keeps its diagnostic cap's count: 20 '}' + ENCODING = 21, 3
+# shown, so 18 more (the decoded copy once lost the count and said 1).
+{ printf '[White "M\374ller"]\n\n1. e4 '; i=0; while [ $i -lt 20 ]; do printf '} '; i=$((i + 1)); done
+  printf '*\n'; } >"$TMP/capped.pgn"
+run "$PGNKIT" check --max-diagnostics 3 "$TMP/capped.pgn"
+check "CP1252 game over --max-diagnostics: 18 more counted" grep -qF "18 more diagnostics" "$TMP/out"
+
 finish

@@ -27,18 +27,7 @@ run "$PGNKIT" check --max-diagnostics 0 "$TMP/b.pgn"
 check "--max-diagnostics 0 is a usage error" [ "$rc" = 2 ]
 check "--max-diagnostics 0: the reason names the option" grep_err "max-diagnostics"
 
-if [ ! -x /usr/bin/time ]; then
-    skip "peak RSS: /usr/bin/time is missing (package time)"
-    finish
-fi
-case $PGNKIT in *asan* | *tsan* | *debug*) skip "RSS and time bounds: release builds only"; finish ;; esac
-
-# measure CMD...: peak RSS in KB and elapsed seconds of CMD into $kb and $secs.
-measure() {
-    /usr/bin/time -o "$TMP/time" -f '%M %e' "$@" >/dev/null 2>&1
-    kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
-    secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
-}
+measure_bounds_or_finish
 
 for n in 1 4 16; do bomb $((250000 * n)) "$TMP/b$n.pgn"; done
 for cmd in check pgn "fen --comments"; do

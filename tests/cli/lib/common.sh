@@ -38,3 +38,20 @@ finish() {
     [ "$failed" -eq 0 ]
     exit $?
 }
+
+# measure_bounds_or_finish: the RSS and time checks that follow need /usr/bin/time and a
+# release build (sanitizers multiply both); otherwise say so and end the test here.
+measure_bounds_or_finish() {
+    if [ ! -x /usr/bin/time ]; then
+        skip "peak RSS: /usr/bin/time is missing (package time)"
+        finish
+    fi
+    case $PGNKIT in *asan* | *tsan* | *debug*) skip "RSS and time bounds: release builds only"; finish ;; esac
+}
+
+# measure CMD...: peak RSS in KB and elapsed seconds of CMD into $kb and $secs.
+measure() {
+    /usr/bin/time -o "$TMP/time" -f '%M %e' "$@" >/dev/null 2>&1
+    kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
+    secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
+}
