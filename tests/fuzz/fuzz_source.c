@@ -136,7 +136,7 @@ static void sf_read_all(const uint8_t *data, size_t size, bool trickle, struct s
             break;
         }
         /* A transcoded member that ended cleanly is valid UTF-8. */
-        if (utf16)
+        if (utf16 && r->len > member_start) /* out stays NULL while nothing was put */
             FUZZ_ASSERT(sf_valid_utf8((const unsigned char *)r->out + member_start,
                                       r->len - member_start));
         int next = source_next_member(s);
