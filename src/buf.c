@@ -95,6 +95,11 @@ void buf_json_string(struct buf *b, const char *s, size_t len)
             continue;
         }
         size_t n = c >= 0x80 ? utf8_char_len(u + i, len - i) : 0;
+        if (n == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
+            /* A C1 control (U+0080-U+009F): escaped as C0 controls are, never raw. */
+            c = u[++i];
+            n = 0;
+        }
         if (n) {
             buf_append(b, s + i, n);
             i += n;

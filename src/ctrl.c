@@ -11,10 +11,20 @@
 
 static const char replacement[3] = {'\xef', '\xbf', '\xbd'}; /* U+FFFD */
 
+/* The first control character of s[from, to), or to; a C1 control may end past `to`. */
+static size_t find_slow(const char *s, size_t from, size_t to, size_t n)
+{
+    for (size_t i = from; i < to; i++)
+        if (ctrl_len(s, i, n))
+            return i;
+    return to;
+}
+
 #ifdef __AVX2__
-/* Nonzero bytes where v holds a control byte: two nibble lookups (pshufb gives 0 for bytes
- * 0x80 and up, which are none).  Bit 1: high nibble 0 and low nibble not 9-13 (TAB..CR);
- * bit 2: high nibble 1; bit 4: 0x7F. */
+/* Nonzero bytes where v holds a control byte or 0xC2 (the lead byte of a C1 control, and
+ * of U+00A0-U+00BF: the slow scan tells them apart): two nibble lookups (pshufb gives 0
+ * for bytes 0x80 and up) and one compare.  Bit 1: high nibble 0 and low nibble not 9-13
+ * (TAB..CR); bit 2: high nibble 1; bit 4: 0x7F. */
 static inline __m256i hits32(__m256i v)
 {
     const __m256i lo = _mm256_setr_epi8(3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 3, 7, 3, 3, 3,
@@ -22,7 +32,8 @@ static inline __m256i hits32(__m256i v)
     const __m256i hi = _mm256_setr_epi8(1, 2, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0,
                                         0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0);
     __m256i high = _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0f));
-    return _mm256_and_si256(_mm256_shuffle_epi8(lo, v), _mm256_shuffle_epi8(hi, high));
+    __m256i c0 = _mm256_and_si256(_mm256_shuffle_epi8(lo, v), _mm256_shuffle_epi8(hi, high));
+    return _mm256_or_si256(c0, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xc2)));
 }
 #endif
 
@@ -30,34 +41,48 @@ size_t ctrl_find(const char *s, size_t n)
 {
     size_t i = 0;
 #ifdef __AVX2__
-    /* 64 bytes a step, one test; the scalar loop below then finds which byte. */
+    /* 64 bytes a step, one test; a block with a hit is looked at byte by byte. */
     for (; i + 64 <= n; i += 64) {
         __m256i a = hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + i)));
         __m256i b = hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32)));
         __m256i any = _mm256_or_si256(a, b);
-        if (!_mm256_testz_si256(any, any))
-            break;
+        if (_mm256_testz_si256(any, any))
+            continue;
+        size_t k = find_slow(s, i, i + 64, n);
+        if (k < i + 64)
+            return k;
     }
 #elif defined(__SSE2__)
     /* 16 bytes a step: most text has none (a line end, 0x0A, is no control byte). */
     const __m128i minus1 = _mm_set1_epi8(-1), tab = _mm_set1_epi8(0x09);
     const __m128i cr = _mm_set1_epi8(0x0d), space = _mm_set1_epi8(0x20);
-    const __m128i del = _mm_set1_epi8(0x7f);
+    const __m128i del = _mm_set1_epi8(0x7f), c1_lead = _mm_set1_epi8((char)0xc2);
     for (; i + 16 <= n; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         __m128i ascii = _mm_cmpgt_epi8(v, minus1); /* 0x00-0x7F (signed compare) */
         __m128i low = _mm_and_si128(ascii, _mm_cmplt_epi8(v, tab));
         __m128i mid = _mm_and_si128(_mm_cmpgt_epi8(v, cr), _mm_cmplt_epi8(v, space));
         __m128i hit = _mm_or_si128(_mm_or_si128(low, mid), _mm_cmpeq_epi8(v, del));
-        unsigned bits = (unsigned)_mm_movemask_epi8(hit);
-        if (bits)
-            return i + (size_t)__builtin_ctz(bits);
+        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, c1_lead));
+        if (!_mm_movemask_epi8(hit))
+            continue;
+        size_t k = find_slow(s, i, i + 16, n);
+        if (k < i + 16)
+            return k;
     }
 #endif
-    for (; i < n; i++)
-        if (ctrl_is((unsigned char)s[i]))
-            return i;
-    return n;
+    return find_slow(s, i, n, n);
+}
+
+size_t ctrl_clean_size(const char *s, size_t n)
+{
+    size_t size = n;
+    for (size_t i = ctrl_find(s, n); i < n; i = i + 1 + ctrl_find(s + i + 1, n - i - 1)) {
+        size_t len = ctrl_len(s, i, n);
+        size += sizeof replacement - len;
+        i += len - 1;
+    }
+    return size;
 }
 
 void ctrl_put_column(struct buf *b, const char *s, size_t n)
@@ -66,9 +91,11 @@ void ctrl_put_column(struct buf *b, const char *s, size_t n)
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (ctrl_is(c)) {
+        size_t len = c < 0x20 || c >= 0x7f ? ctrl_len(s, i, n) : 0;
+        if (len) {
             memcpy(p + k, replacement, sizeof replacement);
             k += sizeof replacement;
+            i += len - 1;
         } else {
             p[k++] = c >= 0x09 && c <= 0x0d ? ' ' : (char)c;
         }
@@ -85,7 +112,21 @@ void ctrl_put_clean(struct buf *b, const char *s, size_t n)
         if (k == n)
             return;
         buf_append(b, replacement, sizeof replacement);
-        s += k + 1;
-        n -= k + 1;
+        size_t len = ctrl_len(s, k, n);
+        s += k + len;
+        n -= k + len;
+    }
+}
+
+void ctrl_put_line(struct buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t len = ctrl_line_len(s, i, n);
+        if (len) {
+            buf_append(b, replacement, sizeof replacement);
+            i += len - 1;
+        } else {
+            buf_putc(b, s[i]);
+        }
     }
 }

@@ -2054,18 +2054,20 @@ static void report_control_byte(struct pgn_reader *r, const char *text, size_t n
         line += eol;
         col = eol ? 1 : col + 1;
     }
+    const char *what = ctrl_len(text, k, n) == 2 ? "control character U+%04X (the first of "
+                                                   "the game); escaped in text output"
+                                                 : "control byte 0x%02x (the first of the "
+                                                   "game); escaped in text output";
+    unsigned code = ctrl_code(text, k);
     for (size_t d = 0; d < r->diags.count; d++) {
         struct diag *old = &r->diags.items[d];
         if (old->code != DIAG_CONTROL_BYTE)
             continue;
         if (old->line > line || (old->line == line && old->col > col))
-            diag_set(old, DIAG_CONTROL_BYTE, line, col, "control byte 0x%02x (the first of "
-                     "the game); escaped in text output", (unsigned char)text[k]);
+            diag_set(old, DIAG_CONTROL_BYTE, line, col, what, code);
         return;
     }
-    add_diag(r, DIAG_CONTROL_BYTE, line, col,
-             "control byte 0x%02x (the first of the game); escaped in text output",
-             (unsigned char)text[k]);
+    add_diag(r, DIAG_CONTROL_BYTE, line, col, what, code);
 }
 
 /* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */

@@ -157,6 +157,47 @@ static void position_of(const struct pgn_game *g, size_t k, uint64_t *line, uint
     *col = k - start + 1;
 }
 
+/* The first byte of g that enc decodes to a C1 control (U+0080-U+009F), or g->bytes. */
+static size_t first_c1(const struct pgn_game *g, enum pgn_encoding enc)
+{
+    for (size_t i = ascii_prefix(g->text, g->bytes); i < g->bytes; i++) {
+        unsigned char c = (unsigned char)g->text[i];
+        if (c >= 0x80 && c < 0xa0 && (enc == PGN_ENCODING_LATIN1 || cp1252_high[c - 0x80] < 0xa0))
+            return i;
+    }
+    return g->bytes;
+}
+
+/*
+ * A byte decoded to a C1 control is a control character of the game as a UTF-8 one is
+ * (ctrl.h): one CONTROL_BYTE per game, at the first.  The reader saw only the bytes, so
+ * its own CONTROL_BYTE among diags[0, nd) is moved here when this one comes first.
+ * Returns the diagnostics added (0 or 1).
+ */
+static size_t decoded_control(const struct pgn_game *g, enum pgn_encoding enc,
+                              struct diag *diags, size_t nd)
+{
+    if (enc == PGN_ENCODING_UTF8)
+        return 0; /* bytes that are not UTF-8 become U+FFFD, never a control */
+    size_t k = first_c1(g, enc);
+    if (k == g->bytes)
+        return 0;
+    uint64_t line, col;
+    position_of(g, k, &line, &col);
+    unsigned char c = (unsigned char)g->text[k];
+    unsigned cp = enc == PGN_ENCODING_LATIN1 ? c : cp1252_high[c - 0x80];
+    struct diag *d = NULL;
+    for (size_t i = 0; i < nd && !d; i++)
+        if (diags[i].code == DIAG_CONTROL_BYTE)
+            d = &diags[i];
+    if (d && (d->line < line || (d->line == line && d->col < col)))
+        return 0;
+    diag_set(d ? d : &diags[nd], DIAG_CONTROL_BYTE, line, col,
+             "control character U+%04X (byte 0x%02X read as %s; the first of the game); "
+             "escaped in text output", cp, c, enc == PGN_ENCODING_LATIN1 ? "Latin-1" : "CP1252");
+    return d ? 0 : 1;
+}
+
 const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *g,
                                      enum pgn_encoding encoding)
 {
@@ -180,7 +221,7 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
     reserve((void **)&t->text, &t->text_cap, 3 * bytes + 1, 1);
     reserve((void **)&t->tags, &t->tag_cap, g->tag_count + 1, sizeof *t->tags);
     reserve((void **)&t->tokens, &t->token_cap, g->token_count + 1, sizeof *t->tokens);
-    reserve((void **)&t->diags, &t->diag_cap, g->diags.count + 1, sizeof *t->diags);
+    reserve((void **)&t->diags, &t->diag_cap, g->diags.count + 2, sizeof *t->diags);
 
     t->game = *g;
     for (size_t i = 0; i < g->tag_count; i++) {
@@ -210,6 +251,7 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
         convert_field(d->message, sizeof d->message, enc);
         convert_field(d->san, sizeof d->san, enc);
     }
+    nd += decoded_control(g, enc, t->diags, nd);
     t->game.tags = t->tags;
     t->game.tokens = t->tokens;
     /* The cap and the counts past it stay the source's: only the kept entries moved. */

@@ -9,7 +9,7 @@ static const char *severity_name(enum diag_severity s) { return s == DIAG_ERROR 
 
 void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct diag *d)
 {
-    ctrl_put_clean(out, g->file, strlen(g->file));
+    ctrl_put_line(out, g->file, strlen(g->file));
     buf_printf(out, ":%llu:%llu: %s[%s]: game ", (unsigned long long)d->line,
                (unsigned long long)d->col,
                severity_name(d->severity), diag_code_name(d->code));
@@ -17,11 +17,14 @@ void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct di
         buf_put_u64(out, g->index);
     else
         buf_printf(out, "at byte %llu", (unsigned long long)g->offset);
-    if (d->ply)
-        buf_printf(out, ", ply %u (%u%s %s)", d->ply, d->move_number,
-                   d->side == WHITE ? "." : "...", d->san);
+    if (d->ply) {
+        buf_printf(out, ", ply %u (%u%s ", d->ply, d->move_number,
+                   d->side == WHITE ? "." : "...");
+        ctrl_put_line(out, d->san, strlen(d->san)); /* the token as written: any bytes */
+        buf_putc(out, ')');
+    }
     buf_puts(out, ": ");
-    ctrl_put_clean(out, d->message, strlen(d->message));
+    ctrl_put_line(out, d->message, strlen(d->message));
     buf_putc(out, '\n');
 }
 

@@ -86,15 +86,18 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Comment text s[0, len) into p: '}' as ')', a control byte as U+FFFD (3 bytes). */
-static void put_clean_comment(char *p, const char *s, size_t len)
+/* Word s[0, len) into p, each control character as U+FFFD (3 bytes); in a comment, '}' as
+ * ')'. */
+static void put_clean_word(char *p, const char *s, size_t len, bool in_comment)
 {
     for (size_t i = 0; i < len; i++) {
-        if (ctrl_is((unsigned char)s[i])) {
+        size_t n = ctrl_len(s, i, len);
+        if (n) {
             memcpy(p, "\xef\xbf\xbd", 3);
             p += 3;
+            i += n - 1;
         } else {
-            *p++ = s[i] == '}' ? ')' : s[i];
+            *p++ = in_comment && s[i] == '}' ? ')' : s[i];
         }
     }
 }
@@ -106,12 +109,10 @@ static void put_clean_comment(char *p, const char *s, size_t len)
 static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
                         bool in_comment)
 {
-    /* Comment text may hold control bytes (moves cannot): each is written as U+FFFD. */
-    size_t ctrl = 0;
-    if (in_comment && ctrl_find(s, len) < len)
-        for (size_t i = 0; i < len; i++)
-            ctrl += ctrl_is((unsigned char)s[i]);
-    size_t prelen = strlen(pre), total = prelen + len + 2 * ctrl;
+    /* Comment text may hold control characters, and a token a C1 one (C2 80-9F is no
+     * delimiter): each is written as U+FFFD. */
+    bool ctrl = ctrl_find(s, len) < len;
+    size_t prelen = strlen(pre), total = prelen + (ctrl ? ctrl_clean_size(s, len) : len);
     char first = prelen ? pre[0] : len ? s[0] : '\0';
     if (w->column) {
         bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
@@ -125,7 +126,7 @@ static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_
     char *p = buf_reserve(w->out, total);
     memcpy(p, pre, prelen);
     if (ctrl)
-        put_clean_comment(p + prelen, s, len);
+        put_clean_word(p + prelen, s, len, in_comment);
     else
         for (size_t i = 0; i < len; i++)
             p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
@@ -198,7 +199,7 @@ static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    ctrl_put_clean(w->fixes, g->file, strlen(g->file));
+    ctrl_put_line(w->fixes, g->file, strlen(g->file));
     buf_printf(w->fixes, ":%llu:%llu: fix[%s]: game ", (unsigned long long)line,
                (unsigned long long)col, kind);
     if (g->index)
@@ -208,7 +209,7 @@ static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col
     if (ply)
         buf_printf(w->fixes, ", ply %u", ply);
     buf_puts(w->fixes, ": ");
-    ctrl_put_clean(w->fixes, msg, strlen(msg));
+    ctrl_put_line(w->fixes, msg, strlen(msg));
     buf_putc(w->fixes, '\n');
 }
 
@@ -277,15 +278,17 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     unsigned special = 0;
     for (size_t i = 0; i < len; i++)
         special |= (value[i] == '"') | (value[i] == '\\') | ((unsigned char)value[i] < 0x20) |
-                   (value[i] == 0x7f);
+                   (value[i] == 0x7f) | (value[i] == '\xc2'); /* C2: maybe a C1 control */
     if (!special) {
         memcpy(p + n, value, len);
         n += len;
     } else {
         for (size_t i = 0; i < len; i++) {
-            if (ctrl_is((unsigned char)value[i])) {
-                memcpy(p + n, "\xef\xbf\xbd", 3); /* U+FFFD: never a raw control byte */
+            size_t c = ctrl_len(value, i, len);
+            if (c) {
+                memcpy(p + n, "\xef\xbf\xbd", 3); /* U+FFFD: never a raw control character */
                 n += 3;
+                i += c - 1;
                 continue;
             }
             if (value[i] == '"' || value[i] == '\\')

@@ -36,3 +36,52 @@ Test(ctrl, put_clean_and_column)
     cr_assert_str_eq(b.data, "a b c\xef\xbf\xbd");
     buf_release(&b);
 }
+
+/* C1 controls: C2 followed by 80-9F, at every position (the pair across each 16- and
+ * 64-byte step too), and the C2 pairs that are no control (U+00A0-U+00BF), which the
+ * vector step flags and the byte loop must pass over. */
+Test(ctrl, c1_pairs_at_every_position)
+{
+    char text[150];
+    for (unsigned second = 0x7f; second <= 0xc0; second++) {
+        for (size_t at = 0; at + 1 < sizeof text; at++) {
+            memset(text, 'a', sizeof text);
+            text[at] = '\xc2';
+            text[at + 1] = (char)second;
+            bool c1 = second >= 0x80 && second < 0xa0;
+            size_t want = c1 ? at : second == 0x7f ? at + 1 : sizeof text; /* 7F: DEL */
+            cr_assert_eq(ctrl_find(text, sizeof text), want,
+                         "C2 %02x at %zu", second, at);
+            cr_assert_eq(ctrl_len(text, at, sizeof text), c1 ? 2u : 0u, "C2 %02x", second);
+            if (c1)
+                cr_assert_eq(ctrl_code(text, at), second);
+        }
+    }
+    /* A lone C2 at the very end is no control (its pair is cut off). */
+    cr_assert_eq(ctrl_find("ab\xc2", 3), 3);
+    /* Many non-control pairs before a C0 byte: found past them. */
+    char many[200];
+    for (size_t i = 0; i < 180; i += 2)
+        memcpy(many + i, "\xc2\xa0", 2);
+    memset(many + 180, 'b', 20);
+    many[190] = '\x1b';
+    cr_assert_eq(ctrl_find(many, sizeof many), 190);
+}
+
+Test(ctrl, c1_written_clean_and_sized)
+{
+    struct buf b;
+    buf_init(&b);
+    const char *s = "a\xc2\x9b" "31m\xc2\xa0z\x01";
+    size_t n = strlen(s);
+    ctrl_put_clean(&b, s, n);
+    cr_assert_str_eq(b.data, "a\xef\xbf\xbd" "31m\xc2\xa0z\xef\xbf\xbd");
+    cr_assert_eq(ctrl_clean_size(s, n), b.len);
+    buf_clear(&b);
+    ctrl_put_column(&b, "\xc2\x85x\ty", 5);
+    cr_assert_str_eq(b.data, "\xef\xbf\xbdx y");
+    buf_clear(&b);
+    ctrl_put_line(&b, "f\nx\xc2\x9d\t.pgn", 10);
+    cr_assert_str_eq(b.data, "f\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd.pgn");
+    buf_release(&b);
+}

@@ -13,6 +13,7 @@
 
 #include "progress.h"
 #include "readahead.h"
+#include "shown.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,14 +99,14 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
     in->limits = limits;
     in->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (in->fd < 0) {
-        fprintf(stderr, "pgnkit: cannot open %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "pgnkit: cannot open %s: %s\n", shown(path), strerror(errno));
         return -1;
     }
     struct stat st;
     bool regular = false;
     if (fstat(in->fd, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "pgnkit: cannot read %s: it is a directory\n", path);
+            fprintf(stderr, "pgnkit: cannot read %s: it is a directory\n", shown(path));
             if (!is_stdin)
                 close(in->fd);
             in->fd = -1;
@@ -124,7 +125,7 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
         in->size = 0;
     if (source_error(in->src) && (format == SOURCE_FORMAT_NOT_TEXT ||
                                   format == SOURCE_FORMAT_UNKNOWN)) {
-        fprintf(stderr, "pgnkit: %s: %s\n", in->path, source_error(in->src));
+        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->path), source_error(in->src));
         input_close(in);
         return -1;
     }
@@ -137,7 +138,7 @@ int input_next_member(struct input *in)
     readahead_stop(in->ahead); /* the source is this thread's again */
     int rc = source_next_member(in->src);
     if (rc < 0)
-        fprintf(stderr, "pgnkit: %s: %s\n", in->path, source_error(in->src));
+        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->path), source_error(in->src));
     if (rc <= 0)
         return rc;
     pgn_reader_free(in->reader);

@@ -15,6 +15,7 @@
 #include "opening_book.h"
 #include "range.h"
 #include "split.h"
+#include "shown.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/version.h"
 
@@ -40,7 +41,7 @@ static int usage_error(const struct config *cfg, const char *fmt, ...)
     va_list ap;
     fputs("pgnkit: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    shown_vprint(stderr, fmt, ap); /* it may quote an argument: no raw control character */
     va_end(ap);
     if (cfg && cfg->command < CMD_COUNT)
         fprintf(stderr, " (try 'pgnkit %s --help')\n", command_names[cfg->command]);

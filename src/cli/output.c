@@ -2,6 +2,7 @@
  * (see output.h for which and why), and the signal handlers that remove a temporary
  * file on the way out. */
 #include "output.h"
+#include "shown.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +153,7 @@ static char *final_target(const char *path, bool *magic)
 
 static int open_error(const char *what, const char *path)
 {
-    fprintf(stderr, "pgnkit: cannot %s %s: %s\n", what, path, strerror(errno));
+    fprintf(stderr, "pgnkit: cannot %s %s: %s\n", what, shown(path), strerror(errno));
     return 2;
 }
 
@@ -246,7 +247,7 @@ static int open_path(struct output *out, const char *path)
         exists = true;
     }
     if (exists && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "pgnkit: -o %s: it is a directory (try 'pgnkit --help')\n", path);
+        fprintf(stderr, "pgnkit: -o %s: it is a directory (try 'pgnkit --help')\n", shown(path));
         return 2;
     }
     if (magic || (exists && !S_ISREG(st.st_mode)))
@@ -295,7 +296,7 @@ int output_write(struct output *out, const char *bytes, size_t len)
         if (errno == EPIPE || errno == ECONNRESET)
             out->reader_gone = true;
         else
-            fprintf(stderr, "pgnkit: cannot write to %s: %s\n", output_name(out),
+            fprintf(stderr, "pgnkit: cannot write to %s: %s\n", shown(output_name(out)),
                     strerror(errno));
         return -1;
     }
@@ -317,14 +318,14 @@ int output_commit(struct output *out)
         return 0;
     }
     if (close(out->fd) != 0) { /* NFS and quotas may only tell here */
-        fprintf(stderr, "pgnkit: cannot write to %s: %s\n", out->path, strerror(errno));
+        fprintf(stderr, "pgnkit: cannot write to %s: %s\n", shown(out->path), strerror(errno));
         rc = -1;
     }
     if (out->tmp_path) {
         sigset_t saved;
         output_block_signals(&saved); /* renamed and disarmed, or neither */
         if (rc == 0 && rename(out->tmp_path, out->target) != 0) {
-            fprintf(stderr, "pgnkit: cannot write %s: %s\n", out->target, strerror(errno));
+            fprintf(stderr, "pgnkit: cannot write %s: %s\n", shown(out->target), strerror(errno));
             rc = -1;
         }
         if (rc != 0)

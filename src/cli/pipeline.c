@@ -32,6 +32,7 @@
 #include "input.h"
 #include "output.h"
 #include "pipeline.h"
+#include "shown.h"
 #include "pgnkit/pgn_split.h"
 #include "pgnkit/source.h"
 #include "pgnkit/xalloc.h"
@@ -691,7 +692,7 @@ static void trace(const struct pipeline *p, const struct input *in, int threads)
     if (!getenv("PGNKIT_TRACE_JOBS"))
         return;
     uint64_t parallel = p->serial ? p->serial_from : p->next_fill;
-    fprintf(stderr, "pgnkit: %s: %llu chunks read on %d threads", in->name,
+    fprintf(stderr, "pgnkit: %s: %llu chunks read on %d threads", shown(in->name),
             (unsigned long long)parallel, threads);
     if (p->joins)
         fprintf(stderr, "; %llu wrong cuts mended by reading on into the next chunk",

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "shown.h"
 
 static double seconds_now(void)
 {
@@ -44,7 +45,7 @@ void progress_update(struct progress *p, uint64_t bytes, uint64_t games)
         return;
     p->last = t;
     double rate = (double)bytes / 1e6 / (t - p->start + 1e-9);
-    fprintf(stderr, "\r%s: %.1f MB, %llu games, %.1f MB/s", p->name, (double)bytes / 1e6,
+    fprintf(stderr, "\r%s: %.1f MB, %llu games, %.1f MB/s", shown(p->name), (double)bytes / 1e6,
             (unsigned long long)games, rate);
     if (p->size && bytes <= p->size && rate > 0)
         fprintf(stderr, ", %.0f%%, ETA %.0f s", 100.0 * (double)bytes / (double)p->size,

@@ -11,6 +11,7 @@
  * are not known unless the sync point is byte 0: counting games would mean reading them.
  */
 #include "range.h"
+#include "shown.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -74,7 +75,7 @@ int range_parse(const char *arg, struct byte_range *r, char *why, size_t why_len
 static void range_usage(const char *fmt, const char *path, const char *what)
 {
     fputs("pgnkit: ", stderr);
-    fprintf(stderr, fmt, path, what);
+    fprintf(stderr, fmt, shown(path), shown(what));
     fputc('\n', stderr);
 }
 
@@ -174,14 +175,14 @@ int range_open(struct input *in, const char *path, const struct config *cfg)
     uint64_t size = (uint64_t)st.st_size;
     if (cfg->range.start > size) {
         fprintf(stderr, "pgnkit: --range START %llu is past the end of %s (%llu bytes)\n",
-                (unsigned long long)cfg->range.start, path, (unsigned long long)size);
+                (unsigned long long)cfg->range.start, shown(path), (unsigned long long)size);
         goto fail;
     }
     uint64_t sync = find_sync(in->fd, cfg->range.start, size);
     uint64_t lines = sync == UINT64_MAX ? UINT64_MAX : count_lines_before(in->fd, sync);
     if (lines == UINT64_MAX || lines >= UINT32_MAX ||
         lseek(in->fd, (off_t)sync, SEEK_SET) < 0) {
-        fprintf(stderr, "pgnkit: cannot read %s: %s\n", path,
+        fprintf(stderr, "pgnkit: cannot read %s: %s\n", shown(path),
                 lines >= UINT32_MAX && errno == 0 ? "too many lines" : strerror(errno));
         goto fail;
     }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "shown.h"
 #include "pgnkit/buf.h"
 #include "pgnkit/xalloc.h"
 
@@ -120,7 +121,7 @@ static struct split_file *open_file(struct split *s, char *key, char *path)
 {
     if (!s->cfg->force && access(path, F_OK) == 0) {
         fprintf(stderr, "pgnkit: %s exists; --split does not overwrite it without --force\n",
-                path);
+                shown(path));
         free(key);
         free(path);
         return NULL;

@@ -20,6 +20,7 @@
 #include "json_read.h"
 #include "output.h"
 #include "summary.h"
+#include "shown.h"
 #include "pgnkit/xalloc.h"
 
 static const char *const status_keys[4] = {"ok", "warnings", "errors", "skipped"};
@@ -170,7 +171,7 @@ static int add_piece(struct merged_file *f, struct piece p)
         if (!overlap)
             continue;
         fprintf(stderr, "pgnkit: summary: %s and %s both cover bytes of %s (%s overlap): each "
-                        "part of a file may be counted once\n", q->from, p.from, f->name,
+                        "part of a file may be counted once\n", shown(q->from), shown(p.from), shown(f->name),
                 p.whole || q->whole ? "a whole-file run and another run" : "ranges that");
         return -1;
     }
@@ -186,7 +187,7 @@ static int merge_file_entry(struct merge *m, const struct jval *e, const char *f
     memset(&st, 0, sizeof st);
     const char *why = NULL;
     if (!name || name->type != J_STR || !read_stats(e, &st, &why)) {
-        fprintf(stderr, "pgnkit: summary: %s: a files entry lacks \"%s\"\n", from,
+        fprintf(stderr, "pgnkit: summary: %s: a files entry lacks \"%s\"\n", shown(from),
                 why ? why : "name");
         return -1;
     }
@@ -209,7 +210,7 @@ static int merge_one(struct merge *m, const char *path)
     size_t len = 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        fprintf(stderr, "pgnkit: summary: cannot open %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "pgnkit: summary: cannot open %s: %s\n", shown(path), strerror(errno));
         return -1;
     }
     struct buf b;
@@ -225,11 +226,11 @@ static int merge_one(struct merge *m, const char *path)
     struct run_stats st;
     memset(&st, 0, sizeof st);
     if (bad || root.type != J_OBJ) {
-        fprintf(stderr, "pgnkit: summary: %s is no summary object: %s\n", path,
+        fprintf(stderr, "pgnkit: summary: %s is no summary object: %s\n", shown(path),
                 bad ? bad : "not a JSON object");
     } else if (!read_stats(&root, &st, &why)) {
         fprintf(stderr, "pgnkit: summary: %s lacks \"%s\" (not written by --summary-json?)\n",
-                path, why);
+                shown(path), why);
     } else {
         const struct jval *secs = json_get(&root, "seconds"), *files = json_get(&root, "files");
         rc = 0;
@@ -260,7 +261,7 @@ static void merge_release(struct merge *m)
 static int summary_usage(const char *fmt, const char *arg)
 {
     fputs("pgnkit: summary: ", stderr);
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, shown(arg));
     fputs(" (try 'pgnkit summary --help')\n", stderr);
     return 2;
 }
