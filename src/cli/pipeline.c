@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "input.h"
 #include "output.h"
@@ -84,6 +85,25 @@ struct chunk {
     struct work_output output;
 };
 
+/*
+ * The calling thread's serial work, timed for PGNKIT_TRACE_JOBS: it bounds how many
+ * threads the pipeline can feed.  Everything else runs on any thread, chunk by chunk.
+ */
+struct serial_cost {
+    double read;         /* input_source_read(): the syscalls, or the decoded blocks */
+    double cut;          /* guessing the cut, carrying the bytes after it, counting lines */
+    double flush;        /* writing processed chunks' output in input order */
+    uint64_t out_bytes;  /* written by those flushes: output */
+    uint64_t err_bytes;  /* and diagnostics */
+};
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* A thread's own tools. */
 struct lane {
     struct game_replayer *replayer;
@@ -118,6 +138,7 @@ struct pipeline {
     int input_errno;
     uint64_t bytes_read;       /* by the chunks submitted */
     uint64_t games_flushed;
+    struct serial_cost cost;
 };
 
 static inline struct chunk *slot(const struct pipeline *p, uint64_t seq)
@@ -484,8 +505,12 @@ static int flush_ready(struct pipeline *p, bool wait, struct router *route,
             continue;
         }
         pthread_mutex_unlock(&p->lock);
+        double t0 = seconds_now();
+        p->cost.out_bytes += c->output.out.len;
+        p->cost.err_bytes += c->output.err.len;
         if (work_output_flush(&c->output, route, summary) != 0)
             rc = 2;
+        p->cost.flush += seconds_now() - t0;
         p->games_flushed += c->games_in;
         chunk_clear(c);
         pthread_mutex_lock(&p->lock);
@@ -525,7 +550,9 @@ static bool read_into(struct pipeline *p, struct chunk *c, struct input *in, siz
 {
     while (c->len < want) {
         xgrow((void **)&c->data, &c->cap, want, 1);
+        double t0 = seconds_now();
         ssize_t got = input_source_read(in, c->data + c->len, c->cap - c->len);
+        p->cost.read += seconds_now() - t0;
         if (got < 0) {
             p->input_end = -1;
             p->input_errno = errno;
@@ -555,7 +582,9 @@ static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct i
             c->cut = c->len;
             return p->input_end > 0 ? FILL_LAST : FILL_SERIAL;
         }
+        double t0 = seconds_now();
         size_t cut = pgn_split_find_cut(c->data, 1, c->len);
+        p->cost.cut += seconds_now() - t0;
         if (cut != SIZE_MAX) {
             c->cut = cut;
             return FILL_CUT;
@@ -584,12 +613,14 @@ static int read_chunks(struct pipeline *p, struct input *in, struct router *rout
         }
         p->carry_len = 0;
         if (fr == FILL_CUT) {
+            double t0 = seconds_now();
             size_t rest = c->len - c->cut;
             xgrow((void **)&p->carry, &p->carry_cap, rest, 1);
             memcpy(p->carry, c->data + c->cut, rest);
             p->carry_len = rest;
             at.offset += c->cut;
             at.line += pgn_split_count_lines(c->data, c->cut);
+            p->cost.cut += seconds_now() - t0;
         }
         p->bytes_read = c->at.offset + c->len;
         int rc = submit(p, route, summary);
@@ -686,7 +717,8 @@ static int run_rest(struct pipeline *p, struct input *in, struct router *route,
 
 /* ---- the run ---- */
 
-/* PGNKIT_TRACE_JOBS: how the input was cut, on stderr (for tests and the curious). */
+/* PGNKIT_TRACE_JOBS: how the input was cut, and what the calling thread's serial work
+ * cost, on stderr (for tests, the curious, and the README's scaling figures). */
 static void trace(const struct pipeline *p, const struct input *in, int threads)
 {
     if (!getenv("PGNKIT_TRACE_JOBS"))
@@ -701,6 +733,15 @@ static void trace(const struct pipeline *p, const struct input *in, int threads)
         fprintf(stderr, "; from byte %llu on one thread: %s",
                 (unsigned long long)slot(p, p->serial_from)->at.offset, p->serial_why);
     fputc('\n', stderr);
+    const struct serial_cost *c = &p->cost;
+    double mb = (double)p->bytes_read / 1e6;
+    double written = (double)(c->out_bytes + c->err_bytes) / 1e6;
+    fprintf(stderr, "pgnkit: %s: serial work of the reading thread: read %.3f s, cut and "
+            "count %.3f s (%.0f MB/s of input), flush %.3f s (%.1f MB of output and %.1f MB "
+            "of diagnostics written, %.0f MB/s)\n",
+            shown(in->name), c->read, c->cut, c->cut > 0 ? mb / c->cut : 0.0, c->flush,
+            (double)c->out_bytes / 1e6, (double)c->err_bytes / 1e6,
+            c->flush > 0 ? written / c->flush : 0.0);
 }
 
 static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs)

@@ -144,4 +144,16 @@ same "CRLF" "" "$tmp/crlf.pgn"
 same "lone CR" "" "$tmp/cr.pgn"
 same "BOM" "" "$tmp/bom.pgn"
 
+# The trace also times the reading thread's serial work (the README's scaling figures come
+# from it): output bytes counted are the bytes written.
+PGNKIT_TRACE_JOBS=1 "$pgnkit" uci -j2 "$tmp/crlf.pgn" -o "$tmp/crlf.uci" 2>"$tmp/trace"
+line=$(grep 'serial work of the reading thread: read [0-9.]* s, cut and count [0-9.]* s' "$tmp/trace")
+written=$(echo "$line" | sed -n 's/.*flush [0-9.]* s (\([0-9.]*\) MB of output and.*/\1/p')
+want=$(awk -v b="$(stat -c %s "$tmp/crlf.uci")" 'BEGIN { printf "%.1f", b / 1e6 }')
+if [ -n "$line" ] && [ "$written" = "$want" ]; then
+    ok "trace: the serial work timed, $written MB written as -o holds"
+else
+    not_ok "trace: no serial timing or wrong bytes ($written MB against $want): $(cat "$tmp/trace")"
+fi
+
 finish
