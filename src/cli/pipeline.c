@@ -22,6 +22,11 @@
  * The calling thread also replays when chunks are waiting that no worker has taken: N
  * threads on N cores.  A bounded ring of chunks keeps memory flat; when every slot is
  * full or unflushed, the calling thread helps or waits.
+ *
+ * A thread of its own, the flusher, writes the processed chunks' output in input order
+ * and frees their slots.  Writing is the other serial step besides reading (fen --every
+ * writes ~7 bytes per byte read, and a write into a file costs the kernel a page-cache
+ * copy): on the calling thread it stopped reading and cutting for as long as it took.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -116,7 +121,8 @@ struct pipeline {
     pthread_mutex_t lock;
     pthread_cond_t work_ready; /* a chunk was filled, or the run ends */
     pthread_cond_t resolved;   /* chunks' first game numbers are known, or the run goes serial */
-    pthread_cond_t work_done;  /* a chunk was processed */
+    pthread_cond_t work_done;  /* a chunk was processed, reading ended, or the run went serial */
+    pthread_cond_t slot_freed; /* the flusher freed a slot, or stopped */
     struct chunk *slots;
     size_t slot_count;
     /* Sequence numbers (slot = seq % slot_count): flushed <= resolved <= taken <= filled. */
@@ -130,6 +136,10 @@ struct pipeline {
     bool reader_waits;         /* the calling thread is blocked (so fills nothing for now) */
     bool closing;
     bool failed;               /* a thread could not get its replayer or reader */
+    int flush_rc;              /* 2 once writing failed: the flusher stops, reading stops */
+    bool flusher_done;         /* it has flushed all it will */
+    struct router *route;      /* the flusher's alone while it runs */
+    struct summary *summary;
     struct lane helper;        /* the calling thread's */
     /* The calling thread's alone. */
     char *carry;               /* the bytes after the last cut, for the next chunk */
@@ -137,7 +147,7 @@ struct pipeline {
     int input_end;             /* 0: more to read; 1: end of input; -1: read error */
     int input_errno;
     uint64_t bytes_read;       /* by the chunks submitted */
-    uint64_t games_flushed;
+    uint64_t games_flushed;    /* the flusher's while it runs; read with the lock held */
     struct serial_cost cost;
 };
 
@@ -320,6 +330,8 @@ static void go_serial(struct pipeline *p, uint64_t seq, const char *why)
     p->serial_from = seq;
     p->serial_why = why;
     pthread_cond_broadcast(&p->resolved);
+    pthread_cond_broadcast(&p->work_done); /* the flusher stops there */
+    pthread_cond_broadcast(&p->slot_freed);
 }
 
 /*
@@ -490,41 +502,54 @@ static bool help_one(struct pipeline *p, uint64_t spare)
     return true;
 }
 
-/* Flush processed chunks in order, up to where the run goes serial; with wait, block
- * until the oldest is done.  Lock held.  Returns 0, or 2 on an output error. */
-static int flush_ready(struct pipeline *p, bool wait, struct router *route,
-                       struct summary *summary)
+/* Write chunk c's output, outside the lock; counts the time for the trace.  0 or 2. */
+static int flush_chunk(struct pipeline *p, struct chunk *c)
 {
-    int rc = 0;
-    while (p->next_flush < p->next_fill && !is_serial_at(p, p->next_flush)) {
-        struct chunk *c = slot(p, p->next_flush);
-        if (c->state != CHUNK_DONE) {
-            if (!wait)
-                break;
-            reader_wait(p, &p->work_done);
-            continue;
-        }
-        pthread_mutex_unlock(&p->lock);
-        double t0 = seconds_now();
-        p->cost.out_bytes += c->output.out.len;
-        p->cost.err_bytes += c->output.err.len;
-        if (work_output_flush(&c->output, route, summary) != 0)
-            rc = 2;
-        p->cost.flush += seconds_now() - t0;
-        p->games_flushed += c->games_in;
-        chunk_clear(c);
-        pthread_mutex_lock(&p->lock);
-        c->state = CHUNK_FREE;
-        p->next_flush++;
-        wait = false; /* one slot freed is enough to go on reading */
-        if (rc)
-            break;
-    }
+    double t0 = seconds_now();
+    p->cost.out_bytes += c->output.out.len;
+    p->cost.err_bytes += c->output.err.len;
+    int rc = work_output_flush(&c->output, p->route, p->summary) != 0 ? 2 : 0;
+    p->cost.flush += seconds_now() - t0;
     return rc;
 }
 
+/*
+ * The flusher: processed chunks written in input order, their slots freed, up to where
+ * the run goes serial, to the end of reading, or to an output error.  While it runs it is
+ * the one thread that takes the signals that remove temporary files (output.c): the
+ * files it opens and renames (--split, --split-by) change that list, which only the
+ * thread taking the signals may change, with them blocked.
+ */
+static void *flusher_main(void *arg)
+{
+    struct pipeline *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->flush_rc && !is_serial_at(p, p->next_flush)) {
+        if (p->next_flush == p->next_fill && p->reading_done)
+            break;
+        struct chunk *c = slot(p, p->next_flush);
+        if (p->next_flush == p->next_fill || c->state != CHUNK_DONE) {
+            pthread_cond_wait(&p->work_done, &p->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&p->lock);
+        int rc = flush_chunk(p, c);
+        chunk_clear(c);
+        pthread_mutex_lock(&p->lock);
+        p->games_flushed += c->games_in;
+        c->state = CHUNK_FREE;
+        p->next_flush++;
+        p->flush_rc = rc;
+        pthread_cond_broadcast(&p->slot_freed);
+    }
+    p->flusher_done = true;
+    pthread_cond_broadcast(&p->slot_freed);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
 /* Hand the filled chunk to the threads; return when the next slot is free.  0 or 2. */
-static int submit(struct pipeline *p, struct router *route, struct summary *summary)
+static int submit(struct pipeline *p)
 {
     pthread_mutex_lock(&p->lock);
     slot(p, p->next_fill)->state = CHUNK_FILLED;
@@ -534,12 +559,12 @@ static int submit(struct pipeline *p, struct router *route, struct summary *summ
     /* The chunk just submitted is for a worker (it may not have woken yet), and one more
      * keeps a worker busy while this thread works; beyond that the workers are behind. */
     help_one(p, 2);
-    int rc = flush_ready(p, false, route, summary);
     /* Past where the run goes serial nothing is flushed: read_chunks stops there. */
-    while (!rc && p->next_fill - p->next_flush >= p->slot_count &&
+    while (!p->flush_rc && !p->flusher_done && p->next_fill - p->next_flush >= p->slot_count &&
            !is_serial_at(p, p->next_flush))
-        rc = help_one(p, 0) ? flush_ready(p, false, route, summary)
-                            : flush_ready(p, true, route, summary);
+        if (!help_one(p, 0))
+            reader_wait(p, &p->slot_freed);
+    int rc = p->flush_rc;
     pthread_mutex_unlock(&p->lock);
     return rc;
 }
@@ -598,8 +623,8 @@ static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct i
 /* Read and submit chunks to the end of the input, to an output error, or to where the
  * run goes serial.  Returns 0 or 2; *pending says whether the slot at next_fill holds
  * bytes that were read but not submitted (they go to the serial reader). */
-static int read_chunks(struct pipeline *p, struct input *in, struct router *route,
-                       struct progress *prog, struct summary *summary, bool *pending)
+static int read_chunks(struct pipeline *p, struct input *in, struct progress *prog,
+                       bool *pending)
 {
     struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
     *pending = false;
@@ -623,36 +648,40 @@ static int read_chunks(struct pipeline *p, struct input *in, struct router *rout
             p->cost.cut += seconds_now() - t0;
         }
         p->bytes_read = c->at.offset + c->len;
-        int rc = submit(p, route, summary);
-        progress_update(prog, p->bytes_read, p->games_flushed);
-        if (rc || fr == FILL_LAST)
-            return rc;
+        int rc = submit(p);
         pthread_mutex_lock(&p->lock);
+        uint64_t games = p->games_flushed;
         bool stop = p->serial;
         pthread_mutex_unlock(&p->lock);
+        progress_update(prog, p->bytes_read, games);
+        if (rc || fr == FILL_LAST)
+            return rc;
         if (stop)
             return 0;
     }
 }
 
-/* Process and flush every submitted chunk (up to where the run goes serial), then stop
- * the workers. */
-static int drain(struct pipeline *p, struct router *route, struct summary *summary)
+/* Process every submitted chunk (up to where the run goes serial), let the flusher write
+ * them and end, then stop the workers.  Returns 0 or 2. */
+static int drain(struct pipeline *p, pthread_t *flusher)
 {
     pthread_mutex_lock(&p->lock);
     p->reading_done = true;
     pthread_cond_broadcast(&p->resolved);
+    pthread_cond_broadcast(&p->work_done); /* the flusher may wait for a chunk never filled */
     while (help_one(p, 0))
         continue;
-    int rc = 0;
-    while (!rc && p->next_flush < p->next_fill && !is_serial_at(p, p->next_flush))
-        rc = flush_ready(p, true, route, summary);
+    pthread_mutex_unlock(&p->lock);
+    if (flusher)
+        pthread_join(*flusher, NULL);
+    pthread_mutex_lock(&p->lock);
     /* Chunks past a wrong cut are dropped, but their threads may still be on them. */
     for (uint64_t s = p->next_flush; s < p->next_take; s++)
         while (slot(p, s)->state != CHUNK_DONE)
             reader_wait(p, &p->work_done);
     p->closing = true;
     pthread_cond_broadcast(&p->work_ready);
+    int rc = p->flush_rc;
     pthread_mutex_unlock(&p->lock);
     return rc;
 }
@@ -752,6 +781,7 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
     pthread_cond_init(&p->work_ready, NULL);
     pthread_cond_init(&p->resolved, NULL);
     pthread_cond_init(&p->work_done, NULL);
+    pthread_cond_init(&p->slot_freed, NULL);
     p->slot_count = (size_t)jobs * 2 + 1;
     p->slots = xcalloc(p->slot_count, sizeof *p->slots);
     for (size_t i = 0; i < p->slot_count; i++)
@@ -764,6 +794,7 @@ static void pipeline_release(struct pipeline *p)
         chunk_release(&p->slots[i]);
     free(p->slots);
     free(p->carry);
+    pthread_cond_destroy(&p->slot_freed);
     pthread_cond_destroy(&p->work_done);
     pthread_cond_destroy(&p->resolved);
     pthread_cond_destroy(&p->work_ready);
@@ -781,16 +812,22 @@ int pipeline_run(const struct config *cfg, struct input *in, struct router *rout
     int workers = jobs - 1; /* the calling thread is the other one (help_one) */
     pthread_t *threads = xcalloc((size_t)workers, sizeof *threads);
     struct worker_arg wa = {&p, in->name};
+    p.route = route;
+    p.summary = summary;
     int started = 0;
-    sigset_t saved; /* workers never take the signals that remove -o's temporary file */
+    pthread_t flusher;
+    sigset_t saved, unused; /* workers never take the signals that remove temporary files */
     output_block_signals(&saved);
     for (; started < workers; started++)
         if (pthread_create(&threads[started], NULL, worker_main, &wa) != 0)
             break;
     output_restore_signals(&saved);
+    bool flushing = pthread_create(&flusher, NULL, flusher_main, &p) == 0;
+    output_block_signals(&unused); /* the flusher takes them now (flusher_main) */
     bool pending = false;
-    int status = started ? read_chunks(&p, in, route, prog, summary, &pending) : 2;
-    int rc = drain(&p, route, summary);
+    int status = started && flushing ? read_chunks(&p, in, prog, &pending) : 2;
+    int rc = drain(&p, flushing ? &flusher : NULL);
+    output_restore_signals(&saved);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     free(threads);
@@ -804,7 +841,7 @@ int pipeline_run(const struct config *cfg, struct input *in, struct router *rout
     } else {
         in->bytes_read = p.bytes_read;
     }
-    if (!started)
+    if (!started || !flushing)
         fprintf(stderr, "pgnkit: cannot start worker threads\n");
     trace(&p, in, started + 1);
     bool failed = p.failed;
