@@ -183,6 +183,33 @@ interrupt HUP 129 1
 interrupt INT 130 2
 interrupt TERM 143 2
 
+# With --jobs the flusher thread opens and renames the --split-by files as chunks are
+# written, and takes the signals while it runs: SIGTERM then leaves none of them half
+# written, and no temporary file.
+d=$TMP/sig-split
+mkdir "$d"
+mkfifo "$d/in"
+env --default-signal=INT,TERM,HUP "$PGNKIT" pgn -q -j 2 --split-by Event -o "$d/ev-%s.pgn" \
+    "$d/in" 2>"$d/err" &
+pid=$!
+(sleep 60 && kill -s KILL "$pid") >/dev/null 2>&1 &
+watchdog=$!
+exec 7>"$d/in"
+cat "$TMP/big.pgn" "$TMP/big.pgn" >&7
+i=0
+while [ -z "$(find "$d" -name 'ev-*.tmp.*' -size +0 -print)" ] && [ $i -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+check "SIGTERM -j2 --split-by: split files being written before the signal" [ "$i" -lt 200 ]
+kill -s TERM "$pid"
+wait "$pid"
+rc=$?
+kill "$watchdog" 2>/dev/null
+exec 7>&-
+check "SIGTERM -j2 --split-by: dies of the signal (exit 143, got $rc)" [ "$rc" -eq 143 ]
+check "SIGTERM -j2 --split-by: no temporary file" no_leftovers "$d"
+
 # ---- ulimit -f: SIGXFSZ is a write error ---------------------------------------------
 d=$TMP/fsize
 mkdir "$d"
