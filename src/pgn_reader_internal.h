@@ -1,0 +1,270 @@
+/*
+ * pgn_reader_internal.h - the state the streaming reader's files share, and what each
+ * of them offers the others.  Private to the reader: the library's API is
+ * include/pgnkit/pgn_reader.h.
+ *
+ * The reader is five files, whose calls go one way (down this list):
+ *   pgn_reader.c      the game splitter and the public API: a game's start and end
+ *                     (SPEC §2), its limits, the view handed out, construction;
+ *   pgn_lexer.c       bytes to tokens: the per-byte fast path (scan_fast) and one token
+ *                     at a time for the rest;
+ *   pgn_comments.c    {comments}, and the rule that a tag pair line after a blank line
+ *                     ends a comment that never closes;
+ *   pgn_tags.c        tag pairs: parsing, recovery from broken ones, keeping them;
+ *   reader_buffer.c   the input buffer (reads, compaction, growth, the pointers that move
+ *                     with it), streaming skips, the growable per-game arrays, diagnostics;
+ * over name_set.{c,h} (the tag names seen) and pgn_bytes.h (byte classes, vector scans).
+ */
+#ifndef PGNKIT_PGN_READER_INTERNAL_H
+#define PGNKIT_PGN_READER_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inline_hints.h"
+#include "name_set.h"
+#include "pgn_bytes.h"
+#include "pgnkit/pgn_reader.h"
+
+/* Out of line and cold, across the reader's files (PGNKIT_COLD is for one file). */
+#define READER_COLD __attribute__((noinline, cold))
+
+#define NEED_MORE SIZE_MAX /* a scanner ran out of bytes before the end of its construct */
+#define TAG_SKIP_LINE (SIZE_MAX - 1) /* a tag line over its bound: the caller skips the line */
+
+
+enum game_phase {
+    PHASE_BEFORE = 0, /* nothing yet but whitespace, comments or junk */
+    PHASE_TAGS,       /* in the tag section */
+    PHASE_MOVETEXT,   /* a movetext token was seen */
+};
+
+enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
+
+/* File offsets [from, to) that hold no byte of some value. */
+struct absent {
+    uint64_t from, to;
+};
+
+/*
+ * The reader's state.  Each file of the reader owns a part of it:
+ *   reader_buffer.c  src .. base_off, eof, failed, err_no (the input buffer and where it
+ *                    is in the file); the growth of toks, tags and scratch, and `skipping`
+ *                    (what a game over a limit stops keeping);
+ *   pgn_lexer.c,     line, ls, eols, depth and the *_reported flags (where the scan is,
+ *   pgn_comments.c   what it reported once per game), no_close/no_open (the comment
+ *                    searches' memory), the tokens;
+ *   pgn_tags.c       the tags, names/tags_in_set, scratch, bad_string;
+ *   pgn_reader.c     the rest: the game's start, phase, result, limits, restart bounds.
+ * Any file reads what it needs; a field is written by its owner, or where noted.
+ */
+struct pgn_reader {
+    struct pgn_source src;
+    const char *name;
+    struct pgn_limits lim;
+
+    char *buf;         /* owned buffer; NULL for memory readers */
+    size_t cap;
+    const char *data;  /* buf, or the caller's memory */
+    size_t len;        /* valid bytes in data */
+    size_t pos;        /* where scanning resumes; the restart point handed to fill() */
+    size_t shift;      /* how far the last fill() moved the data to the left */
+    uint64_t base_off; /* file offset of data[0] */
+    ptrdiff_t ls;      /* index of the current line's first byte (negative once discarded) */
+    uint64_t line;
+    bool eof;
+    bool memory;
+    bool bom_done;
+    bool failed;
+    bool finished;
+    int err_no;
+    uint64_t games;
+    bool games_unknown; /* game indexes are not known: each game gets index 0 */
+    size_t stop_at;    /* games starting at this index or later are not read (restart) */
+    /* Stretches of the file known to hold no '}' (no '{'): an unterminated comment
+     * searched them, and the next one does not search them again (else each costs the
+     * rest of the buffer, or the tag line rule's lookahead). */
+    struct absent no_close, no_open;
+    bool stop_crossed; /* stop_at was no clean place between games */
+
+    /* The game being read. */
+    bool started;
+    bool skipping;     /* over max_game_bytes: scanned for its end, nothing kept */
+    bool too_many_tokens; /* skipping since the game passed max_game_tokens */
+    bool has_result;
+    bool ctrl_reported;
+    bool deep_reported;
+    bool reserved_reported; /* a <...> reserved token was reported in this game */
+    bool unbraced_reported; /* a [%...] comment without braces was reported in this game */
+    bool bad_string;   /* an unterminated tag value: a tag line after a blank line starts anew */
+    enum game_phase phase;
+    size_t game_start; /* index in data of its first byte (only while !skipping) */
+    uint64_t game_off;
+    uint64_t game_line;
+    uint64_t game_col;
+    uint64_t depth;
+    uint64_t open_line; /* where the outermost open '(' is */
+    uint64_t open_col;
+
+    struct pgn_token *toks;
+    size_t ntok, tok_cap;
+    size_t tok0;      /* the game's first token: 0, or after the kept games' (keep_tokens) */
+    size_t kept;      /* tokens of the games returned since the restart, when keep_tokens */
+    bool keep_tokens;
+    /* The tags as handed out, built as they are read: names and unescaped values point
+     * into data and move with it (make_room); an escaped value has a NULL pointer until
+     * finish_game, as scratch may still move: those values lie in scratch in tag order. */
+    struct pgn_tag *tags;
+    size_t ntag, tag_cap;
+    uint64_t eols;    /* line ends since the last byte that was not whitespace */
+    struct name_set names; /* this game's tag names (tag_is_dup) */
+    size_t tags_in_set; /* tags[0, tags_in_set) are in names */
+    char *scratch;
+    size_t scratch_len, scratch_cap;
+    struct diag_list diags;
+};
+
+
+/* The 1-based column of index i on the line that starts at index ls. */
+static inline uint64_t col_of(size_t i, ptrdiff_t ls) { return (uint64_t)((ptrdiff_t)i - ls + 1); }
+
+static inline uint64_t col_at(const struct pgn_reader *r, size_t i) { return col_of(i, r->ls); }
+
+/* ---- reader_buffer.c: input, streaming skips, per-game arrays, diagnostics ---------------- */
+
+void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * Read more bytes.  Keeps the current game (or, when skipping, everything from r->pos);
+ * the data may move: callers subtract r->shift from their indices.  mark: the bytes
+ * before it surely belong to the current game (the size limit is checked on them).
+ * Returns 1 when bytes were added, 0 at the end of input, -1 on an I/O error.
+ */
+int reader_fill(struct pgn_reader *r, size_t mark);
+/* Skip a UTF-8 byte-order mark at the start of the input. */
+void skip_bom(struct pgn_reader *r);
+/* Skip to the end of the line (not consumed), keeping nothing.  SIZE_MAX on I/O error. */
+size_t skip_line(struct pgn_reader *r, size_t i);
+/* Skip the rest of a token run, keeping nothing.  SIZE_MAX on I/O error. */
+size_t skip_run(struct pgn_reader *r, size_t i);
+/* Keep nothing more of this game (its tag names stay known); called while the game's
+ * bytes are still in the buffer (before reader_fill() moves them). */
+void start_skipping(struct pgn_reader *r);
+/* The game passed max_game_tokens: it is skipped from here on, as one over
+ * max_game_bytes is (its tokens would cost ~40 bytes each, up to 40 times its bytes). */
+READER_COLD void tokens_over_limit(struct pgn_reader *r);
+/* Out of line and cold: keeps emit() and push_tag() small enough to inline without
+ * register spills. */
+READER_COLD void grow_tokens(struct pgn_reader *r);
+READER_COLD void grow_tags(struct pgn_reader *r);
+/* Hash the names of the tags kept that are not in r->names yet. */
+void name_set_catch_up(struct pgn_reader *r);
+
+/* Tokens are dropped while the game is skipped or inside variations nested too deep. */
+static inline bool tokens_kept(const struct pgn_reader *r)
+{
+    return !r->skipping && r->depth <= r->lim.max_depth;
+}
+
+static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint64_t line,
+                        uint64_t col, enum pgn_token_kind kind)
+{
+    if (!tokens_kept(r))
+        return;
+    if (r->ntok - r->tok0 >= r->lim.max_game_tokens) {
+        tokens_over_limit(r);
+        return;
+    }
+    if (r->ntok == r->tok_cap)
+        grow_tokens(r);
+    /* A token keeps its line's low 32 bits (pgn_token_line) and a clamped column. */
+    r->toks[r->ntok++] = (struct pgn_token){.text = text, .len = (uint32_t)len,
+                                            .line = (uint32_t)line,
+                                            .col = col > UINT32_MAX ? UINT32_MAX : (uint32_t)col,
+                                            .kind = (uint8_t)kind};
+}
+
+/* A new tag at the end of the game's tags, for the caller to fill. */
+static inline struct pgn_tag *push_tag(struct pgn_reader *r)
+{
+    if (r->ntag == r->tag_cap)
+        grow_tags(r);
+    return &r->tags[r->ntag++];
+}
+
+/* ---- pgn_tags.c: tag pairs ------------------------------------------------------------------ */
+
+/* A tag pair as parsed, before the caller decides to keep it. */
+struct tag_parse {
+    size_t name, name_len, value, value_len; /* indices into data */
+    bool has_tag;
+    bool escaped;
+    bool fixed;   /* the value held an unescaped '"' (tag_fix_string) */
+    enum diag_code err;
+    size_t err_pos;
+    const char *err_msg;
+};
+
+/*
+ * The usual tag pair, [Name "Value"] with one space, no escape and nothing wrong, all
+ * within the data and the limits: returns the index after its ']' with *tp filled as
+ * parse_tag() would fill it, or 0 for anything else, which parse_tag() then handles.
+ * Two vector scans (name, value) instead of parse_tag's byte loops and bound bookkeeping.
+ * Here, not in pgn_tags.c: the lexer's loops call it once per tag pair, inlined.
+ */
+static inline size_t parse_tag_simple(const struct pgn_reader *r, const char *d, size_t i,
+                                      size_t n, struct tag_parse *tp)
+{
+    size_t name = i + 1;
+    size_t j = run_end(d, name, n);
+    if (j == name || j - name > r->lim.max_token_bytes || n - j < 2 || d[j] != ' ' ||
+        d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = find_stop(d, value, n, '"', '\\');
+    /* Within max_comment_bytes, the line is within parse_tag's bound too. */
+    if (n - q < 2 || d[q] != '"' || d[q + 1] != ']' || q - value > r->lim.max_comment_bytes)
+        return 0;
+    *tp = (struct tag_parse){.name = name,
+                             .name_len = j - name,
+                             .value = value,
+                             .value_len = q - value,
+                             .has_tag = true};
+    return q + 2;
+}
+
+
+/* Any tag pair whose '[' is at d[i]: the index after it, NEED_MORE or TAG_SKIP_LINE. */
+size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                 struct tag_parse *tp);
+/* Whether the pair parsed repeats a name of this game's tags. */
+bool tag_is_dup(struct pgn_reader *r, const char *d, const struct tag_parse *tp);
+/* Keep the tag pair parsed at d[i] (its diagnostics too), on the line `line` whose first
+ * byte is at ls. */
+void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp,
+                uint64_t line, ptrdiff_t ls);
+/* Point the escaped tag values at their unescaped text, once scratch no longer moves. */
+void place_escaped(struct pgn_reader *r);
+
+/* ---- pgn_comments.c: {comments} ------------------------------------------------------------- */
+
+/*
+ * Scan the {comment} whose '{' is at index i.  Returns the index after it.  When it never
+ * closes and a tag line after a blank line ends it, returns that '[' index and sets
+ * *boundary.  Returns SIZE_MAX on an I/O error.
+ */
+size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary);
+
+/* ---- pgn_lexer.c: bytes to tokens ----------------------------------------------------------- */
+
+size_t scan_fast(struct pgn_reader *r, size_t i);
+size_t promotion_paren_end(const struct pgn_reader *r, size_t i);
+size_t movetext_bracket(struct pgn_reader *r, const char *d, size_t i, size_t n, uint64_t line,
+                        uint64_t col);
+size_t token_too_long(struct pgn_reader *r, size_t i);
+bool is_result(const char *p, size_t len);
+
+#endif
