@@ -57,386 +57,129 @@ static void reset_game(struct pgn_reader *r)
     diag_list_clear(&r->diags);
 }
 
+/* Classes whose tokens scan_fast reads (a started game, tokens kept): nearly all bytes. */
+static inline bool fast_path_starts(const struct pgn_reader *r, unsigned cl)
+{
+    return r->started &&
+           (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE || cl == CC_LBRACKET) &&
+           tokens_kept(r);
+}
+
+/*
+ * A tag pair at i.  In a tag section, after a blank line, one that repeats a name of the
+ * section (or follows a broken value) starts a new game: the game before it had no
+ * movetext.  A tag line too long to keep is reported and skipped to its end.
+ */
+static struct step tag_pair(struct pgn_reader *r, size_t i, uint64_t eols)
+{
+    const char *d = r->data;
+    struct tag_parse tp;
+    size_t j = parse_tag_simple(r, d, i, r->len, &tp);
+    if (j == 0)
+        j = parse_tag(r, d, i, r->len, &tp);
+    if (j == NEED_MORE)
+        return step_to(STEP_MORE, i);
+    if (j != TAG_SKIP_LINE && r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
+        (r->bad_string || tag_is_dup(r, d, &tp)))
+        return step_to(STEP_BOUNDARY, i);
+    commit_tag(r, d, i, &tp, r->line, r->ls);
+    r->phase = PHASE_TAGS;
+    if (j != TAG_SKIP_LINE)
+        return step_to(STEP_NEXT, j);
+    r->pos = i;
+    j = skip_line(r, i);
+    return j == SIZE_MAX ? step_to(STEP_FAILED, i) : step_to(STEP_NEXT, j);
+}
+
+/* A '[': after movetext, the next game's tag section or a bracket of this game's moves
+ * (movetext_bracket); before, a tag pair. */
+static struct step bracket(struct pgn_reader *r, size_t i, uint64_t eols)
+{
+    if (r->phase != PHASE_MOVETEXT)
+        return tag_pair(r, i, eols);
+    size_t j = movetext_bracket(r, i);
+    if (j == NEED_MORE)
+        return step_to(STEP_MORE, i);
+    return j ? step_to(STEP_NEXT, j) : step_to(STEP_BOUNDARY, i);
+}
+
+/*
+ * The next step of the scan at i: the fast path over the usual tokens, then a blank, an
+ * escape line, or the token at i, which starts the game when none has started.  *eols:
+ * the line ends before that token (2: a blank line before it), taken from r->eols; 0
+ * when no token was reached.
+ */
+static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
+{
+    *eols = 0;
+    if (i >= r->len)
+        return step_to(r->eof ? STEP_STOP : STEP_MORE, i);
+    unsigned cl = cls(r->data[i]);
+    if (fast_path_starts(r, cl)) {
+        i = scan_fast(r, i);
+        if (i >= r->len)
+            return step_to(STEP_NEXT, i);
+        cl = cls(r->data[i]);
+    }
+    size_t j = lex_blank(r, i, cl);
+    if (j != i)
+        return j == NEED_MORE ? step_to(STEP_MORE, i) : step_to(STEP_NEXT, j);
+    *eols = r->eols;
+    r->eols = 0;
+    if (cl == CC_PERCENT && (ptrdiff_t)i == r->ls)
+        return lex_escape_line(r, i);
+    if (!r->started) {
+        if (i >= r->stop_at) {
+            /* The next piece's first game (pgn_reader_restart): this piece ends.  A
+             * diagnostic waiting here (a control byte between games) belongs to that
+             * game, which the next piece's reader will not see. */
+            if (r->diags.count)
+                r->stop_crossed = true;
+            return step_to(STEP_STOP, i);
+        }
+        begin_game(r, i);
+    }
+    return cl == CC_LBRACKET ? bracket(r, i, *eols) : lex_token(r, i, cl);
+}
+
 /*
  * Tokenize one game from r->pos.  Returns 1 when a game ended (end kind in *end), 0 when
  * the input ended before any game, -1 on an I/O error.
- *
- * Longer than the house limit on purpose: this is the per-byte loop, one switch over the
- * character class, and its locals (data pointer, length, index) must stay in registers;
- * the rare cases (comments, tags, limits, refills) are calls out of it.
  */
 static int scan_game(struct pgn_reader *r, enum game_end *end)
 {
-    const char *d = r->data;
-    size_t i = r->pos, n = r->len;
-    const size_t max_tok = r->lim.max_token_bytes;
-    uint64_t eols = 0; /* r->eols as it was before the token at i */
+    size_t i = r->pos;
     for (;;) {
-        if (i >= n) {
-            if (r->eof) {
-                *end = END_EOF;
-                break;
-            }
-            eols = 0;
-        refill:
-            /* The token at i is scanned again: give back its line-end count. */
-            r->eols += eols;
-            eols = 0;
-            /* Read until the bytes of the construct at i at least double: rescanning it
-             * after every short read (64 KiB from a pipe) would be quadratic. */
-            size_t pending = n - i;
-            int st;
-            do {
-                r->pos = i;
-                st = reader_fill(r, i);
-                d = r->data;
-                n = r->len;
-                i = r->pos;
-            } while (st > 0 && n - i < 2 * pending);
-            if (st < 0)
-                return -1;
+        uint64_t eols;
+        struct step s = next_step(r, i, &eols);
+        i = s.at;
+        switch (s.kind) {
+        case STEP_NEXT:
             continue;
-        }
-        unsigned cl = cls(d[i]);
-        if (r->started &&
-            (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE || cl == CC_LBRACKET) &&
-            tokens_kept(r)) {
-            /* Most of a game's bytes; what scan_fast() leaves is handled below. */
-            i = scan_fast(r, i);
-            if (i >= n)
-                continue;
-            cl = cls(d[i]);
-        }
-        if (cl == CC_OTHER && (unsigned char)d[i] == 0xef) {
-            /* A byte-order mark where a token would start (two BOM files concatenated):
-             * whitespace, so a game boundary stays one. */
-            if (n - i < 3 && !r->eof) {
-                eols = 0;
-                goto refill;
-            }
-            if (n - i >= 3 && memcmp(d + i, "\xef\xbb\xbf", 3) == 0) {
-                i += 3;
-                continue;
-            }
-        }
-        if (cl == CC_OTHER && r->started) {
-            eols = r->eols;
-            r->eols = 0;
-            goto move_token; /* the common case first */
-        }
-        /* Whitespace and control bytes (CC_SPACE .. CC_CTRL): one range test keeps them
-         * off the path of the tokens. */
-        if (cl - CC_SPACE <= CC_CTRL - CC_SPACE) {
-            if (cl == CC_SPACE) {
-                i++;
-                continue;
-            }
-            if (cl == CC_LF) {
-                i++;
-                r->eols++;
-                r->line++;
-                r->ls = (ptrdiff_t)i;
-                continue;
-            }
-            if (cl == CC_CR) {
-                if (i + 1 >= n && !r->eof) {
-                    eols = 0; /* no token is pending */
-                    goto refill;
-                }
-                i += (i + 1 < n && d[i + 1] == '\n') ? 2 : 1;
-                r->eols++;
-                r->line++;
-                r->ls = (ptrdiff_t)i;
-                continue;
-            }
-            if (cl == CC_CTRL) {
-                if (!r->ctrl_reported) {
-                    r->ctrl_reported = true;
-                    add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
-                             "control byte 0x%02x; read as a space", (unsigned char)d[i]);
-                }
-                i++;
-                continue;
-            }
-        }
-        /* Line ends since the last thing that was not whitespace: 2 = a blank line. */
-        eols = r->eols;
-        r->eols = 0;
-        if (cl == CC_PERCENT && (ptrdiff_t)i == r->ls) {
-            /* An escape line (PGN standard 6): ignored whole. */
-            r->pos = i;
-            i = skip_line(r, i);
+        case STEP_MORE:
+            r->eols += eols; /* the token at i is scanned again: give back its line ends */
+            i = reader_read_more(r, i);
             if (i == SIZE_MAX)
                 return -1;
-            d = r->data;
-            n = r->len;
             continue;
-        }
-        if (!r->started) {
-            if (i >= r->stop_at) {
-                /* The next piece's first game (pgn_reader_restart): this piece ends.  A
-                 * diagnostic waiting here (a control byte between games) belongs to that
-                 * game, which the next piece's reader will not see. */
-                if (r->diags.count)
-                    r->stop_crossed = true;
-                *end = END_EOF;
-                break;
-            }
-            begin_game(r, i);
-        }
-        if (cl == CC_OTHER) {
-        move_token:;
-            size_t j = i + 1;
-            while (j < n && !is_delim(d[j]))
-                j++;
-            if (j - i > max_tok)
-                goto too_long;
-            if (j == n && !r->eof)
-                goto refill;
-            r->phase = PHASE_MOVETEXT;
-            if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
-                emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_RESULT);
-                if (r->depth == 0) {
-                    r->has_result = true;
-                    i = j;
-                    *end = END_RESULT;
-                    goto done;
-                }
-            } else {
-                emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_MOVE);
-            }
-            i = j;
-            if (i < n && d[i] == ' ')
-                i++;
-            continue;
-        }
-        uint64_t line = r->line, col = col_at(r, i);
-        switch (cl) {
-        case CC_DIGIT: {
-            size_t k = i + 1;
-            while (k < n && cls(d[k]) == CC_DIGIT)
-                k++;
-            if (k < n && d[k] == '.') {
-                while (k < n && d[k] == '.')
-                    k++;
-                if (k - i > max_tok)
-                    goto too_long;
-                if (k == n && !r->eof)
-                    goto refill;
-                emit(r, d + i, k - i, line, col, PGN_TOK_MOVE_NUMBER);
-                r->phase = PHASE_MOVETEXT;
-                i = k;
-                if (i < n && d[i] == ' ')
-                    i++;
-                continue;
-            }
-            size_t j = k;
-            while (j < n && !is_delim(d[j]))
-                j++;
-            if (j - i > max_tok)
-                goto too_long;
-            if (j == n && !r->eof)
-                goto refill;
-            r->phase = PHASE_MOVETEXT;
-            if (j == k) {
-                emit(r, d + i, k - i, line, col, PGN_TOK_MOVE_NUMBER);
-            } else if (is_result(d + i, j - i)) {
-                emit(r, d + i, j - i, line, col, PGN_TOK_RESULT);
-                if (r->depth == 0) {
-                    r->has_result = true;
-                    i = j;
-                    *end = END_RESULT;
-                    goto done;
-                }
-            } else {
-                emit(r, d + i, j - i, line, col, PGN_TOK_MOVE);
-            }
-            i = j;
-            continue;
-        }
-        case CC_PERCENT:
-            goto move_token;
-        case CC_DOT:
-            i++; /* dots between tokens are move-number decoration */
-            continue;
-        case CC_STAR:
-            r->phase = PHASE_MOVETEXT;
-            emit(r, d + i, 1, line, col, PGN_TOK_RESULT);
-            i++;
-            if (r->depth == 0) {
-                r->has_result = true;
-                *end = END_RESULT;
-                goto done;
-            }
-            continue;
-        case CC_DOLLAR: {
-            size_t k = i + 1;
-            while (k < n && cls(d[k]) == CC_DIGIT)
-                k++;
-            if (k - i > max_tok)
-                goto too_long;
-            if (k == n && !r->eof)
-                goto refill;
-            if (k == i + 1) {
-                add_diag(r, DIAG_UNEXPECTED_CHAR, line, col, "'$' without a number");
-                i++;
-                continue;
-            }
-            r->phase = PHASE_MOVETEXT;
-            emit(r, d + i, k - i, line, col, PGN_TOK_NAG);
-            i = k;
-            continue;
-        }
-        case CC_LPAREN: {
-            size_t k = promotion_paren_end(r, i);
-            if (k == NEED_MORE)
-                goto refill;
-            if (k) {
-                r->toks[r->ntok - 1].len = (uint32_t)(d + k - r->toks[r->ntok - 1].text);
-                i = k;
-                continue;
-            }
-            r->phase = PHASE_MOVETEXT;
-            if (++r->depth == 1) {
-                r->open_line = line;
-                r->open_col = col;
-            }
-            if (r->depth > r->lim.max_depth && !r->deep_reported) {
-                r->deep_reported = true;
-                add_diag(r, DIAG_NESTING_TOO_DEEP, line, col,
-                         "variations nested deeper than %u; the deeper ones are not kept",
-                         r->lim.max_depth);
-            }
-            emit(r, d + i, 1, line, col, PGN_TOK_VARIATION_START);
-            i++;
-            continue;
-        }
-        case CC_RPAREN:
-            r->phase = PHASE_MOVETEXT;
-            if (r->depth == 0) {
-                add_diag(r, DIAG_UNBALANCED_VARIATION, line, col, "')' with no open '('");
-            } else {
-                emit(r, d + i, 1, line, col, PGN_TOK_VARIATION_END);
-                r->depth--;
-            }
-            i++;
-            continue;
-        case CC_LBRACE: {
-            bool boundary;
-            r->pos = i;
-            i = scan_comment(r, i, &boundary);
-            if (i == SIZE_MAX)
-                return -1;
-            d = r->data;
-            n = r->len;
-            if (boundary) {
-                *end = END_BOUNDARY;
-                goto done;
-            }
-            if (i < n && d[i] == ' ')
-                i++; /* as for moves: the usual single space costs no round of the loop */
-            continue;
-        }
-        case CC_SEMI: {
-            size_t e = next_eol(d, i + 1, n);
-            if (e - i > r->lim.max_comment_bytes) {
-                add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,
-                         "a ';' comment over the limit of %zu bytes; dropped",
-                         r->lim.max_comment_bytes);
-                r->pos = i;
-                i = skip_line(r, i);
-                if (i == SIZE_MAX)
-                    return -1;
-                d = r->data;
-                n = r->len;
-                continue;
-            }
-            if (e == n && !r->eof)
-                goto refill;
-            emit(r, d + i + 1, e - i - 1, line, col, PGN_TOK_LINE_COMMENT);
-            i = e;
-            continue;
-        }
-        case CC_LBRACKET: {
-            if (r->phase == PHASE_MOVETEXT) {
-                size_t j = movetext_bracket(r, d, i, n, line, col);
-                if (j == NEED_MORE)
-                    goto refill;
-                if (j == 0) {
-                    /* A tag section starts: the game before it has ended. */
-                    *end = END_BOUNDARY;
-                    goto done;
-                }
-                i = j;
-                continue;
-            }
-            struct tag_parse tp;
-            size_t j = parse_tag_simple(r, d, i, n, &tp);
-            if (j == 0)
-                j = parse_tag(r, d, i, n, &tp);
-            if (j == NEED_MORE)
-                goto refill;
-            if (j == TAG_SKIP_LINE) {
-                /* Too long to keep: report, then skip the rest of the line streaming. */
-                commit_tag(r, d, i, &tp, r->line, r->ls);
-                r->phase = PHASE_TAGS;
-                r->pos = i;
-                i = skip_line(r, i);
-                if (i == SIZE_MAX)
-                    return -1;
-                d = r->data;
-                n = r->len;
-                continue;
-            }
-            if (r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
-                (r->bad_string || tag_is_dup(r, d, &tp))) {
-                /* A new tag section after a blank line: a game with no movetext ended. */
-                *end = END_BOUNDARY;
-                goto done;
-            }
-            commit_tag(r, d, i, &tp, r->line, r->ls);
-            r->phase = PHASE_TAGS;
-            i = j;
-            continue;
-        }
-        case CC_BAD:
-        default:
-            if (d[i] == '<') {
-                /* A reserved token (pgn_reader.h): '<' to the next '>' on the same line,
-                 * at most max_token_bytes, skipped whole with the phase unchanged. */
-                size_t j = i + 1;
-                while (j < n && d[j] != '>' && !is_eol(d[j]) && j - i < max_tok)
-                    j++;
-                if (j == n && !r->eof)
-                    goto refill;
-                if (j < n && d[j] == '>') {
-                    if (!r->reserved_reported) {
-                        r->reserved_reported = true;
-                        add_diag(r, DIAG_UNEXPECTED_CHAR, line, col,
-                                 "reserved token '%.*s' skipped (the first in this game)",
-                                 (int)(j + 1 - i > 40 ? 40 : j + 1 - i), d + i);
-                    }
-                    i = j + 1;
-                    continue;
-                }
-            }
-            add_diag(r, DIAG_UNEXPECTED_CHAR, line, col, "unexpected '%c'", d[i]);
-            i++;
-            continue;
-        }
-    too_long:
-        r->pos = i;
-        i = token_too_long(r, i);
-        if (i == SIZE_MAX)
+        case STEP_RESULT:
+            if (r->depth > 0)
+                continue; /* a variation's result: the game goes on */
+            r->has_result = true;
+            *end = END_RESULT;
+            break;
+        case STEP_BOUNDARY:
+            *end = END_BOUNDARY;
+            break;
+        case STEP_STOP:
+            *end = END_EOF;
+            break;
+        case STEP_FAILED:
             return -1;
-        d = r->data;
-        n = r->len;
-        r->phase = PHASE_MOVETEXT;
-        continue;
+        }
+        r->pos = i;
+        return r->started ? 1 : 0;
     }
-done:
-    r->pos = i;
-    return r->started ? 1 : 0;
 }
 
 /*

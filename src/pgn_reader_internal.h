@@ -132,6 +132,26 @@ static inline uint64_t col_of(size_t i, ptrdiff_t ls) { return (uint64_t)((ptrdi
 
 static inline uint64_t col_at(const struct pgn_reader *r, size_t i) { return col_of(i, r->ls); }
 
+/*
+ * What one step of the scan found at an index: the lexer's token steps return it, and
+ * pgn_reader.c's loop acts on it.  Errors and game ends flow back as values.
+ */
+enum step_kind {
+    STEP_NEXT,     /* read on at .at */
+    STEP_MORE,     /* the data ends inside the construct at .at: read more, scan it again */
+    STEP_RESULT,   /* a result token ends at .at: the game's end, outside variations */
+    STEP_BOUNDARY, /* the next game starts at .at: this one has ended */
+    STEP_STOP,     /* no game starts at .at: the end of the input, or a restarted reader's stop */
+    STEP_FAILED,   /* an I/O error */
+};
+
+struct step {
+    enum step_kind kind;
+    size_t at;
+};
+
+static inline struct step step_to(enum step_kind kind, size_t at) { return (struct step){kind, at}; }
+
 /* ---- reader_buffer.c: input, streaming skips, per-game arrays, diagnostics ---------------- */
 
 void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
@@ -144,6 +164,9 @@ void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t
  * Returns 1 when bytes were added, 0 at the end of input, -1 on an I/O error.
  */
 int reader_fill(struct pgn_reader *r, size_t mark);
+/* Read until the bytes from i (a construct cut by the end of the data) at least double;
+ * returns where i's byte now is, or SIZE_MAX on an I/O error. */
+size_t reader_read_more(struct pgn_reader *r, size_t i);
 /* Skip a UTF-8 byte-order mark at the start of the input. */
 void skip_bom(struct pgn_reader *r);
 /* Skip to the end of the line (not consumed), keeping nothing.  SIZE_MAX on I/O error. */
@@ -260,11 +283,23 @@ size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary);
 
 /* ---- pgn_lexer.c: bytes to tokens ----------------------------------------------------------- */
 
+/*
+ * The fast path: from i, the tokens of a started game whose tokens are kept, as long as
+ * they are the usual ones (moves, move numbers, comments on one line, usual tag pairs
+ * in a tag section, blanks); returns the index of the first byte it leaves to the rest.
+ */
 size_t scan_fast(struct pgn_reader *r, size_t i);
-size_t promotion_paren_end(const struct pgn_reader *r, size_t i);
-size_t movetext_bracket(struct pgn_reader *r, const char *d, size_t i, size_t n, uint64_t line,
-                        uint64_t col);
-size_t token_too_long(struct pgn_reader *r, size_t i);
-bool is_result(const char *p, size_t len);
+/* The index after the blank at i, i when no blank starts there, or NEED_MORE. */
+size_t lex_blank(struct pgn_reader *r, size_t i, unsigned cl);
+/* A '%' that begins its line: the escape line, skipped. */
+struct step lex_escape_line(struct pgn_reader *r, size_t i);
+/* The token at i, of class cl: anything but a blank and a '[' (the splitter's). */
+struct step lex_token(struct pgn_reader *r, size_t i, unsigned cl);
+/*
+ * A '[' in movetext at d[i].  When it begins its line and a tag pair follows, the next
+ * game's tag section starts here: returns 0.  Any other '[' is this game's (a comment
+ * token or an error).  Returns the index after what was read, or NEED_MORE.
+ */
+size_t movetext_bracket(struct pgn_reader *r, size_t i);
 
 #endif

@@ -153,6 +153,20 @@ int reader_fill(struct pgn_reader *r, size_t mark)
     return 1;
 }
 
+/* Rescanning the construct at i after every short read (64 KiB from a pipe) would be
+ * quadratic: its bytes at least double before it is scanned again. */
+size_t reader_read_more(struct pgn_reader *r, size_t i)
+{
+    size_t pending = r->len - i;
+    int st;
+    do {
+        r->pos = i;
+        st = reader_fill(r, i);
+        i = r->pos;
+    } while (st > 0 && r->len - i < 2 * pending);
+    return st < 0 ? SIZE_MAX : i;
+}
+
 void skip_bom(struct pgn_reader *r)
 {
     r->bom_done = true;
