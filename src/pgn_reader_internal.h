@@ -34,7 +34,6 @@
 #define NEED_MORE SIZE_MAX /* a scanner ran out of bytes before the end of its construct */
 #define TAG_SKIP_LINE (SIZE_MAX - 1) /* a tag line over its bound: the caller skips the line */
 
-
 enum game_phase {
     PHASE_BEFORE = 0, /* nothing yet but whitespace, comments or junk */
     PHASE_TAGS,       /* in the tag section */
@@ -49,16 +48,17 @@ struct absent {
 };
 
 /*
- * The reader's state.  Each file of the reader owns a part of it:
- *   reader_buffer.c  src .. base_off, eof, failed, err_no (the input buffer and where it
- *                    is in the file); the growth of toks, tags and scratch, and `skipping`
- *                    (what a game over a limit stops keeping);
- *   pgn_lexer.c,     line, ls, eols, depth and the *_reported flags (where the scan is,
- *   pgn_comments.c   what it reported once per game), no_close/no_open (the comment
- *                    searches' memory), the tokens;
- *   pgn_tags.c       the tags, names/tags_in_set, scratch, bad_string;
- *   pgn_reader.c     the rest: the game's start, phase, result, limits, restart bounds.
- * Any file reads what it needs; a field is written by its owner, or where noted.
+ * The reader's state, and which file keeps each part up to date:
+ *   reader_buffer.c  the input: buf .. base_off, eof, failed, err_no; it moves pos, ls
+ *                    and game_start with the data, grows toks and tags, and sets skipping
+ *                    (and too_many_tokens) when a game passes a limit;
+ *   pgn_lexer.c,     where the scan is (line, ls, eols), the variation depth and its
+ *   pgn_comments.c   first '(', the *_reported flags, the tokens, no_close/no_open;
+ *   pgn_tags.c       the tags, names and tags_in_set, scratch, bad_string;
+ *   pgn_reader.c     construction and restarts, the game's start (started, game_*), its
+ *                    result, stop_crossed, the counts (games, tok0, kept), finished.
+ * Two are shared: pos (where a call that may read resumes) is set by whichever file calls
+ * reader_fill(), and phase by the lexer (movetext seen) and the splitter (tags).
  */
 struct pgn_reader {
     struct pgn_source src;
@@ -69,8 +69,8 @@ struct pgn_reader {
     size_t cap;
     const char *data;  /* buf, or the caller's memory */
     size_t len;        /* valid bytes in data */
-    size_t pos;        /* where scanning resumes; the restart point handed to fill() */
-    size_t shift;      /* how far the last fill() moved the data to the left */
+    size_t pos;        /* where scanning resumes; the restart point handed to reader_fill() */
+    size_t shift;      /* how far the last reader_fill() moved the data to the left */
     uint64_t base_off; /* file offset of data[0] */
     ptrdiff_t ls;      /* index of the current line's first byte (negative once discarded) */
     uint64_t line;
@@ -125,7 +125,6 @@ struct pgn_reader {
     size_t scratch_len, scratch_cap;
     struct diag_list diags;
 };
-
 
 /* The 1-based column of index i on the line that starts at index ls. */
 static inline uint64_t col_of(size_t i, ptrdiff_t ls) { return (uint64_t)((ptrdiff_t)i - ls + 1); }
