@@ -26,7 +26,6 @@
 #define DEFAULT_MAX_DIAGNOSTICS ((size_t)1000)
 #define DEFAULT_MAX_GAME_TOKENS ((size_t)2 << 20)
 
-
 static void begin_game(struct pgn_reader *r, size_t i)
 {
     r->started = true;
