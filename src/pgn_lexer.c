@@ -234,8 +234,10 @@ static inline size_t comment_window(const char *p)
 #define VALUE_WINDOW 16
 #endif
 
+#ifdef __SSSE3__
 /* Index, from p, of the first '"', '\\' or byte up to CR (see comment_window) in the window
- * at p (a tag value's find_stop in one step); VALUE_WINDOW if none. */
+ * at p (a tag value's find_stop in one step); VALUE_WINDOW if none.  Only tag_window's
+ * vector path uses it. */
 static inline size_t value_window(const char *p)
 {
 #if defined(__AVX2__)
@@ -246,18 +248,16 @@ static inline size_t value_window(const char *p)
         low);
     uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
     return (size_t)__builtin_ctzll(bits);
-#elif defined(__SSE2__)
+#else
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i quote = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     __m128i hit = _mm_or_si128(quote, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
     return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
-#else
-    (void)p;
-    return VALUE_WINDOW; /* never used: window_end() is 0 without SSSE3 */
 #endif
 }
+#endif
 
 /*
  * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
