@@ -74,17 +74,17 @@ Test(pgn_bytes, next_eol_finds_the_first_lf_or_cr)
 
 Test(pgn_bytes, classes_of_the_bytes_that_start_tokens)
 {
-    cr_assert_eq(cls(' '), CC_SPACE);
-    cr_assert_eq(cls('\t'), CC_SPACE);
-    cr_assert_eq(cls('\n'), CC_LF);
-    cr_assert_eq(cls('\r'), CC_CR);
-    cr_assert_eq(cls('\0'), CC_CTRL);
-    cr_assert_eq(cls('\x7f'), CC_CTRL);
-    cr_assert_eq(cls('7'), CC_DIGIT);
-    cr_assert_eq(cls('{'), CC_LBRACE);
-    cr_assert_eq(cls('['), CC_LBRACKET);
-    cr_assert_eq(cls('e'), CC_OTHER);
-    cr_assert_eq(cls('\xc2'), CC_OTHER);
-    cr_assert_eq(fast_class[0xc2], CC_BAD, "byte 0xc2 ('1/2' in UTF-8 begins with it) leaves the fast path");
-    cr_assert_eq(cls('>'), CC_BAD);
+    static const struct {
+        char byte;
+        enum char_class cl;
+    } table[] = {
+        {' ', CC_SPACE},   {'\t', CC_SPACE},  {'\n', CC_LF},      {'\r', CC_CR},
+        {'\0', CC_CTRL},   {'\x7f', CC_CTRL}, {'7', CC_DIGIT},    {'{', CC_LBRACE},
+        {'[', CC_LBRACKET}, {'e', CC_OTHER},  {'\xc2', CC_OTHER}, {'>', CC_BAD},
+    };
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+        cr_assert_eq(cls(table[k].byte), table[k].cl, "byte 0x%02x",
+                     (unsigned char)table[k].byte);
+    cr_assert_eq(fast_class[0xc2], CC_BAD,
+                 "byte 0xc2 ('1/2' in UTF-8 begins with it) leaves the fast path");
 }
