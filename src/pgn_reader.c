@@ -7,7 +7,8 @@
  * a comment that never closes before a tag line), the per-game limits (a game over
  * max_game_bytes or max_game_tokens is read to its end and reported, nothing kept), the
  * stop of a restarted reader (pgn_reader_restart), and the game handed out.  The bytes
- * become tokens in pgn_lexer.c, tag pairs in pgn_tags.c; reader_buffer.c owns the input.
+ * become tokens in pgn_lexer_fast.c and pgn_lexer.c, tag pairs in pgn_tags.c;
+ * reader_buffer.c owns the input.
  * It does not know chess: move tokens are passed on as text; san.c parses them.  No
  * recursion anywhere.
  */

@@ -3,11 +3,11 @@
  * of them offers the others.  Private to the reader: the library's API is
  * include/pgnkit/pgn_reader.h.
  *
- * The reader is five files, whose calls go one way (down this list):
+ * The reader is six files, whose calls go one way (down this list):
  *   pgn_reader.c      the game splitter and the public API: a game's start and end
  *                     (SPEC §2), its limits, the view handed out, construction;
- *   pgn_lexer.c       bytes to tokens: the per-byte fast path (scan_fast) and one token
- *                     at a time for the rest;
+ *   pgn_lexer_fast.c  bytes to tokens, the fast path: the usual tokens, nearly all bytes;
+ *   pgn_lexer.c       bytes to tokens, one at a time: whatever the fast path leaves;
  *   pgn_comments.c    {comments}, and the rule that a tag pair line after a blank line
  *                     ends a comment that never closes;
  *   pgn_tags.c        tag pairs: parsing, recovery from broken ones, keeping them;
@@ -52,7 +52,7 @@ struct absent {
  *   reader_buffer.c  the input: buf .. base_off, eof, failed, err_no; it moves pos, ls
  *                    and game_start with the data, grows toks and tags, and sets skipping
  *                    (and too_many_tokens) when a game passes a limit;
- *   pgn_lexer.c,     where the scan is (line, ls, eols), the variation depth and its
+ *   pgn_lexer*.c,    where the scan is (line, ls, eols), the variation depth and its
  *   pgn_comments.c   first '(', the *_reported flags, the tokens, no_close/no_open;
  *   pgn_tags.c       the tags, names and tags_in_set, scratch, bad_string;
  *   pgn_reader.c     construction and restarts, the game's start (started, game_*), its
@@ -280,7 +280,7 @@ void place_escaped(struct pgn_reader *r);
  */
 size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary);
 
-/* ---- pgn_lexer.c: bytes to tokens ----------------------------------------------------------- */
+/* ---- pgn_lexer_fast.c: the usual tokens ----------------------------------------------------- */
 
 /*
  * The fast path: from i, the tokens of a started game whose tokens are kept, as long as
@@ -288,6 +288,9 @@ size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary);
  * in a tag section, blanks); returns the index of the first byte it leaves to the rest.
  */
 size_t scan_fast(struct pgn_reader *r, size_t i);
+
+/* ---- pgn_lexer.c: one token at a time ------------------------------------------------------- */
+
 /* The index after the blank at i, i when no blank starts there, or NEED_MORE. */
 size_t lex_blank(struct pgn_reader *r, size_t i, unsigned cl);
 /* A '%' that begins its line: the escape line, skipped. */

@@ -1,0 +1,334 @@
+/*
+ * pgn_lexer_fast.c - the lexer's fast path, scan_fast: the usual tokens (moves, move
+ * numbers, comments closed on their line, usual tag pairs in a tag section, blanks and
+ * line ends), which are nearly all the bytes of a game, with the loop's state in
+ * registers and most tokens found by one vector step (a window) without bounds checks.
+ *
+ * Each token is read exactly as the token steps of pgn_lexer.c would read it; whatever
+ * the fast path cannot finish (a result, a token cut by the end of the data or over a
+ * limit, any other byte) it leaves to them.  It never reads more input, never drops a
+ * token, never reports.
+ */
+#include "pgn_reader_internal.h"
+
+/*
+ * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
+ * token's first byte are classified with one vector step and no bounds checks: a move
+ * ends within 16 bytes, a move number's digits and dots are counted from two masks, a
+ * comment's '}' is found among the next 32 (16 without AVX2).  A token found that way is
+ * complete (it ends before the end of the data) and shorter than the limits, which
+ * window_end() checks once: each such token skips scan_fast's general checks.  Anything
+ * not found within its window takes the general path, which decides as before.
+ */
+#define WINDOW_SLACK 64
+
+/* Index below which scan_fast may use windows: 0 (never) when the limits are below a
+ * window's reach, so that a token found in a window is surely within them. */
+static inline size_t window_end(const struct pgn_reader *r, size_t n)
+{
+#ifdef __SSSE3__
+    if (n > WINDOW_SLACK && r->lim.max_token_bytes >= 16 && r->lim.max_comment_bytes >= 32)
+        return n - WINDOW_SLACK;
+#else
+    (void)r;
+    (void)n;
+#endif
+    return 0;
+}
+
+#ifdef __SSSE3__
+/*
+ * The length of the move number (digits then dots) at p, whose first byte is a digit: 16
+ * when the 16 bytes at p hold no such number ending within them (a result, a bare
+ * number, a longer one), which the general path then decides.  No dot after the digits
+ * makes the first non-dot the first non-digit: e == k.
+ */
+static inline size_t number_window(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* A byte minus '0' (wrapping) is 10 or more for anything but a digit. */
+    __m128i nondigit = _mm_adds_epu8(_mm_sub_epi8(v, vc(VC_ZERO_CH)), vc(VC_SAT76));
+    unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
+    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc(VC_DOT)));
+    unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
+    unsigned e = (unsigned)__builtin_ctz(~(dots | ((1u << k) - 1))); /* the first non-dot */
+    return e > k ? e : 16;
+}
+#endif
+
+/*
+ * Index, from p, of the first '}' or byte up to CR in the window at p; the window's size if
+ * none.  Bytes up to CR are LF and CR, and the control bytes below them: one unsigned min
+ * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
+ * stopped at one of those (a tab, say) to the general path, which finds the real stop.
+ */
+static inline size_t comment_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('}')), low);
+    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
+    return (size_t)__builtin_ctzll(bits);
+#elif defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#else
+    (void)p;
+    return 0; /* never used: window_end() is 0 without SSSE3 */
+#endif
+}
+
+#if defined(__AVX2__)
+#define VALUE_WINDOW 32
+#else
+#define VALUE_WINDOW 16
+#endif
+
+#ifdef __SSSE3__
+/* Index, from p, of the first '"', '\\' or byte up to CR (see comment_window) in the window
+ * at p (a tag value's find_stop in one step); VALUE_WINDOW if none.  Only tag_window's
+ * vector path uses it. */
+static inline size_t value_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
+    __m256i hit = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
+        low);
+    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
+    return (size_t)__builtin_ctzll(bits);
+#else
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i hit = _mm_or_si128(quote, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#endif
+}
+#endif
+
+/*
+ * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
+ * after its ']' or 0.  Only below window_end(), so the name is within the limit, and a
+ * value closed within its window (value_window) is within the data and max_comment_bytes
+ * (the name ends within 16 bytes of i, the value window within 18 + 32 < WINDOW_SLACK).
+ * A name of 16 bytes has no delimiter in the name window: j is then name + 16, which
+ * d[j] == ' ' confirms as run_end would.
+ */
+static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                                struct tag_parse *tp)
+{
+#ifdef __SSSE3__
+    size_t name = i + 1;
+    size_t j = name + (size_t)__builtin_ctz(delim_bits(d + name) | 0x10000u);
+    if (j == name || d[j] != ' ' || d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = value + value_window(d + value);
+    if (q == value + VALUE_WINDOW) {
+        q = find_stop(d, q, n, '"', '\\');
+        if (n - q < 2 || q - value > r->lim.max_comment_bytes)
+            return 0;
+    }
+    if (d[q] != '"' || d[q + 1] != ']')
+        return 0;
+    tp->name = name;
+    tp->name_len = j - name;
+    tp->value = value;
+    tp->value_len = q - value;
+    return q + 2;
+#else
+    (void)r, (void)d, (void)i, (void)n, (void)tp;
+    return 0;
+#endif
+}
+
+/*
+ * scan_fast's game phase, derived only where it is needed (a tag, the exit) rather than
+ * stored per token: movetext once a move or number token is read (a comment changes
+ * nothing), else the phase at the mark (the entry, or the last tag pair: PHASE_TAGS).
+ * Only comments lie between a mark and a tag pair, so each token is looked at once.
+ */
+struct fast_mark {
+    const struct pgn_token *tok; /* the first token after the mark */
+    enum game_phase phase;
+};
+
+static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fast_mark m)
+{
+    if (m.phase == PHASE_MOVETEXT)
+        return PHASE_MOVETEXT;
+    for (const struct pgn_token *t = m.tok; t < tok; t++)
+        if (t->kind != PGN_TOK_COMMENT)
+            return PHASE_MOVETEXT;
+    return m.phase;
+}
+
+/*
+ * The fast path: move tokens, move numbers with their dots, comments closed on their own
+ * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
+ * state (index, line, line start, line-end count, token count) lives in registers for the
+ * whole run, the phase is derived when needed (fast_mark); the token steps, which must
+ * also handle limits and refills and call out for them, keep their state in the reader.
+ * Each token is handled exactly as the token steps would; anything else (a result, a
+ * token at the end of the data or over a limit, any other byte) is left to them
+ * (pgn_reader.c's next_step): the returned index is where it stopped.
+ * Only for a started game whose tokens are kept (the caller checks), so nothing here
+ * drops tokens, fills or reports.  Writes its state back to r.
+ *
+ * Token room: every token takes at least one byte, so a stretch of data no longer than
+ * the free token slots cannot overflow them; the loop runs to the end of such a stretch
+ * (`stop`) and checks the room only there, not for each token.
+ *
+ * Longer than the house limit on purpose: it is the loop over nearly every byte, and
+ * its state must stay in registers from token to token; each branch is one kind of
+ * token, and what any of them cannot finish leaves the loop (`goto out`, the one exit
+ * that writes the state back) for the token steps.  Out of line (noinline): its
+ * caller's slow paths would otherwise take its registers.
+ */
+__attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
+{
+    const char *d = r->data;
+    const size_t n = r->len, max_tok = r->lim.max_token_bytes;
+    /* A token ending at `short_at` or later may go on in bytes not read yet. */
+    const size_t short_at = r->eof ? SIZE_MAX : n;
+    const size_t win_end = window_end(r, n);
+    uint64_t line = r->line, run = r->eols;
+    /* The index before the line's first byte: a column is then one subtraction. */
+    ptrdiff_t ls1 = r->ls - 1;
+    /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
+    if ((ptrdiff_t)n - ls1 > (ptrdiff_t)UINT32_MAX)
+        return i;
+    /* A fresh reader has no token array yet, and NULL + 0 is undefined (UBSan). */
+    if (!r->toks)
+        grow_tokens(r);
+    struct pgn_token *tok = r->toks + r->ntok;
+    struct fast_mark mark = {tok, r->phase};
+    while (i < n) {
+        /* Near max_game_tokens the slow path goes on: emit() enforces it. */
+        size_t held = (size_t)(tok - r->toks) - r->tok0;
+        if (held + 64 > r->lim.max_game_tokens)
+            goto out;
+        if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
+            size_t marked = (size_t)(mark.tok - r->toks);
+            r->ntok = (size_t)(tok - r->toks);
+            grow_tokens(r);
+            tok = r->toks + r->ntok;
+            mark.tok = r->toks + marked;
+        }
+        size_t room = r->tok_cap - (size_t)(tok - r->toks);
+        if (room > r->lim.max_game_tokens - held)
+            room = r->lim.max_game_tokens - held;
+        const size_t stop = n - i > room ? i + room : n;
+        while (i < stop) {
+            unsigned char c = (unsigned char)d[i];
+            size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
+            enum pgn_token_kind kind;
+            /* Tests on the byte itself, in the order of frequency: a chain of two-instruction
+             * tests, where one on the class became a jump table. */
+            if (fast_class[c] == CC_OTHER) {
+#ifdef __SSSE3__
+                unsigned bits;
+                if (i < win_end && (bits = delim_bits(d + i + 1)) != 0) {
+                    e = i + 1 + (size_t)__builtin_ctz(bits);
+                    next = e + (d[e] == ' ');
+                } else
+#endif
+                {
+                    e = run_end(d, i + 1, n);
+                    if (e - i > max_tok || e >= short_at)
+                        goto out;
+                    next = e + (e < n && d[e] == ' ');
+                }
+                kind = PGN_TOK_MOVE;
+            } else if (is_digit((char)c)) {
+#ifdef __SSSE3__
+                size_t len;
+                if (i < win_end && (len = number_window(d + i)) < 16) {
+                    e = i + len;
+                    next = e + (d[e] == ' ');
+                } else
+#endif
+                {
+                    size_t k = i + 1;
+                    while (k < n && is_digit(d[k]))
+                        k++;
+                    if (k == n || d[k] != '.')
+                        goto out; /* a result or a bare number */
+                    while (k < n && d[k] == '.')
+                        k++;
+                    if (k - i > max_tok || k >= short_at)
+                        goto out;
+                    e = k;
+                    next = e + (e < n && d[e] == ' ');
+                }
+                kind = PGN_TOK_MOVE_NUMBER;
+            } else if (c == '{') {
+                size_t close;
+                if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
+                    next = close + 1 + (d[close + 1] == ' ');
+                } else {
+                    close = find_stop(d, i + 1, n, '}', '}');
+                    if (close == n || d[close] != '}' ||
+                        close - i - 1 > r->lim.max_comment_bytes)
+                        goto out; /* over lines, unterminated, or too long: scan_comment's */
+                    next = close + 1 + (close + 1 < n && d[close + 1] == ' ');
+                }
+                s = i + 1;
+                e = close;
+                kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+            } else if (c == '\n') {
+                i++;
+                run++;
+                line++;
+                ls1 = (ptrdiff_t)i - 1;
+                continue;
+            } else if (c == ' ' || fast_class[c] == CC_SPACE) {
+                i++;
+                continue;
+            } else if (c == '[') {
+                /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
+                 * and a tag after a blank line (perhaps a new game) are the splitter's. */
+                enum game_phase phase = fast_phase(tok, mark);
+                if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
+                    goto out;
+                struct tag_parse tp;
+                size_t j = i < win_end ? tag_window(r, d, i, n, &tp) : 0;
+                if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
+                    goto out;
+                /* A usual tag pair: commit_tag's case without an error or an escape. */
+                *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                                {d + tp.value, tp.value_len},
+                                                line,
+                                                (uint32_t)((ptrdiff_t)i - ls1)};
+                mark = (struct fast_mark){tok, PHASE_TAGS};
+                run = 0;
+                i = j;
+                continue;
+            } else {
+                goto out;
+            }
+            tok->text = d + s;
+            tok->len = (uint32_t)(e - s);
+            tok->line = (uint32_t)line;
+            tok->col = (uint32_t)((ptrdiff_t)i - ls1);
+            tok->kind = (uint8_t)kind;
+            tok++;
+            run = 0;
+            i = next;
+        }
+    }
+out:
+    r->line = line;
+    r->ls = ls1 + 1;
+    r->eols = run;
+    r->phase = fast_phase(tok, mark);
+    r->ntok = (size_t)(tok - r->toks);
+    return i;
+}
