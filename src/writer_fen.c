@@ -32,32 +32,56 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     return true;
 }
 
-/* The board field by ranks, rebuilt only where a move changed something: a move touches
- * at most two ranks (its origin and destination; en passant and castling stay on them). */
-struct board_text {
-    char rank[8][8];
-    uint8_t len[8];
-};
-
-static void board_text_rank(struct board_text *t, const struct position *pos, int rank)
+void fen_text_init(struct fen_text *t, const struct position *pos)
 {
-    t->len[rank] = (uint8_t)fen_write_rank(pos, rank, t->rank[rank]);
+    for (int rank = 0; rank < 8; rank++)
+        t->len[rank] = (uint8_t)fen_write_rank(pos, rank, t->rank[rank]);
 }
 
-static void put_board_text(struct buf *out, const struct board_text *t,
-                           const struct position *pos, unsigned flags)
+/* A standard move touches at most two ranks, its origin's and its destination's (en
+ * passant and castling stay on them). */
+void fen_text_update(struct fen_text *t, const struct position *pos, struct move m)
 {
-    char *p = buf_reserve(out, FEN_MAX);
+    if (pos->variant) {
+        fen_text_init(t, pos);
+        return;
+    }
+    if (m.flags & MOVE_NULL)
+        return;
+    int from = square_rank(m.from), to = square_rank(m.to);
+    t->len[from] = (uint8_t)fen_write_rank(pos, from, t->rank[from]);
+    if (to != from)
+        t->len[to] = (uint8_t)fen_write_rank(pos, to, t->rank[to]);
+}
+
+size_t fen_text_write(const struct fen_text *t, const struct position *pos, unsigned flags,
+                      char *dst, size_t *board_len)
+{
     size_t n = 0;
     for (int rank = 7; rank >= 0; rank--) {
-        memcpy(p + n, t->rank[rank], 8);
+        memcpy(dst + n, t->rank[rank], 16);
         n += t->len[rank];
-        p[n++] = rank ? '/' : ' ';
+        dst[n++] = '/';
     }
-    n--; /* fen_write_fields brings its own leading space */
-    n += fen_write_fields(pos, p + n, flags);
-    out->len += n;
-    out->data[out->len] = '\0';
+    n--; /* no '/' after rank 1 */
+    *board_len = n;
+    return n + fen_write_fields(pos, dst + n, flags);
+}
+
+/* The ply number as text, counted up in place (a division loop per line showed in the
+ * profile): digits in t[0..*len). */
+static void ply_text_next(char *t, size_t *len)
+{
+    size_t i = *len;
+    while (i > 0 && t[i - 1] == '9')
+        t[--i] = '0';
+    if (i > 0) {
+        t[i - 1]++;
+        return;
+    }
+    memmove(t + 1, t, *len);
+    t[0] = '1';
+    ++*len;
 }
 
 /* A variant move may change any rank (explosions) and the fields carry pockets or
@@ -79,6 +103,11 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
     }
 }
 
+/*
+ * game<TAB>ply<TAB>FEN per ply.  The line's head ("[file\t][offset\t]index\t") is the
+ * same on every line of a game: written once, then copied from the line before; the
+ * board's text is rebuilt only on the ranks the move touched.
+ */
 static void write_every(struct buf *out, const struct game_record *rec,
                         const struct writer_options *o)
 {
@@ -87,23 +116,37 @@ static void write_every(struct buf *out, const struct game_record *rec,
         return;
     }
     struct position pos = rec->start;
-    struct board_text text;
-    for (int rank = 0; rank < 8; rank++)
-        board_text_rank(&text, &pos, rank);
+    struct fen_text text;
+    fen_text_init(&text, &pos);
+    char ply[24] = "0";
+    size_t ply_len = 1;
+    size_t head_at = out->len, head_len = 0;
     for (size_t i = 0; i < rec->mainline_count; i++) {
         struct move m = rec->mainline[i];
         position_do_move(&pos, m);
-        if (!(m.flags & MOVE_NULL)) {
-            board_text_rank(&text, &pos, square_rank(m.from));
-            board_text_rank(&text, &pos, square_rank(m.to));
+        fen_text_update(&text, &pos, m);
+        if (i == 0) {
+            head_at = out->len;
+            writer_put_key_columns(out, rec->game, o);
+            writer_put_game_index(out, rec->game);
+            buf_putc(out, '\t');
+            head_len = out->len - head_at;
+        } else {
+            char *h = buf_reserve(out, head_len);
+            memcpy(h, out->data + head_at, head_len);
+            head_at = out->len;
+            out->len += head_len;
         }
-        writer_put_key_columns(out, rec->game, o);
-        writer_put_game_index(out, rec->game);
-        buf_putc(out, '\t');
-        buf_put_u64(out, i + 1);
-        buf_putc(out, '\t');
-        put_board_text(out, &text, &pos, o->fen_flags);
-        buf_putc(out, '\n');
+        ply_text_next(ply, &ply_len);
+        char *p = buf_reserve(out, sizeof ply + FEN_MAX + 2);
+        memcpy(p, ply, ply_len);
+        size_t n = ply_len;
+        p[n++] = '\t';
+        size_t board_len;
+        n += fen_text_write(&text, &pos, o->fen_flags, p + n, &board_len);
+        p[n++] = '\n';
+        out->len += n;
+        out->data[out->len] = '\0';
     }
 }
 

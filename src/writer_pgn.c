@@ -73,6 +73,7 @@ struct pgn_out {
     struct pgn_level *levels;
     size_t depth, cap;
     size_t next_diag;            /* error_at's cursor: diags before it lie before the token */
+    struct fen_text fen_text;    /* fen_comments: the mainline position's board field */
     struct pgn_level inline_levels[INLINE_LEVELS];
 };
 
@@ -102,24 +103,61 @@ static void put_clean_word(char *p, const char *s, size_t len, bool in_comment)
     }
 }
 
-/* One unbreakable word, pre then s; wraps before it when it would pass column 80.  A
- * word starting with '%' never starts a line (it would read as an escape line): no wrap
- * before it, and a blank before it as the first word of the movetext.
- * in_comment: s is comment text, where a '}' would end the comment: it becomes ')'. */
+/* Whether comment text needs cleaning word by word: a control byte or a '}' in it. */
+static bool comment_is_clean(const char *s, size_t len)
+{
+    return ctrl_find(s, len) == len && !memchr(s, '}', len);
+}
+
+/* One unbreakable word, pre then s, written as is (the caller knows it holds no control
+ * character, and no '}' in a comment); wraps before it when it would pass column 80.  A word starting with '%'
+ * never starts a line (it would read as an escape line): no wrap before it, and a blank
+ * before it as the first word of the movetext.  One reservation for separator and word:
+ * this runs for every word written (six a ply with fen --comments). */
+static void put_plain_word(struct pgn_out *w, const char *pre, size_t prelen, const char *s,
+                           size_t len)
+{
+    size_t total = prelen + len;
+    char first = prelen ? pre[0] : len ? s[0] : '\0';
+    char *p = buf_reserve(w->out, total + 1);
+    size_t n = 0;
+    if (w->column) {
+        bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
+        p[n++] = fits || first == '%' ? ' ' : '\n';
+        w->column = fits || first == '%' ? w->column + 1 : 0;
+    } else if (first == '%') {
+        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
+        p[n++] = ' ';
+        w->column = 1;
+    }
+    memcpy(p + n, pre, prelen);
+    memcpy(p + n + prelen, s, len);
+    n += total;
+    w->out->len += n;
+    w->out->data[w->out->len] = '\0';
+    w->column += total;
+}
+
+/* put_plain_word() for any word: a control character is written as U+FFFD, and in
+ * comment text (in_comment), where a '}' would end the comment, '}' as ')'. */
 static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
                         bool in_comment)
 {
+    size_t prelen = strlen(pre);
     /* Comment text may hold control characters, and a token a C1 one (C2 80-9F is no
      * delimiter): each is written as U+FFFD. */
     bool ctrl = ctrl_find(s, len) < len;
-    size_t prelen = strlen(pre), total = prelen + (ctrl ? ctrl_clean_size(s, len) : len);
+    if (!ctrl && (!in_comment || !memchr(s, '}', len))) {
+        put_plain_word(w, pre, prelen, s, len);
+        return;
+    }
+    size_t total = prelen + (ctrl ? ctrl_clean_size(s, len) : len);
     char first = prelen ? pre[0] : len ? s[0] : '\0';
     if (w->column) {
         bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
         buf_putc(w->out, fits || first == '%' ? ' ' : '\n');
         w->column = fits || first == '%' ? w->column + 1 : 0;
     } else if (first == '%') {
-        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
         buf_putc(w->out, ' ');
         w->column = 1;
     }
@@ -140,9 +178,12 @@ static void put_word(struct pgn_out *w, const char *pre, const char *s, size_t l
     put_word_ex(w, pre, s, len, false);
 }
 
-/* The words of s[0..len), the first one prefixed by pre; returns how many. */
+/* The words of s[0..len), the first one prefixed by pre; returns how many.  Comment
+ * text: the test for bytes to clean is made once for the whole text. */
 static size_t put_words(struct pgn_out *w, const char *pre, const char *s, size_t len)
 {
+    bool clean = comment_is_clean(s, len);
+    size_t prelen = strlen(pre);
     size_t count = 0;
     for (size_t i = 0; i < len;) {
         while (i < len && is_space(s[i]))
@@ -150,8 +191,13 @@ static size_t put_words(struct pgn_out *w, const char *pre, const char *s, size_
         size_t start = i;
         while (i < len && !is_space(s[i]))
             i++;
-        if (i > start)
-            put_word_ex(w, count++ ? "" : pre, s + start, i - start, true);
+        if (i == start)
+            continue;
+        if (clean)
+            put_plain_word(w, count ? "" : pre, count ? 0 : prelen, s + start, i - start);
+        else
+            put_word_ex(w, count ? "" : pre, s + start, i - start, true);
+        count++;
     }
     return count;
 }
@@ -164,6 +210,22 @@ static void put_comment(struct pgn_out *w, const char *s, size_t len)
     w->force_number = true;
 }
 
+/* "12. " or "12... " into num (24 bytes, NUL-terminated): once per white move, where
+ * snprintf cost more than the rest of the move number's writing. */
+static void put_move_number(char *num, uint32_t number, const char *dots)
+{
+    char digits[12];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + number % 10);
+        number /= 10;
+    } while (number);
+    size_t len = 0;
+    while (n)
+        num[len++] = digits[--n];
+    strcpy(num + len, dots);
+}
+
 /* The move after its number when it needs one ("12. e4", "12... e5", "e5"): one word,
  * so a line never ends between a number and its move -- except inside a comment, where
  * a re-read splits at every space, so must this write. */
@@ -171,10 +233,8 @@ static void put_numbered(struct pgn_out *w, const struct position *pos, const ch
                          size_t len, bool in_comment)
 {
     char num[24] = "";
-    if (pos->side_to_move == WHITE)
-        snprintf(num, sizeof num, "%u. ", pos->fullmove_number);
-    else if (w->force_number)
-        snprintf(num, sizeof num, "%u... ", pos->fullmove_number);
+    if (pos->side_to_move == WHITE || w->force_number)
+        put_move_number(num, pos->fullmove_number, pos->side_to_move == WHITE ? ". " : "... ");
     if (in_comment && num[0]) {
         put_word(w, "", num, strlen(num) - 1);
         num[0] = '\0';
@@ -450,14 +510,64 @@ static void push_level(struct pgn_out *w)
 
 /* ---- moves ---- */
 
+/* advance(): the column after a word of len bytes, and the separator before it ('\n'
+ * when it would pass column 80, '\0' for none at a line's start); put_plain_word()'s
+ * rule for a word that does not start with '%'. */
+static char advance(size_t *column, size_t len)
+{
+    if (!*column) {
+        *column = len;
+        return '\0';
+    }
+    bool fits = *column + 1 + len <= LINE_MAX_COLUMNS;
+    *column = fits ? *column + 1 + len : len;
+    return fits ? ' ' : '\n';
+}
+
+/*
+ * put_comment() of a FEN: "{ ", the FEN's words, " }".  Its words are one blank apart
+ * and have nothing to clean, so the comment is copied whole and only the blanks where a
+ * line must break become line ends: the same bytes as word by word, in one copy (a FEN
+ * a ply made the word-by-word writing the largest cost of fen --comments).
+ */
+static void put_fen_comment(struct pgn_out *w, const char *fen, size_t n, size_t board_len)
+{
+    char *p = buf_reserve(w->out, n + 6);
+    size_t at = w->column ? 1 : 0; /* p[0]: the separator before "{", if any */
+    memcpy(p + at, "{ ", 2);
+    memcpy(p + at + 2, fen, n);
+    memcpy(p + at + 2 + n, " }", 2);
+    size_t column = w->column;
+    /* Each word's separator is the byte before it: p[0], or a blank of the FEN. */
+    size_t word = 0; /* the word's first byte in fen; "{ " goes before the first */
+    for (size_t i = board_len; i <= n; i++) {
+        if (i < n && fen[i] != ' ')
+            continue;
+        size_t len = i - word + (word ? 0 : 2);
+        char sep = advance(&column, len);
+        if (word)
+            p[at + 2 + word - 1] = sep;
+        else if (at)
+            p[0] = sep;
+        word = i + 1;
+    }
+    p[at + 2 + n] = advance(&column, 1); /* before "}" */
+    w->out->len += at + n + 4;
+    w->out->data[w->out->len] = '\0';
+    w->column = column;
+}
+
 static void flush_fen(struct pgn_out *w)
 {
     if (!w->fen_pending)
         return;
     w->fen_pending = false;
     char fen[FEN_MAX];
-    size_t n = fen_write(&w->levels[0].current, fen, sizeof fen, w->o->fen_flags);
-    put_comment(w, fen, n);
+    size_t board_len;
+    size_t n = fen_text_write(&w->fen_text, &w->levels[0].current, w->o->fen_flags, fen,
+                              &board_len);
+    put_fen_comment(w, fen, n, board_len);
+    w->force_number = true;
 }
 
 static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
@@ -482,6 +592,8 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     lv->has_last = true;
     lv->ply = tm->ply;
     w->fen_pending = w->fen_comments && w->depth == 0;
+    if (w->fen_pending)
+        fen_text_update(&w->fen_text, &lv->current, tm->move);
 }
 
 /* Whether diagnostic d lies before the token's position (diags are in file order). */
@@ -748,6 +860,8 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
         w.levels[0].current = rec->start;
         w.levels[0].ply = 0;
         w.levels[0].has_last = false;
+        if (w.fen_comments)
+            fen_text_init(&w.fen_text, &rec->start);
     }
     struct slice result = game_result(rec);
     bool decided = o->fix_result && decide_result(&w, &result);
