@@ -290,7 +290,9 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
         return used;
     }
     if (!r->opts.skip_token_moves)
-        r->token_moves[i] = (struct game_token_move){o.move, ply, true, san.suffix_len};
+        r->token_moves[i] = (struct game_token_move){
+            o.move, ply, true, san.suffix_len,
+            (char)(o.gives_mate ? '#' : o.gives_check ? '+' : 0)};
     run->prev = now;
     run->now = o.after;
     run->moved = !run->moved;

@@ -737,6 +737,13 @@ void san_resolve(const struct position *pos, const struct san *san,
 static size_t write_disambiguation(const struct position *pos, struct move m,
                                    enum piece_type piece, char *dst)
 {
+    /* A rival must at least attack the square: usually none does, and then no legal
+     * move list is needed (in every variant too: a legal move is such an attack). */
+    bitboard rivals = att_piece(piece, m.to, position_occupied(pos)) &
+                      position_pieces(pos, (enum color)pos->side_to_move, piece) &
+                      ~(1ULL << m.from);
+    if (!rivals)
+        return 0;
     struct move others[MAX_MOVES];
     int n = pos->variant ? variant_legal_to(pos, piece, m.to, ~(bitboard)0, others)
                          : movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
@@ -762,13 +769,10 @@ static size_t write_disambiguation(const struct position *pos, struct move m,
     return len;
 }
 
-size_t san_write(const struct position *pos, struct move m, char *dst)
+/* The SAN of m without its check mark; returns its length. */
+static size_t write_unmarked(const struct position *pos, struct move m, char *dst)
 {
     size_t len = 0;
-    if (m.flags & MOVE_NULL) {
-        memcpy(dst, "--", 3);
-        return 2;
-    }
     if (m.flags & MOVE_DROP) {
         dst[len++] = piece_letters[m.promo % PIECE_TYPE_COUNT]; /* lichess writes P@e4 */
         dst[len++] = '@';
@@ -798,6 +802,16 @@ size_t san_write(const struct position *pos, struct move m, char *dst)
             dst[len++] = piece_letters[m.promo];
         }
     }
+    return len;
+}
+
+size_t san_write(const struct position *pos, struct move m, char *dst)
+{
+    if (m.flags & MOVE_NULL) {
+        memcpy(dst, "--", 3);
+        return 2;
+    }
+    size_t len = write_unmarked(pos, m, dst);
     struct position after = *pos;
     if (pos->variant) {
         struct played p = play_variant(m, &after);
@@ -809,6 +823,19 @@ size_t san_write(const struct position *pos, struct move m, char *dst)
     position_do_move(&after, m);
     if (position_in_check(&after))
         dst[len++] = position_has_legal_move(&after) ? '+' : '#';
+    dst[len] = '\0';
+    return len;
+}
+
+size_t san_write_marked(const struct position *pos, struct move m, char mark, char *dst)
+{
+    if (m.flags & MOVE_NULL) {
+        memcpy(dst, "--", 3);
+        return 2;
+    }
+    size_t len = write_unmarked(pos, m, dst);
+    if (mark)
+        dst[len++] = mark;
     dst[len] = '\0';
     return len;
 }

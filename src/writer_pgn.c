@@ -575,7 +575,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
 {
     struct pgn_level *lv = top(w);
     char san[16], nag[8];
-    size_t n = san_write(&lv->current, tm->move, san);
+    size_t n = san_write_marked(&lv->current, tm->move, tm->check_mark, san);
     put_numbered(w, &lv->current, san, n, false);
     size_t suffix = tm->suffix_len;
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;

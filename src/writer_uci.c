@@ -313,7 +313,8 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
             memset(&row, 0, sizeof row);
             row.ply = rec->token_moves[i].ply;
             uci_write_move(&pos, rec->token_moves[i].move, o->king_takes_rook, row.uci);
-            san_write(&pos, rec->token_moves[i].move, row.san);
+            san_write_marked(&pos, rec->token_moves[i].move, rec->token_moves[i].check_mark,
+                             row.san);
             position_do_move(&pos, rec->token_moves[i].move);
             open = true;
         }

@@ -53,6 +53,7 @@ struct game_token_move {
     uint32_t ply;     /* ply of this move from the game's start (1-based) */
     bool played;      /* false: not a move token, or not resolved (error, dead line) */
     uint8_t suffix_len; /* bytes of the token's trailing annotation glyph (e4!, e4+-) */
+    char check_mark;  /* what the move gives, as SAN marks it: '+', '#' or 0 (san_write_marked) */
 };
 
 struct game_record {

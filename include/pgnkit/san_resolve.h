@@ -62,4 +62,11 @@ void san_resolve(const struct position *pos, const struct san *san,
  */
 size_t san_write(const struct position *pos, struct move m, char *dst);
 
+/**
+ * san_write() when the caller knows what the move gives (the replay found it:
+ * game_token_move.check_mark): mark is '+', '#' or 0, written as is, and no move is
+ * played to find it.  The PGN writer's per-move call.
+ */
+size_t san_write_marked(const struct position *pos, struct move m, char mark, char *dst);
+
 #endif
