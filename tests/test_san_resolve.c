@@ -266,6 +266,37 @@ Test(san_resolve, canonical_san_disambiguates_minimally)
     cr_assert_str_eq(s, "Rac5");
 }
 
+/* san_write_marked() writes the mark it is given (the replay's finding) and plays
+ * nothing: in the discovered position Rc2-c5 opens the bishop's b1-h7 diagonal to the
+ * king (san_write: "Rcc5+", c as the a5 rook also reaches c5), and marked with '#' or
+ * nothing it is written exactly so.  The pinned_knight position: the e2 knight attacks
+ * c3 too but is pinned, so b1-c3 needs no hint ("Nc3"): the rival test that skips the
+ * legal move list must not add one. */
+Test(san_resolve, a_marked_san_writes_the_mark_given)
+{
+    struct position pos;
+    struct diag err;
+    cr_assert_eq(fen_parse(&pos, discovered, strlen(discovered), false, &err), 0);
+    char s[16];
+    struct move rcc5 = {square_make(2, 1), square_make(2, 4), 0, 0};
+    san_write(&pos, rcc5, s);
+    cr_assert_str_eq(s, "Rcc5+");
+    cr_assert_eq(san_write_marked(&pos, rcc5, '+', s), 5);
+    cr_assert_str_eq(s, "Rcc5+");
+    san_write_marked(&pos, rcc5, '#', s);
+    cr_assert_str_eq(s, "Rcc5#");
+    san_write_marked(&pos, rcc5, 0, s);
+    cr_assert_str_eq(s, "Rcc5");
+    cr_assert_eq(fen_parse(&pos, pinned_knight, strlen(pinned_knight), false, &err), 0);
+    struct move nc3 = {square_make(1, 0), square_make(2, 2), 0, 0};
+    san_write(&pos, nc3, s);
+    cr_assert_str_eq(s, "Nc3");
+    san_write_marked(&pos, nc3, 0, s);
+    cr_assert_str_eq(s, "Nc3");
+    san_write_marked(&pos, (struct move){0, 0, 0, MOVE_NULL}, '+', s);
+    cr_assert_str_eq(s, "--");
+}
+
 /* Every lenient form has its own words in the NONSTANDARD message (Pe4's were missing,
  * and the message was an uninitialised buffer). */
 Test(san_resolve, every_nonstandard_form_is_named)
