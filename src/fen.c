@@ -631,7 +631,10 @@ size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags)
     dst[n++] = pos->side_to_move == WHITE ? 'w' : 'b';
     dst[n++] = ' ';
     size_t before = n;
-    for (int c = 0; c < COLOR_COUNT; c++)
+    uint32_t rights;
+    memcpy(&rights, pos->castle_rook, sizeof rights);
+    /* Most of a game has no castling right left: one test for the four. */
+    for (int c = 0; rights != SQ_NONE * 0x01010101u && c < COLOR_COUNT; c++)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[c][side] != SQ_NONE)
                 dst[n++] = castle_letter(pos, c, side, flags);

@@ -8,6 +8,7 @@
 
 #include "pgnkit/fen.h"
 #include "pgnkit/writer.h"
+#include "position_internal.h"
 #include "writer_internal.h"
 
 static void put_fen(struct buf *out, const struct position *pos, unsigned flags)
@@ -121,9 +122,15 @@ static void write_every(struct buf *out, const struct game_record *rec,
     char ply[24] = "0";
     size_t ply_len = 1;
     size_t head_at = out->len, head_len = 0;
+    /* Only --ep legal reads the checks (position_ep_legal): else the pieces are moved
+     * and the checks the move gives are not looked for. */
+    bool checks = o->fen_flags & FEN_EP_LEGAL;
     for (size_t i = 0; i < rec->mainline_count; i++) {
         struct move m = rec->mainline[i];
-        position_do_move(&pos, m);
+        if (checks)
+            pos_do_move(&pos, m);
+        else
+            pos_move_pieces(&pos, m);
         fen_text_update(&text, &pos, m);
         if (i == 0) {
             head_at = out->len;
@@ -132,8 +139,12 @@ static void write_every(struct buf *out, const struct game_record *rec,
             buf_putc(out, '\t');
             head_len = out->len - head_at;
         } else {
-            char *h = buf_reserve(out, head_len);
-            memcpy(h, out->data + head_at, head_len);
+            /* The line before is longer than 16 bytes: a short head is copied as 16. */
+            char *h = buf_reserve(out, head_len < 16 ? 16 : head_len);
+            if (head_len <= 16)
+                memcpy(h, out->data + head_at, 16);
+            else
+                memcpy(h, out->data + head_at, head_len);
             head_at = out->len;
             out->len += head_len;
         }
