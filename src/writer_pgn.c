@@ -109,33 +109,55 @@ static bool comment_is_clean(const char *s, size_t len)
     return ctrl_find(s, len) == len && !memchr(s, '}', len);
 }
 
+/* The separator before a word of total bytes starting with first, into p (its bytes
+ * returned), and the column after it: a blank, or a line end when the word would pass
+ * column 80.  A word starting with '%' never starts a line (it would read as an escape
+ * line): no wrap before it, and a blank before it as the first word of the movetext. */
+static size_t put_separator(struct pgn_out *w, char first, size_t total, char *p)
+{
+    if (w->column) {
+        bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
+        p[0] = fits || first == '%' ? ' ' : '\n';
+        w->column = fits || first == '%' ? w->column + 1 : 0;
+        return 1;
+    }
+    if (first == '%') {
+        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
+        p[0] = ' ';
+        w->column = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* One unbreakable word, pre then s, written as is (the caller knows it holds no control
- * character, and no '}' in a comment); wraps before it when it would pass column 80.  A word starting with '%'
- * never starts a line (it would read as an escape line): no wrap before it, and a blank
- * before it as the first word of the movetext.  One reservation for separator and word:
- * this runs for every word written (six a ply with fen --comments). */
+ * character, and no '}' in a comment), after its separator.  One reservation for both:
+ * this runs for every word written. */
 static void put_plain_word(struct pgn_out *w, const char *pre, size_t prelen, const char *s,
                            size_t len)
 {
     size_t total = prelen + len;
     char first = prelen ? pre[0] : len ? s[0] : '\0';
     char *p = buf_reserve(w->out, total + 1);
-    size_t n = 0;
-    if (w->column) {
-        bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
-        p[n++] = fits || first == '%' ? ' ' : '\n';
-        w->column = fits || first == '%' ? w->column + 1 : 0;
-    } else if (first == '%') {
-        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
-        p[n++] = ' ';
-        w->column = 1;
-    }
+    size_t n = put_separator(w, first, total, p);
     memcpy(p + n, pre, prelen);
     memcpy(p + n + prelen, s, len);
     n += total;
     w->out->len += n;
     w->out->data[w->out->len] = '\0';
     w->column += total;
+}
+
+/* put_plain_word() of a word of at most 32 bytes from a buffer readable for 32: copied as
+ * 32, a fixed-size copy where a library call cost more than the word (once a ply). */
+static void put_short_word(struct pgn_out *w, const char *s, size_t len)
+{
+    char *p = buf_reserve(w->out, 1 + 32);
+    size_t n = put_separator(w, len ? s[0] : '\0', len, p);
+    memcpy(p + n, s, 32);
+    w->out->len += n + len;
+    w->out->data[w->out->len] = '\0';
+    w->column += len;
 }
 
 /* put_plain_word() for any word: a control character is written as U+FFFD, and in
@@ -210,9 +232,9 @@ static void put_comment(struct pgn_out *w, const char *s, size_t len)
     w->force_number = true;
 }
 
-/* "12. " or "12... " into num (24 bytes, NUL-terminated): once per white move, where
- * snprintf cost more than the rest of the move number's writing. */
-static void put_move_number(char *num, uint32_t number, const char *dots)
+/* "12. " (white) or "12... " into num (at least 16 bytes, no NUL); returns its length.
+ * Once per white move, where snprintf cost more than the rest of the move's writing. */
+static size_t put_move_number(char *num, uint32_t number, bool white)
 {
     char digits[12];
     size_t n = 0;
@@ -223,7 +245,8 @@ static void put_move_number(char *num, uint32_t number, const char *dots)
     size_t len = 0;
     while (n)
         num[len++] = digits[--n];
-    strcpy(num + len, dots);
+    memcpy(num + len, white ? ". \0\0" : "... ", 4);
+    return len + (white ? 2 : 4);
 }
 
 /* The move after its number when it needs one ("12. e4", "12... e5", "e5"): one word,
@@ -234,12 +257,26 @@ static void put_numbered(struct pgn_out *w, const struct position *pos, const ch
 {
     char num[24] = "";
     if (pos->side_to_move == WHITE || w->force_number)
-        put_move_number(num, pos->fullmove_number, pos->side_to_move == WHITE ? ". " : "... ");
+        num[put_move_number(num, pos->fullmove_number, pos->side_to_move == WHITE)] = '\0';
     if (in_comment && num[0]) {
         put_word(w, "", num, strlen(num) - 1);
         num[0] = '\0';
     }
     put_word_ex(w, num, move, len, in_comment);
+    w->force_number = false;
+}
+
+/* put_numbered() of a canonical SAN in its 16-byte buffer (san_write's): number and move
+ * put together by fixed-size copies, then written as one short word. */
+static void put_numbered_san(struct pgn_out *w, const struct position *pos, const char san[16],
+                             size_t len)
+{
+    char word[48];
+    size_t n = 0;
+    if (pos->side_to_move == WHITE || w->force_number)
+        n = put_move_number(word, pos->fullmove_number, pos->side_to_move == WHITE);
+    memcpy(word + n, san, 16);
+    put_short_word(w, word, n + len);
     w->force_number = false;
 }
 
@@ -576,7 +613,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     struct pgn_level *lv = top(w);
     char san[16], nag[8];
     size_t n = san_write_marked(&lv->current, tm->move, tm->check_mark, san);
-    put_numbered(w, &lv->current, san, n, false);
+    put_numbered_san(w, &lv->current, san, n);
     size_t suffix = tm->suffix_len;
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
     size_t written = tok->len - suffix;
