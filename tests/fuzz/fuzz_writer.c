@@ -14,6 +14,7 @@
 
 #include "fuzz.h"
 #include "pgnkit/buf.h"
+#include "pgnkit/ctrl.h"
 #include "pgnkit/game.h"
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/writer.h"
@@ -47,13 +48,16 @@ static void fw_all_formats(struct buf *scratch, const struct game_record *rec)
 
 /* A game whose start position is not set up (a bad FEN) is written as read: its move
  * tokens, which no uci line shows, must come back too (a '%' word at a line's start
- * would make an escape line of them). */
+ * would make an escape line of them) -- as text output writes them: a C1 control
+ * character in a token (C2 80-9F is no delimiter) comes back as U+FFFD (ctrl.h). */
 static void fw_raw_moves(struct buf *out, const struct pgn_game *g)
 {
     buf_puts(out, "raw:");
     for (size_t k = 0; k < g->token_count; k++)
-        if (g->tokens[k].kind == PGN_TOK_MOVE)
-            buf_printf(out, " %.*s", (int)g->tokens[k].len, g->tokens[k].text);
+        if (g->tokens[k].kind == PGN_TOK_MOVE) {
+            buf_putc(out, ' ');
+            ctrl_put_clean(out, g->tokens[k].text, g->tokens[k].len);
+        }
     buf_puts(out, "\n");
 }
 
