@@ -66,16 +66,8 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 
 void buf_put_u64(struct buf *b, unsigned long long v)
 {
-    char tmp[24];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    char *p = buf_reserve(b, n);
-    for (size_t i = 0; i < n; i++)
-        p[i] = tmp[n - 1 - i];
-    b->len += n;
+    char *p = buf_reserve(b, 20);
+    b->len += decimal_put(p, v);
     b->data[b->len] = '\0';
 }
 

@@ -77,10 +77,10 @@ size_t ctrl_find(const char *s, size_t n)
 size_t ctrl_clean_size(const char *s, size_t n)
 {
     size_t size = n;
-    for (size_t i = ctrl_find(s, n); i < n; i = i + 1 + ctrl_find(s + i + 1, n - i - 1)) {
+    for (size_t i = ctrl_find(s, n); i < n; i += ctrl_find(s + i, n - i)) {
         size_t len = ctrl_len(s, i, n);
         size += sizeof replacement - len;
-        i += len - 1;
+        i += len;
     }
     return size;
 }

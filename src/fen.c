@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pgnkit/buf.h"
 #include "pgnkit/variant.h"
 #include "position_internal.h"
 
@@ -597,15 +598,7 @@ static size_t put_number(char *dst, unsigned long v)
         dst[1] = (char)('0' + v % 10);
         return 2;
     }
-    char tmp[24];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        dst[i] = tmp[n - 1 - i];
-    return n;
+    return decimal_put(dst, v);
 }
 
 /* Crazyhouse pockets: White's then Black's, each P N B R Q (lichess's order). */

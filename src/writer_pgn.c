@@ -236,15 +236,7 @@ static void put_comment(struct pgn_out *w, const char *s, size_t len)
  * Once per white move, where snprintf cost more than the rest of the move's writing. */
 static size_t put_move_number(char *num, uint32_t number, bool white)
 {
-    char digits[12];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + number % 10);
-        number /= 10;
-    } while (number);
-    size_t len = 0;
-    while (n)
-        num[len++] = digits[--n];
+    size_t len = decimal_put(num, number);
     memcpy(num + len, white ? ". \0\0" : "... ", 4);
     return len + (white ? 2 : 4);
 }

@@ -35,6 +35,21 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 /** Append an unsigned decimal number. */
 void buf_put_u64(struct buf *b, unsigned long long v);
 
+/** v in decimal into dst (room for 20 bytes, no NUL); returns its length.  Inline: the
+ * writers call it once per ply (move numbers, FEN clocks). */
+static inline size_t decimal_put(char *dst, unsigned long long v)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = tmp[n - 1 - i];
+    return n;
+}
+
 /** Append s[0..len) as a JSON string literal: quotes, escapes, control bytes as \u00XX,
  * valid UTF-8 passed through, bytes that are not valid UTF-8 as \u00XX (Latin-1). */
 void buf_json_string(struct buf *b, const char *s, size_t len);
