@@ -71,6 +71,31 @@ struct pgn_tag {
 };
 
 /** One game as read.  All pointers are owned by the reader, valid until the next call. */
+/*
+ * A game of more than pgn_limits.part_tokens tokens is handed out in parts, so that its
+ * tokens never take more than a part's room however many there are (at 24 bytes a token
+ * and up to one token per input byte, a whole game's tokens could take 24 times its
+ * bytes; its text is kept whole, ~1 time).  The game's text, tags, diagnostics, bytes and
+ * last_result are whole as for any game; tokens/token_count hold part 0, and
+ * pgn_game_part() gives part k, read again from the game's text (so a part costs a second
+ * tokenizing, and only games over part_tokens pay it).  The concatenation of the parts is
+ * exactly the token list the game would have had whole.  A part never ends between two
+ * tokens one of which changes the reading of the other: not after a move token directly
+ * followed by '(' (e8(Q)), nor between a move token and an en-passant mark ("e.p.", "ep",
+ * "e.p", "ep.") that follows it; and only in movetext.
+ */
+struct pgn_part {
+    const struct pgn_token *tokens;
+    size_t count;
+};
+
+/* How a game's parts are loaded: the reader's own, or a wrapper's that changes the
+ * tokens it hands on (pgn_text.c decodes them).  load(src, k) for 1 <= k < part_count;
+ * valid until the next load from the same source or the reader's next pgn_reader_next(). */
+struct pgn_part_source {
+    struct pgn_part (*load)(const struct pgn_part_source *src, size_t k);
+};
+
 struct pgn_game {
     uint64_t index;              /* 1-based index of the game in its file; 0 when not known
                                   * (a reader resumed with games_unknown) */
@@ -83,8 +108,13 @@ struct pgn_game {
                                   * into it, escaped tag values elsewhere */
     const struct pgn_tag *tags;
     size_t tag_count;
-    const struct pgn_token *tokens;
+    const struct pgn_token *tokens; /* all of them, or part 0 when part_count > 1 */
     size_t token_count;
+    size_t part_count;           /* 1 (or 0 for a game without tokens): whole; more: in parts */
+    const struct pgn_part_source *parts; /* loads parts 1.. when part_count > 1, else NULL */
+    /* The last result token of the movetext, at any depth, as written ({NULL, 0}: none):
+     * the termination marker when the game has one. */
+    struct slice last_result;
     /* Problems the reader found: unterminated comment, bad tag, control bytes, size
      * limits, ...  A game with an error here may still have usable tokens. */
     struct diag_list diags;
@@ -110,9 +140,20 @@ struct pgn_limits {
     size_t max_comment_bytes; /* default 32 MiB */
     uint32_t max_depth;       /* variation nesting; default 1024 */
     size_t max_diagnostics;   /* kept per game (then counted: diag_list); default 1000 */
-    size_t max_game_tokens;   /* tokens held for one game (each ~24 bytes, and ~16 more in
-                               * the replay): more and the game is skipped; default 2 Mi */
+    size_t max_game_tokens;   /* tokens in one game: more and the game is skipped; default
+                               * none (SIZE_MAX): parts bound the memory they take */
+    size_t part_tokens;       /* a game of more tokens comes in parts (struct pgn_part);
+                               * default 64 Ki; SIZE_MAX: every game whole */
 };
+
+/** Part k (< g->part_count, or 0) of g's tokens: part 0 is g's own tokens, the others
+ *  are loaded through g->parts. */
+static inline struct pgn_part pgn_game_part(const struct pgn_game *g, size_t k)
+{
+    if (k == 0 || !g->parts)
+        return (struct pgn_part){g->tokens, g->token_count};
+    return g->parts->load(g->parts, k);
+}
 
 /** How far past a tag pair line inside a comment the reader looks for the comment's '}'. */
 #define PGN_COMMENT_LOOKAHEAD ((size_t)64 << 10)
