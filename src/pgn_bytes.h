@@ -238,4 +238,24 @@ static inline size_t next_eol(const char *d, size_t p, size_t e)
     return cr ? (size_t)(cr - d) : stop;
 }
 
+/*
+ * Whether tok[0, len) is an en passant mark written as its own word after a move ("exd6
+ * e.p."): 1 for the standard e.p., 2 for ep, e.p and ep. (non-standard), 0 for anything
+ * else.  The reader ends no part between a move and such a mark (pgn_reader.h);
+ * san_is_ep_mark() is this test.
+ */
+static inline int ep_mark_spelling(const char *tok, size_t len)
+{
+    switch (len) {
+    case 2:
+        return memcmp(tok, "ep", 2) == 0 ? 2 : 0;
+    case 3:
+        return memcmp(tok, "e.p", 3) == 0 || memcmp(tok, "ep.", 3) == 0 ? 2 : 0;
+    case 4:
+        return memcmp(tok, "e.p.", 4) == 0;
+    default:
+        return 0;
+    }
+}
+
 #endif

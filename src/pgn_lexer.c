@@ -39,6 +39,17 @@ static bool is_result(const char *p, size_t len)
     }
 }
 
+/* A result token at d[i, i + len): the game's last_result when it is the last kept. */
+static inline void emit_result(struct pgn_reader *r, size_t i, size_t len, uint64_t line,
+                               uint64_t col)
+{
+    if (tokens_kept(r)) {
+        r->result_off = r->base_off + i;
+        r->result_len = (uint32_t)len;
+    }
+    emit(r, r->data + i, len, line, col, PGN_TOK_RESULT);
+}
+
 /*
  * e8(Q), bxa8(N)+: a promotion piece in parentheses (SPEC §3.6) looks like a one-letter
  * variation to the tokenizer.  At the '(' at index i: when the token just kept is a move
@@ -241,7 +252,7 @@ static struct step lex_move(struct pgn_reader *r, size_t i)
         return step_to(STEP_MORE, i);
     r->phase = PHASE_MOVETEXT;
     if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
-        emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_RESULT);
+        emit_result(r, i, j - i, r->line, col_at(r, i));
         return step_to(STEP_RESULT, j);
     }
     emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_MOVE);
@@ -274,7 +285,7 @@ static struct step lex_number(struct pgn_reader *r, size_t i)
         return step_to(STEP_NEXT, dots ? after_space(r, j) : j);
     }
     if (is_result(d + i, j - i)) {
-        emit(r, d + i, j - i, line, col, PGN_TOK_RESULT);
+        emit_result(r, i, j - i, line, col);
         return step_to(STEP_RESULT, j);
     }
     emit(r, d + i, j - i, line, col, PGN_TOK_MOVE);
@@ -399,7 +410,7 @@ struct step lex_token(struct pgn_reader *r, size_t i, unsigned cl)
         return step_to(STEP_NEXT, i + 1); /* dots between tokens are move-number decoration */
     case CC_STAR:
         r->phase = PHASE_MOVETEXT;
-        emit(r, r->data + i, 1, r->line, col_at(r, i), PGN_TOK_RESULT);
+        emit_result(r, i, 1, r->line, col_at(r, i));
         return step_to(STEP_RESULT, i + 1);
     case CC_DOLLAR:
         return lex_nag(r, i);

@@ -211,20 +211,23 @@ __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
     struct pgn_token *tok = r->toks + r->ntok;
     struct fast_mark mark = {tok, r->phase};
     while (i < n) {
-        /* Near max_game_tokens the slow path goes on: emit() enforces it. */
-        size_t held = (size_t)(tok - r->toks) - r->tok0;
-        if (held + 64 > r->lim.max_game_tokens)
+        /* Near max_game_tokens the slow path goes on: emit() enforces it.  At part_stop
+         * the part being read is due for a cut, which scan_game decides between steps. */
+        size_t at = (size_t)(tok - r->toks);
+        if (at + 64 > r->tok_limit || at >= r->part_stop)
             goto out;
-        if (r->tok_cap - (size_t)(tok - r->toks) < 64) {
+        if (r->tok_cap - at < 64) {
             size_t marked = (size_t)(mark.tok - r->toks);
-            r->ntok = (size_t)(tok - r->toks);
+            r->ntok = at;
             grow_tokens(r);
             tok = r->toks + r->ntok;
             mark.tok = r->toks + marked;
         }
-        size_t room = r->tok_cap - (size_t)(tok - r->toks);
-        if (room > r->lim.max_game_tokens - held)
-            room = r->lim.max_game_tokens - held;
+        size_t room = r->tok_cap - at;
+        if (room > r->tok_limit - at)
+            room = r->tok_limit - at;
+        if (room > r->part_stop - at)
+            room = r->part_stop - at;
         const size_t stop = n - i > room ? i + room : n;
         while (i < stop) {
             unsigned char c = (unsigned char)d[i];

@@ -14,6 +14,7 @@
  */
 #include "pgn_reader_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,8 @@
 #define DEFAULT_MAX_COMMENT_BYTES ((size_t)32 << 20)
 #define DEFAULT_MAX_DEPTH 1024u
 #define DEFAULT_MAX_DIAGNOSTICS ((size_t)1000)
-#define DEFAULT_MAX_GAME_TOKENS ((size_t)2 << 20)
+#define DEFAULT_MAX_GAME_TOKENS SIZE_MAX /* none: parts bound the tokens held */
+#define DEFAULT_PART_TOKENS ((size_t)64 << 10)
 
 static void begin_game(struct pgn_reader *r, size_t i)
 {
@@ -50,6 +52,7 @@ static void reset_game(struct pgn_reader *r)
     r->phase = PHASE_BEFORE;
     r->depth = 0;
     r->ntok = r->tok0 = r->kept;
+    parts_reset(r);
     r->ntag = 0;
     name_set_clear(&r->names);
     r->tags_in_set = 0;
@@ -155,6 +158,8 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         i = s.at;
         switch (s.kind) {
         case STEP_NEXT:
+            if (r->ntok >= r->part_stop)
+                part_due(r, i);
             continue;
         case STEP_MORE:
             r->eols += eols; /* the token at i is scanned again: give back its line ends */
@@ -163,8 +168,11 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
                 return -1;
             continue;
         case STEP_RESULT:
-            if (r->depth > 0)
+            if (r->depth > 0) {
+                if (r->ntok >= r->part_stop)
+                    part_due(r, i);
                 continue; /* a variation's result: the game goes on */
+            }
             r->has_result = true;
             *end = END_RESULT;
             break;
@@ -227,9 +235,10 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
         diag_list_errors(&r->diags) == 0)
         return false;
     uint64_t line = r->line, col = col_at(r, i);
-    if (r->ntok > r->tok0) {
-        line = pgn_line_from32(r->game_line, r->toks[r->ntok - 1].line);
-        col = r->toks[r->ntok - 1].col;
+    const struct pgn_token *last = parts_last_token(r);
+    if (last) {
+        line = pgn_line_from32(r->game_line, last->line);
+        col = last->col;
     }
     if (r->depth > 0)
         add_diag(r, DIAG_UNTERMINATED_VARIATION, r->open_line, r->open_col,
@@ -270,10 +279,9 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     game->text = r->data + r->game_start;
     game->tags = r->ntag ? r->tags : NULL;
     game->tag_count = r->ntag;
-    game->tokens = r->ntok > r->tok0 ? r->toks + r->tok0 : NULL;
-    game->token_count = r->ntok - r->tok0;
+    parts_finish(r, game, r->base_off + i);
     if (r->keep_tokens)
-        r->kept = r->ntok;
+        r->kept = r->tok0 + game->token_count; /* a part's room after it is reused */
     game->diags = r->diags;
     game->skipped = r->skipping;
     return true;
@@ -315,6 +323,36 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
     }
 }
 
+/* ---- parts ------------------------------------------------------------------------------ */
+
+/*
+ * Part k of the game handed out last, read again (pgn_part_source.load): from its cut to
+ * the next, by the same steps as the first reading, with the reader's state put back
+ * after (pgn_parts.c).  The data ends at the part's end, so the scan stops there.
+ */
+static struct pgn_part load_part(const struct pgn_part_source *src, size_t k)
+{
+    struct pgn_reader *r =
+        (struct pgn_reader *)(void *)((char *)(uintptr_t)src - offsetof(struct pgn_reader, part_src));
+    if (k >= r->part_count)
+        return (struct pgn_part){NULL, 0};
+    if (k == 0)
+        return (struct pgn_part){r->toks + r->tok0, r->ncut ? r->cuts[0].first : r->ntok - r->tok0};
+    struct pgn_reader saved;
+    size_t i = relex_begin(r, k, &saved);
+    for (;;) {
+        uint64_t eols;
+        struct step s = next_step(r, i, &eols);
+        i = s.at;
+        if (s.kind == STEP_NEXT || s.kind == STEP_RESULT)
+            continue;
+        if (s.kind != STEP_STOP)
+            r->relex_broken = true; /* a boundary or a read inside the game: never so */
+        break;
+    }
+    return relex_end(r, k, &saved);
+}
+
 /* ---- construction ----------------------------------------------------------------------- */
 
 static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
@@ -338,11 +376,14 @@ static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
         r->lim.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS;
     if (!r->lim.max_game_tokens)
         r->lim.max_game_tokens = DEFAULT_MAX_GAME_TOKENS;
+    if (!r->lim.part_tokens)
+        r->lim.part_tokens = DEFAULT_PART_TOKENS;
 }
 
 static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits *limits)
 {
     struct pgn_reader *r = xcalloc(1, sizeof *r);
+    r->part_src.load = load_part;
     r->name = name;
     r->line = 1;
     r->stop_at = SIZE_MAX;
@@ -416,6 +457,7 @@ void pgn_reader_free(struct pgn_reader *r)
         return;
     free(r->buf);
     free(r->toks);
+    free(r->cuts);
     free(r->tags);
     name_set_release(&r->names);
     free(r->scratch);

@@ -3,9 +3,12 @@
  * of them offers the others.  Private to the reader: the library's API is
  * include/pgnkit/pgn_reader.h.
  *
- * The reader is six files, whose calls go one way (down this list):
+ * The reader is seven files, whose calls go one way (down this list):
  *   pgn_reader.c      the game splitter and the public API: a game's start and end
- *                     (SPEC §2), its limits, the view handed out, construction;
+ *                     (SPEC §2), its limits, the view handed out, construction, the
+ *                     second reading of a part;
+ *   pgn_parts.c       a game in parts: where its parts end (the cuts), and the state a
+ *                     part is read again from;
  *   pgn_lexer_fast.c  bytes to tokens, the fast path: the usual tokens, nearly all bytes;
  *   pgn_lexer.c       bytes to tokens, one at a time: whatever the fast path leaves;
  *   pgn_comments.c    {comments}, and the rule that a tag pair line after a blank line
@@ -45,6 +48,22 @@ enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
 /* File offsets [from, to) that hold no byte of some value. */
 struct absent {
     uint64_t from, to;
+};
+
+/*
+ * Where a part of a game in parts starts (pgn_reader.h, struct pgn_part): the scan's
+ * state between two steps, which is all that reading on from there needs (in movetext:
+ * the tags and the limits' flags only make diagnostics, which a second reading skips).
+ * File offsets, not indices: the data moves under a streaming reader.
+ */
+struct part_cut {
+    uint64_t off;      /* where the scan resumes */
+    uint64_t ls_off;   /* its line's first byte */
+    uint64_t line;
+    uint64_t eols;
+    uint64_t depth;
+    uint64_t open_line, open_col;
+    size_t first;      /* the part's first token: its index among the game's tokens */
 };
 
 /*
@@ -111,6 +130,30 @@ struct pgn_reader {
     struct pgn_token *toks;
     size_t ntok, tok_cap;
     size_t tok0;      /* the game's first token: 0, or after the kept games' (keep_tokens) */
+    /* The game's tokens in parts (pgn_parts.c): part 0 is toks[tok0, win) once cut, and
+     * the part being read is toks[win, ntok), its tokens counted from part_base (the
+     * game's tokens before it).  Before the first cut win is tok0. */
+    size_t win;
+    size_t part_base;
+    size_t part_stop; /* toks index where the part being read is due for a cut */
+    size_t tok_limit; /* toks index where the game passes max_game_tokens */
+    struct part_cut *cuts; /* cuts[k]: where part k + 1 starts */
+    size_t ncut, cut_cap;
+    /* A cut after a move waits for the next token: no cut before a promotion piece that
+     * joins the move (e8(Q)) or an en passant mark (e.p.). */
+    bool cut_waits;
+    uint32_t wait_len;   /* the move's length at the wait */
+    size_t wait_ntok;    /* ntok at the wait */
+    struct part_cut wait_at;
+    struct pgn_token cut_last; /* the token before the last cut */
+    uint64_t result_off;  /* the last result token kept: its file offset (UINT64_MAX: none) */
+    uint32_t result_len;
+    /* The game handed out last, for loading its parts (pgn_reader.c's load_part). */
+    uint64_t game_end;    /* file offset after its last byte */
+    size_t part_count;
+    bool relex;           /* reading a part again: no diagnostic, tag, boundary or read */
+    bool relex_broken;    /* ... and it read otherwise than the first time (a bug) */
+    struct pgn_part_source part_src;
     size_t kept;      /* tokens of the games returned since the restart, when keep_tokens */
     bool keep_tokens;
     /* The tags as handed out, built as they are read: names and unescaped values point
@@ -196,7 +239,7 @@ static inline void emit(struct pgn_reader *r, const char *text, size_t len, uint
 {
     if (!tokens_kept(r))
         return;
-    if (r->ntok - r->tok0 >= r->lim.max_game_tokens) {
+    if (r->ntok >= r->tok_limit) {
         tokens_over_limit(r);
         return;
     }
@@ -216,6 +259,27 @@ static inline struct pgn_tag *push_tag(struct pgn_reader *r)
         grow_tags(r);
     return &r->tags[r->ntag++];
 }
+
+/* ---- pgn_parts.c: a game in parts ------------------------------------------------------- */
+
+/* a + b, or SIZE_MAX when that overflows. */
+static inline size_t add_sat(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
+
+/* Start the game's parts: none cut yet, no result seen; after reset_game's tok0. */
+void parts_reset(struct pgn_reader *r);
+/* The scan is between two steps at i with the part being read due for a cut
+ * (ntok >= part_stop): cut it here, or at the move before, when that is safe. */
+READER_COLD void part_due(struct pgn_reader *r, size_t i);
+/* The game's last token kept (the part being read may be empty), or NULL. */
+const struct pgn_token *parts_last_token(const struct pgn_reader *r);
+/* The game just read, as handed out: its tokens (part 0), parts and last result, for a
+ * game of the given end offset.  Sets what load_part needs. */
+void parts_finish(struct pgn_reader *r, struct pgn_game *game, uint64_t end);
+/* Set the reader to read part k (1 <= k < part_count) again, its state kept in *saved:
+ * returns the index to scan from; the scan ends at the end of the data (the part's). */
+size_t relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved);
+/* The part read, and the reader as it was. */
+struct pgn_part relex_end(struct pgn_reader *r, size_t k, const struct pgn_reader *saved);
 
 /* ---- pgn_tags.c: tag pairs ------------------------------------------------------------------ */
 

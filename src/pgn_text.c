@@ -7,6 +7,7 @@
  */
 #include "pgnkit/pgn_text.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ void pgn_text_release(struct pgn_text *t)
     free(t->tokens);
     free(t->diags);
     free(t->text);
+    free(t->part_tokens);
+    free(t->part_text);
     memset(t, 0, sizeof *t);
 }
 
@@ -141,6 +144,44 @@ static void reserve(void **p, size_t *cap, size_t need, size_t elem)
         xgrow(p, cap, need, elem);
 }
 
+/* The tokens toks[0, n) decoded into out (their texts into text, room for 3 bytes per
+ * byte).  Returns the bytes written. */
+static size_t convert_tokens(struct pgn_token *out, char *text, const struct pgn_token *toks,
+                             size_t n, enum pgn_encoding enc)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = toks[i];
+        size_t len = decode_into((unsigned char *)text + o, toks[i].text, toks[i].len, enc);
+        out[i].text = text + o;
+        out[i].len = (uint32_t)len;
+        o += len;
+    }
+    return o;
+}
+
+static size_t token_bytes(const struct pgn_token *toks, size_t n)
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        bytes += toks[i].len;
+    return bytes;
+}
+
+/* Part k of the copy (pgn_part_source.load): the source game's part k, converted. */
+static struct pgn_part load_converted(const struct pgn_part_source *src, size_t k)
+{
+    struct pgn_text *t =
+        (struct pgn_text *)(void *)((char *)(uintptr_t)src - offsetof(struct pgn_text, parts));
+    if (k == 0)
+        return (struct pgn_part){t->game.tokens, t->game.token_count};
+    struct pgn_part in = t->inner->load(t->inner, k);
+    reserve((void **)&t->part_text, &t->part_text_cap, 3 * token_bytes(in.tokens, in.count) + 1, 1);
+    reserve((void **)&t->part_tokens, &t->part_token_cap, in.count + 1, sizeof *t->part_tokens);
+    convert_tokens(t->part_tokens, t->part_text, in.tokens, in.count, t->part_encoding);
+    return (struct pgn_part){in.count ? t->part_tokens : NULL, in.count};
+}
+
 /* Where byte k of the game's text is: its 1-based line and column. */
 static void position_of(const struct pgn_game *g, size_t k, uint64_t *line, uint64_t *col)
 {
@@ -212,11 +253,9 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
     bool warn = encoding == PGN_ENCODING_AUTO || encoding == PGN_ENCODING_UTF8;
 
     /* Every byte becomes at most 3 (U+FFFD, U+20AC), so one reservation covers all. */
-    size_t bytes = 0;
+    size_t bytes = token_bytes(g->tokens, g->token_count) + g->last_result.len;
     for (size_t i = 0; i < g->tag_count; i++)
         bytes += g->tags[i].name.len + g->tags[i].value.len;
-    for (size_t i = 0; i < g->token_count; i++)
-        bytes += g->tokens[i].len;
     t->text_len = 0;
     reserve((void **)&t->text, &t->text_cap, 3 * bytes + 1, 1);
     reserve((void **)&t->tags, &t->tag_cap, g->tag_count + 1, sizeof *t->tags);
@@ -229,11 +268,15 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
         t->tags[i].name = convert(t, g->tags[i].name.ptr, g->tags[i].name.len, enc);
         t->tags[i].value = convert(t, g->tags[i].value.ptr, g->tags[i].value.len, enc);
     }
-    for (size_t i = 0; i < g->token_count; i++) {
-        t->tokens[i] = g->tokens[i];
-        struct slice s = convert(t, g->tokens[i].text, g->tokens[i].len, enc);
-        t->tokens[i].text = s.ptr;
-        t->tokens[i].len = (uint32_t)s.len;
+    t->text_len += convert_tokens(t->tokens, t->text + t->text_len, g->tokens, g->token_count, enc);
+    /* Converted as the result token it is, so the two stay equal. */
+    if (g->last_result.ptr)
+        t->game.last_result = convert(t, g->last_result.ptr, g->last_result.len, enc);
+    if (g->parts) {
+        t->inner = g->parts;
+        t->part_encoding = enc;
+        t->parts.load = load_converted;
+        t->game.parts = &t->parts;
     }
     size_t nd = 0;
     if (warn) {

@@ -27,6 +27,8 @@ enum {
 void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
               const char *fmt, ...)
 {
+    if (r->relex)
+        return; /* a part read again: its diagnostics were given with the game */
     struct diag d;
     va_list ap;
     va_start(ap, fmt);
@@ -66,6 +68,12 @@ void name_set_catch_up(struct pgn_reader *r)
 
 READER_COLD void tokens_over_limit(struct pgn_reader *r)
 {
+    if (r->relex) {
+        /* More tokens than the first reading found in the part: drop the rest. */
+        r->relex_broken = true;
+        r->skipping = true;
+        return;
+    }
     r->too_many_tokens = true;
     start_skipping(r);
 }
@@ -77,7 +85,9 @@ void start_skipping(struct pgn_reader *r)
     name_set_catch_up(r);
     r->tags_in_set = 0; /* the tags go; their names stay in the set */
     r->skipping = true;
-    r->ntok = r->tok0;
+    r->ntok = r->win = r->tok0; /* and no parts */
+    r->ncut = 0;
+    r->cut_waits = false;
     r->ntag = 0;
     r->scratch_len = 0;
 }

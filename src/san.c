@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pgn_bytes.h" /* ep_mark_spelling: the reader's test too */
 #include "pgnkit/xalloc.h"
 
 /* ---- letters ------------------------------------------------------------------------ */
@@ -123,13 +124,10 @@ int san_glyph_nag(const char *tok, size_t len)
 
 bool san_is_ep_mark(const char *tok, size_t len, bool *nonstandard)
 {
-    static const char *const spellings[] = {"e.p.", "ep", "e.p", "ep."};
-    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
-        if (strlen(spellings[i]) == len && memcmp(spellings[i], tok, len) == 0) {
-            *nonstandard = i > 0;
-            return true;
-        }
-    return false;
+    int spelling = ep_mark_spelling(tok, len);
+    if (spelling)
+        *nonstandard = spelling == 2;
+    return spelling != 0;
 }
 
 /* ---- the pattern ---------------------------------------------------------------------- */

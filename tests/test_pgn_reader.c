@@ -11,6 +11,7 @@
 #include "helpers/helpers.h"
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/pgn_split.h"
+#include "pgnkit/pgn_text.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -70,10 +71,9 @@ static void assert_tokens_in_span(const struct pgn_game *g)
     }
 }
 
-/* One game as text: "#index line:offset+bytes [skipped]", tags, tokens, diagnostics. */
-static void dump_game(struct text *t, const struct pgn_game *g)
+/* A game's first lines: "#index line:offset+bytes [skipped]", its tags. */
+static void dump_head(struct text *t, const struct pgn_game *g)
 {
-    assert_tokens_in_span(g);
     putf(t, "#%llu %llu:%llu+%llu%s\n", (unsigned long long)g->index, (unsigned long long)g->line,
          (unsigned long long)g->offset, (unsigned long long)g->bytes,
          g->skipped ? " skipped" : "");
@@ -85,17 +85,42 @@ static void dump_game(struct text *t, const struct pgn_game *g)
         put_escaped(t, tag->value.ptr, tag->value.len);
         putf(t, " @%llu:%llu\n", (unsigned long long)tag->line, (unsigned long long)tag->col);
     }
-    for (size_t k = 0; k < g->token_count; k++) {
-        const struct pgn_token *tok = &g->tokens[k];
+}
+
+/* Tokens toks[0, n) of game g, one a line. */
+static void dump_game_tokens(struct text *t, const struct pgn_game *g,
+                             const struct pgn_token *toks, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const struct pgn_token *tok = &toks[k];
         putf(t, "%c ", kind_char[tok->kind]);
         put_escaped(t, tok->text, tok->len);
         putf(t, " @%llu:%u\n", (unsigned long long)pgn_token_line(g, tok), tok->col);
     }
+}
+
+static void dump_diags(struct text *t, const struct pgn_game *g)
+{
     for (size_t k = 0; k < g->diags.count; k++) {
         const struct diag *d = &g->diags.items[k];
         putf(t, "D %s @%llu:%llu\n", diag_code_name(d->code), (unsigned long long)d->line,
              (unsigned long long)d->col);
     }
+}
+
+/* One game as text: its head, tokens, diagnostics. */
+static void dump_game_as_is(struct text *t, const struct pgn_game *g)
+{
+    dump_head(t, g);
+    dump_game_tokens(t, g, g->tokens, g->token_count);
+    dump_diags(t, g);
+}
+
+/* The same, its tokens checked to lie in its text. */
+static void dump_game(struct text *t, const struct pgn_game *g)
+{
+    assert_tokens_in_span(g);
+    dump_game_as_is(t, g);
 }
 
 static char *dump_reader(struct pgn_reader *r)
@@ -1559,4 +1584,485 @@ Test(pgn_reader, the_tag_line_comment_rule_decides_on_the_bytes_after_the_line)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         cr_expect_eq(pgn_tag_line_ends_comment(cases[i].d, strlen(cases[i].d), 0, cases[i].at_end),
                      cases[i].want, "%s (at_end %d)", cases[i].d, cases[i].at_end);
+}
+
+/* ---- games in parts (pgn_limits.part_tokens) --------------------------------------------- */
+
+static bool same_token(const struct pgn_token *a, const struct pgn_token *b)
+{
+    return a->text == b->text && a->len == b->len && a->line == b->line && a->col == b->col &&
+           a->kind == b->kind;
+}
+
+/* A game with the tokens toks[0, n) as dump_game shows it, with each token's offset in the
+ * game's text and the game's last_result, which must be its last result token. */
+static void dump_game_exact(struct text *t, const struct pgn_game *g, const struct pgn_token *toks,
+                            size_t n)
+{
+    struct pgn_game whole = *g;
+    whole.tokens = n ? toks : NULL;
+    whole.token_count = n;
+    dump_game(t, &whole);
+    const struct pgn_token *result = NULL;
+    for (size_t k = 0; k < n; k++) {
+        putf(t, "O %zu\n", (size_t)(toks[k].text - g->text));
+        if (toks[k].kind == PGN_TOK_RESULT)
+            result = &toks[k];
+    }
+    if (result)
+        cr_assert(g->last_result.ptr == result->text && g->last_result.len == result->len,
+                  "game %llu: last_result '%.*s' is not its last result token '%.*s'",
+                  (unsigned long long)g->index, (int)g->last_result.len,
+                  g->last_result.ptr ? g->last_result.ptr : "", (int)result->len, result->text);
+    else
+        cr_assert(g->last_result.ptr == NULL && g->last_result.len == 0,
+                  "game %llu: a last_result without a result token", (unsigned long long)g->index);
+    putf(t, "LR ");
+    put(t, g->last_result.ptr ? g->last_result.ptr : "", g->last_result.len);
+    put(t, "\n", 1);
+}
+
+struct gathered {
+    struct pgn_token *toks;
+    size_t n, cap;
+    size_t *starts; /* starts[k]: part k's first token in toks; starts[parts] = n */
+    size_t starts_cap;
+};
+
+static void gather(struct gathered *a, const struct pgn_token *toks, size_t n)
+{
+    if (a->n + n > a->cap) {
+        a->cap = 2 * (a->n + n) + 16;
+        a->toks = realloc(a->toks, a->cap * sizeof *a->toks);
+    }
+    if (n)
+        memcpy(a->toks + a->n, toks, n * sizeof *toks);
+    a->n += n;
+}
+
+/* Part k of g, loaded now, is the part as loaded first (a->toks from a->starts[k]). */
+static void assert_part_again(const struct pgn_game *g, const struct gathered *a, size_t k)
+{
+    struct pgn_part p = pgn_game_part(g, k);
+    size_t from = a->starts[k], n = a->starts[k + 1] - from;
+    cr_assert_eq(p.count, n, "game %llu part %zu: %zu tokens loaded again, %zu at first",
+                 (unsigned long long)g->index, k, p.count, n);
+    for (size_t j = 0; j < n; j++)
+        cr_assert(same_token(&p.tokens[j], &a->toks[from + j]),
+                  "game %llu part %zu token %zu differs when loaded again",
+                  (unsigned long long)g->index, k, j);
+}
+
+/*
+ * Every game of r, its tokens gathered from its parts, dumped as dump_game_exact does; r
+ * is freed.  Each part is checked: at most part_tokens + 2 tokens (part 0: also the
+ * comments before the first other token), none empty, the same when loaded again out of
+ * order, and part 0 (g->tokens) untouched by the loads.  *parted: the games in parts.
+ */
+static char *dump_reader_in_parts(struct pgn_reader *r, size_t part_tokens, size_t *parted)
+{
+    struct text t = {0};
+    put(&t, "", 0);
+    struct gathered a = {0};
+    struct pgn_game g;
+    struct diag err;
+    int st;
+    size_t slack = part_tokens == SIZE_MAX ? 0 : part_tokens + 2;
+    while ((st = pgn_reader_next(r, &g, &err)) == 1) {
+        cr_assert_eq(g.part_count == 0, g.token_count == 0, "game %llu: %zu parts, %zu tokens",
+                     (unsigned long long)g.index, g.part_count, g.token_count);
+        cr_assert_eq(g.part_count > 1, g.parts != NULL);
+        a.n = 0;
+        if (g.part_count + 1 > a.starts_cap) {
+            a.starts_cap = 2 * (g.part_count + 1);
+            a.starts = realloc(a.starts, a.starts_cap * sizeof *a.starts);
+        }
+        for (size_t k = 0; k < g.part_count; k++) {
+            struct pgn_part p = pgn_game_part(&g, k);
+            a.starts[k] = a.n;
+            if (k == 0)
+                cr_assert(p.tokens == g.tokens && p.count == g.token_count);
+            if (g.part_count > 1)
+                cr_assert_gt(p.count, 0, "game %llu: part %zu is empty", (unsigned long long)g.index, k);
+            gather(&a, p.tokens, p.count);
+        }
+        a.starts[g.part_count] = a.n;
+        if (part_tokens == SIZE_MAX)
+            cr_assert_leq(g.part_count, 1);
+        /* Sizes: part 0 also holds the comments before the game's first other token. */
+        size_t lead = 0;
+        while (lead < a.n && (a.toks[lead].kind == PGN_TOK_COMMENT ||
+                              a.toks[lead].kind == PGN_TOK_LINE_COMMENT))
+            lead++;
+        for (size_t k = 0; slack && k < g.part_count; k++) {
+            size_t n = a.starts[k + 1] - a.starts[k];
+            cr_assert_leq(n, slack + (k == 0 ? lead : 0),
+                          "game %llu part %zu of %zu: %zu tokens, over %zu + 2",
+                          (unsigned long long)g.index, k, g.part_count, n, part_tokens);
+        }
+        if (g.part_count > 2) {
+            assert_part_again(&g, &a, 2);
+            assert_part_again(&g, &a, 1);
+            assert_part_again(&g, &a, 2);
+            assert_part_again(&g, &a, g.part_count - 1);
+        }
+        for (size_t j = 0; j < g.token_count; j++)
+            cr_assert(same_token(&g.tokens[j], &a.toks[j]), "part 0 changed by the loads");
+        *parted += g.part_count > 1;
+        dump_game_exact(&t, &g, a.toks, a.n);
+    }
+    if (st < 0)
+        putf(&t, "IO %s\n", diag_code_name(err.code));
+    cr_assert_eq(pgn_reader_next(r, &g, &err), 0, "a finished reader stays finished");
+    pgn_reader_free(r);
+    free(a.toks);
+    free(a.starts);
+    return t.s;
+}
+
+static const size_t part_sizes[] = {1, 2, 3, 7, 64};
+
+static char *dump_parts_mem(const char *s, size_t len, const struct pgn_limits *lim,
+                            size_t part_tokens, size_t *parted)
+{
+    struct pgn_limits l = lim ? *lim : (struct pgn_limits){0};
+    l.part_tokens = part_tokens;
+    return dump_reader_in_parts(pgn_reader_from_memory(s, len, "mem.pgn", &l), part_tokens,
+                                parted);
+}
+
+static char *dump_parts_trickle(const char *s, size_t len, size_t step,
+                                const struct pgn_limits *lim, size_t part_tokens, size_t *parted)
+{
+    struct pgn_limits l = lim ? *lim : (struct pgn_limits){0};
+    l.part_tokens = part_tokens;
+    struct trickle tr = {s, len, 0, step};
+    return dump_reader_in_parts(pgn_reader_new((struct pgn_source){trickle_read, &tr}, "mem.pgn", &l),
+                                part_tokens, parted);
+}
+
+static void assert_same_dump(const char *got, const char *want, const char *what)
+{
+    if (strcmp(got, want) == 0)
+        return;
+    size_t k = 0;
+    while (got[k] == want[k])
+        k++;
+    while (k > 0 && want[k - 1] != '\n')
+        k--;
+    cr_assert_fail("%s reads otherwise than whole from:\n--- got:\n%.400s\n--- want:\n%.400s",
+                   what, got + k, want + k);
+}
+
+/*
+ * s read in parts of each size of part_sizes (from memory, and streamed `step` bytes at a
+ * time when step is not 0) reads as the whole reading (part_tokens SIZE_MAX) does: the
+ * same games, tags, diagnostics and tokens.  Returns the games that came in parts.
+ */
+static size_t assert_parts_read_as_whole(const char *s, size_t len, const struct pgn_limits *lim,
+                                         size_t step, const char *name)
+{
+    size_t parted = 0, none = 0;
+    char *want = dump_parts_mem(s, len, lim, SIZE_MAX, &none);
+    cr_assert_eq(none, 0);
+    /* The whole reading is the reader's usual one: dump_game's view of it. */
+    char *plain = dump_mem(s, len, lim);
+    for (size_t k = 0; k < sizeof part_sizes / sizeof *part_sizes; k++) {
+        char what[300];
+        snprintf(what, sizeof what, "%s in parts of %zu", name, part_sizes[k]);
+        char *got = dump_parts_mem(s, len, lim, part_sizes[k], &parted);
+        assert_same_dump(got, want, what);
+        free(got);
+        if (step) {
+            snprintf(what, sizeof what, "%s in parts of %zu, streamed %zu bytes at a time", name,
+                     part_sizes[k], step);
+            got = dump_parts_trickle(s, len, step, lim, part_sizes[k], &parted);
+            assert_same_dump(got, want, what);
+            free(got);
+        }
+    }
+    free(plain);
+    free(want);
+    return parted;
+}
+
+static void check_parts(const char *path, void *ctx)
+{
+    size_t len;
+    char *s = th_slurp(path, &len);
+    *(size_t *)ctx += assert_parts_read_as_whole(s, len, NULL, 0, path);
+    free(s);
+}
+
+Test(parts, real_files_read_in_parts_as_whole, .timeout = 120)
+{
+    size_t parted = 0;
+    for_each_pgn("testdata/pgn", check_parts, &parted);
+    cr_assert_gt(parted, 10000, "only %zu games came in parts", parted);
+}
+
+Test(parts, real_files_streamed_in_parts_as_whole, .timeout = 60)
+{
+    static const char *const files[] = {
+        "testdata/pgn/tcec/TCEC_Match_1.pgn",         /* CRLF, long comments */
+        "testdata/pgn/chess.js/0.pgn",                /* <br /> tokens */
+        "testdata/pgn/python-chess/utf8-bom.pgn",
+        "testdata/pgn/pgn-extract/fischer.pgn",
+    };
+    size_t parted = 0;
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        size_t len;
+        char *s = th_slurp(files[k], &len);
+        parted += assert_parts_read_as_whole(s, len, NULL, 997, files[k]);
+        free(s);
+    }
+    cr_assert_gt(parted, 100);
+}
+
+/* The cases a cut must respect, and the odd bytes around them. */
+static const char *const part_inputs[] = {
+    /* Promotions in parentheses, en passant marks, and moves that are neither. */
+    "[Event \"p\"]\n\n1. e4 e5 2. e8(Q) e8(Q)+ bxa8(N)# d8(q) (2. e8(R)) e1(Q)(c5) 3. exd6 e.p. "
+    "exd6 ep exd6 e.p exd6 ep. e3 e3 e3 e.p. e.p. ep ep 4. e8(Q)8(Q) e8 (Q) e8( Q) e8(Q *",
+    "e8(Q)", "e8(", "e8(Q", "exd6 e.p.", "exd6\ne.p.", "exd6 {c} e.p. *", "exd6 $1 e.p. *",
+    "exd6 . e.p. *", "exd6 (e.p.) *", "exd6 ) e.p. *", "e4 <x> e.p. e5 *", "exd6 %x\ne.p.\n*",
+    "exd6\n%x\ne.p.\n*", "exd6 \x01 e.p. *",
+    /* Variations deep and across cuts, results in them. */
+    "1. e4 (1. d4 (1. c4 (1. Nf3 g6) e5) d5) e5 ((((a)))) 2. Nf3 (2. Nc3 1-0) (2. f4 *) "
+    "Nc6 (2... d6 0-1) 1/2-1/2",
+    "1. e4 ( ( ( ) ) ( ) ) e5 ) ) 2. d4 (",
+    /* Comments across cuts, over lines, unterminated. */
+    "{a} {b} ;c\n[Event \"x\"]\n{d}\n1. e4 {multi\nline\n\ncomment} e5 ;line\n 2. Nf3 {x}{y}{z} *",
+    "[Event \"a\"]\n\n1. e4 {open\n\n[Event \"b\"]\n\n1. d4 d5 {c} *",
+    "1. e4 e5 2. Nf3 {never closes",
+    "1. e4 e5 2. Nf3 {closes after a tag line\n\n[Event \"x\"]\n} Nc6 *",
+    /* Line ends of every kind, control bytes, a BOM, unbraced clocks, escapes. */
+    "\xef\xbb\xbf[Event \"c\"]\r\n\r\n1. e4\r\ne5\r2. Nf3\r\n\r\n{c\r\nd} Nc6 *\r\n",
+    "1. e4\x01" "e5 {a\x02" "b} 2. Nf3 \x7f Nc6 \x01\x01 3. Bb5 *",
+    "1. e4 [%clk 0:01:00] e5 [%clk 0:00:59]\n[%eval 0.3] 2. Nf3 [x] [ *",
+    "1. e4\n%escape\ne5\n% not at the start\n2. Nf3 *",
+    /* NAGs, glyphs, other results, reserved tokens, stray bytes. */
+    "1. e4 $1 $22 e5 !? 2. Nf3 ] } \" > < $ 2... Nc6 <br /> \xc2\xbd-\xc2\xbd",
+    "1. e4 e5 1\xe2\x80\x93" "0\n\n1. d4 d5 0-1 1. c4 *",
+    /* Latin-1. */
+    "[White \"M\xfcller\"]\n\n1. e4 {sch\xf6n} e5 2. Nf3 {\xe9t\xe9} Nc6 *",
+    /* Games end at tag sections, without results, with nothing. */
+    "1. e4 e5\n[Event \"b\"]\n1. d4 d5\n\n[Event \"c\"]\n\n{only a comment}\n", "", "e4", "{c}",
+    "[A \"1\"]\n\n{p}\n\ne4 e5\n\n\n[A \"2\"]\n[A \"3\"]\n\n[A \"4\"]\n",
+};
+
+Test(parts, crafted_games_read_in_parts_as_whole)
+{
+    static const struct pgn_limits small = {.max_token_bytes = 6, .max_comment_bytes = 12,
+                                            .max_depth = 2};
+    static const struct pgn_limits few_tokens = {.max_game_tokens = 12};
+    size_t parted = 0;
+    for (size_t k = 0; k < sizeof part_inputs / sizeof *part_inputs; k++) {
+        const char *s = part_inputs[k];
+        char name[64];
+        snprintf(name, sizeof name, "part_inputs[%zu]", k);
+        static const size_t steps[] = {1, 3, 64};
+        for (size_t j = 0; j < sizeof steps / sizeof *steps; j++) {
+            parted += assert_parts_read_as_whole(s, strlen(s), NULL, steps[j], name);
+            assert_parts_read_as_whole(s, strlen(s), &small, steps[j], name);
+            assert_parts_read_as_whole(s, strlen(s), &few_tokens, steps[j], name);
+        }
+    }
+    cr_assert_gt(parted, 50);
+}
+
+/* The parts themselves, written out by hand for a game around a promotion and an en
+ * passant mark: no cut between e8 and (Q), nor between exd6 and e.p. */
+static char *parts_as_text(const char *s, size_t part_tokens)
+{
+    struct pgn_limits lim = {.part_tokens = part_tokens};
+    struct pgn_reader *r = pgn_reader_from_memory(s, strlen(s), "mem.pgn", &lim);
+    struct pgn_game g;
+    struct text t = {0};
+    put(&t, "", 0);
+    if (pgn_reader_next(r, &g, NULL) != 1)
+        g.part_count = 0; /* no game */
+    for (size_t k = 0; k < g.part_count; k++) {
+        struct pgn_part p = pgn_game_part(&g, k);
+        put(&t, "|", 1);
+        for (size_t j = 0; j < p.count; j++) {
+            put(&t, " ", 1);
+            put(&t, p.tokens[j].text, p.tokens[j].len);
+        }
+    }
+    pgn_reader_free(r);
+    return t.s;
+}
+
+Test(parts, no_part_ends_inside_a_promotion_or_before_an_en_passant_mark)
+{
+    static const struct {
+        const char *s;
+        size_t part_tokens;
+        const char *want;
+    } cases[] = {
+        /* A cut after a move waits for the next token; the part that reaches part_tokens
+         * takes at most one token more (the step that reached it read one). */
+        {"e4 e5 *", 1, "| e4| e5 *"},
+        {"e3 e3 e3 e3 *", 1, "| e3| e3| e3| e3 *"},
+        {"e8(Q) d5 *", 1, "| e8(Q)| d5 *"},
+        {"e8 (Q) d5 *", 1, "| e8| (| Q )| d5 *"},
+        {"exd6 e.p. d5 *", 1, "| exd6 e.p.| d5 *"},
+        /* A mark after a mark may start a part: the first one is the move's. */
+        {"exd6 ep ep d5 *", 1, "| exd6 ep| ep d5 *"},
+        /* Not a mark for its move when something stands between them. */
+        {"exd6 {x} e.p. *", 1, "| exd6| x| e.p. *"},
+        {"( ) e3 e3 e3 *", 2, "| ( )| e3 e3 e3 *"},
+        /* Before the movetext no part ends: comments before the first move stay in part 0. */
+        {"{a} {b} {c} e4 e5 *", 1, "| a b c e4| e5 *"},
+        {"{a} e4 e5 *", SIZE_MAX, "| a e4 e5 *"},
+        {"", 1, ""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *got = parts_as_text(cases[k].s, cases[k].part_tokens);
+        cr_expect_str_eq(got, cases[k].want, "%s in parts of %zu: got \"%s\"", cases[k].s,
+                         cases[k].part_tokens, got);
+        free(got);
+    }
+}
+
+/* Random soup of PGN fragments read in parts as whole, from memory and streamed. */
+Test(parts, random_fragment_soup_reads_in_parts_as_whole, .timeout = 60)
+{
+    static const char *const frags[] = {
+        "[Event \"x\"]", "[", "]", "\"", "{", "}", "(", ")", ";", "%", "\n", "\r", "\r\n", " ",
+        "\n\n", "e4", "1.", "0-1", "*", "$1", "\xef\xbb\xbf", "\xc2\xbd-\xc2\xbd", "Nf3", ".",
+        "\x01", "e8", "(Q)", "e.p.", "ep", "exd6", "[%clk 1]", "<x>", "\n[Event \"y\"]\n", "\xe9",
+        "12", "abcdefghijkl",
+    };
+    static const struct pgn_limits small = {.max_game_bytes = 200, .max_token_bytes = 6,
+                                            .max_comment_bytes = 12, .max_depth = 2,
+                                            .max_game_tokens = 30};
+    unsigned seed = getenv("PGNKIT_SEED") ? (unsigned)atoi(getenv("PGNKIT_SEED")) : 4242u;
+    char buf[1024];
+    size_t parted = 0;
+    for (int iter = 0; iter < 1500; iter++) {
+        size_t len = random_text(&seed, frags, sizeof frags / sizeof frags[0], buf, sizeof buf, 90);
+        const struct pgn_limits *lim = iter % 3 == 2 ? &small : NULL;
+        char name[64];
+        snprintf(name, sizeof name, "soup %d (PGNKIT_SEED %s)", iter,
+                 getenv("PGNKIT_SEED") ? getenv("PGNKIT_SEED") : "4242");
+        parted += assert_parts_read_as_whole(buf, len, lim, iter % 2 ? 1 : 5, name);
+    }
+    cr_assert_gt(parted, 1000);
+}
+
+/* A few MB streamed: the buffer is compacted and grown (it moves) between the cuts of a
+ * game, which are file offsets. */
+Test(parts, a_game_over_moving_buffers_reads_in_parts_as_whole, .timeout = 60)
+{
+    struct text s = {0};
+    put(&s, "[Event \"first\"]\n\n", 17);
+    for (int k = 1; k <= 15000; k++)
+        putf(&s, "%d. e4 {a comment %d} e5 (%d... c5 $1 (%d... e6)) ", k, k, k, k);
+    put(&s, "1-0\n\n[Event \"big\"]\r\n\r\n", 23);
+    for (int k = 1; k <= 30000; k++)
+        putf(&s, "%d. e8(Q) exd6 e.p. {c\r\n%d} ;x\r\n(%d. d4 1-0) [%%clk 0:0%d] \x01 e3 ", k, k, k,
+             k % 10);
+    put(&s, "\n[Event \"last\"]\n\n1. d4 *\n", 25);
+    static const size_t sizes[] = {3, 1000};
+    size_t none = 0;
+    char *want = dump_parts_mem(s.s, s.len, NULL, SIZE_MAX, &none);
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t parted = 0;
+        char *got = dump_parts_trickle(s.s, s.len, 65536, NULL, sizes[k], &parted);
+        assert_same_dump(got, want, "the big game streamed");
+        cr_assert_eq(parted, 2);
+        free(got);
+    }
+    free(want);
+    free(s.s);
+}
+
+/* Kept tokens (the --jobs pipeline's readers): part 0 is the game's kept tokens, the next
+ * game's follow it, and the parts load while the game is the reader's last. */
+Test(parts, kept_tokens_and_parts)
+{
+    size_t len;
+    char *s = th_slurp("testdata/pgn/tcec/TCEC_Match_1.pgn", &len);
+    struct pgn_limits lim = {.part_tokens = 5};
+    struct pgn_reader *r = pgn_reader_from_memory(NULL, 0, "mem.pgn", &lim);
+    pgn_reader_keep_tokens(r, true);
+    struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
+    pgn_reader_restart(r, s, len, len, &at);
+    size_t parted = 0, none = 0, next = 0;
+    struct text got = {0};
+    put(&got, "", 0);
+    struct pgn_game g;
+    struct gathered a = {0};
+    while (pgn_reader_next(r, &g, NULL) == 1) {
+        if (g.token_count) {
+            cr_assert_eq((size_t)(g.tokens - pgn_reader_kept_tokens(r)), next);
+            next += g.token_count;
+        }
+        a.n = 0;
+        for (size_t k = 0; k < g.part_count; k++) {
+            struct pgn_part p = pgn_game_part(&g, k);
+            gather(&a, p.tokens, p.count);
+        }
+        parted += g.part_count > 1;
+        dump_game_exact(&got, &g, a.toks, a.n);
+    }
+    char *want = dump_parts_mem(s, len, NULL, SIZE_MAX, &none);
+    assert_same_dump(got.s, want, "TCEC_Match_1.pgn, tokens kept, in parts of 5");
+    cr_assert_gt(parted, 0);
+    pgn_reader_free(r);
+    free(a.toks);
+    free(got.s);
+    free(want);
+    free(s);
+}
+
+/* pgn_text's converted copy of a game in parts converts each part as it is loaded: the
+ * parts are the converted whole game's tokens.  A part's texts last until the next load:
+ * each is written out at once (tags and diagnostics in dump_game's form, then its tokens). */
+static char *dump_converted(const char *s, size_t len, size_t part_tokens, size_t *parted)
+{
+    struct pgn_limits lim = {.part_tokens = part_tokens};
+    struct pgn_reader *r = pgn_reader_from_memory(s, len, "mem.pgn", &lim);
+    struct pgn_text conv;
+    pgn_text_init(&conv);
+    struct text t = {0};
+    put(&t, "", 0);
+    struct pgn_game raw;
+    while (pgn_reader_next(r, &raw, NULL) == 1) {
+        const struct pgn_game *g = pgn_text_utf8(&conv, &raw, PGN_ENCODING_AUTO);
+        dump_head(&t, g);
+        for (size_t k = 0; k < g->part_count; k++) {
+            struct pgn_part p = pgn_game_part(g, k);
+            dump_game_tokens(&t, g, p.tokens, p.count);
+        }
+        dump_diags(&t, g);
+        *parted += g->part_count > 1;
+        put(&t, "LR ", 3);
+        put(&t, g->last_result.ptr ? g->last_result.ptr : "", g->last_result.len);
+        put(&t, "\n", 1);
+    }
+    pgn_text_release(&conv);
+    pgn_reader_free(r);
+    return t.s;
+}
+
+Test(parts, converted_games_convert_their_parts)
+{
+    static const char s[] = "[White \"M\xfcller\"]\n\n1. e4 {sch\xf6n} e5 2. Nf3 {\xe9t\xe9 \x80} Nc6 "
+                            "(2... d6 {\xe0} 1-0) 3. Bb5 a6 {\xfc} *\n\n[White \"Ok\"]\n\n"
+                            "1. d4 {\xc3\xa9} d5 (1... Nf6 {\xc3\xa0} 0-1) 2. c4 *\n";
+    size_t none = 0, parted = 0;
+    char *want = dump_converted(s, sizeof s - 1, SIZE_MAX, &none);
+    /* Decoded as CP1252: the comments are UTF-8 now. */
+    cr_assert(strstr(want, "C sch\xc3\xb6n @") && strstr(want, "C \xc3\xa9t\xc3\xa9 \xe2\x82\xac @"),
+              "%s", want);
+    for (size_t p = 1; p <= 4; p++) {
+        char *got = dump_converted(s, sizeof s - 1, p, &parted);
+        assert_same_dump(got, want, "a Latin-1 game in parts, converted");
+        free(got);
+    }
+    cr_assert_geq(parted, 8);
+    free(want);
 }

@@ -18,7 +18,10 @@
  *
  * The copy's token texts no longer point into game->text (game->text and the offsets
  * still describe the bytes as read).  Memory: struct pgn_text's buffers, grown to the
- * largest converted game and reused; nothing is allocated for a UTF-8 game.
+ * largest converted game and reused; nothing is allocated for a UTF-8 game.  A game in
+ * parts (pgn_reader.h) is converted part by part: the copy's part 0 at once, each other
+ * part when it is loaded through the copy's parts (into a buffer of its own, reused by
+ * the next load).
  * Not thread-safe: one struct pgn_text per thread.
  */
 #ifndef PGNKIT_PGN_TEXT_H
@@ -48,6 +51,14 @@ struct pgn_text {
     size_t diag_cap;
     char *text;
     size_t text_len, text_cap;
+    /* The copy's parts: the source game's, each converted when loaded. */
+    struct pgn_part_source parts;
+    const struct pgn_part_source *inner;
+    enum pgn_encoding part_encoding;
+    struct pgn_token *part_tokens;
+    size_t part_token_cap;
+    char *part_text;
+    size_t part_text_cap;
 };
 
 void pgn_text_init(struct pgn_text *t);
