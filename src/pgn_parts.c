@@ -43,6 +43,7 @@ void parts_reset(struct pgn_reader *r)
     r->cut_waits = false;
     r->result_off = UINT64_MAX;
     r->result_len = 0;
+    r->part_count = 0; /* the last game's parts load no more */
 }
 
 static inline bool is_ep_mark(const struct pgn_token *t)
@@ -88,7 +89,7 @@ static void cut_at(struct pgn_reader *r, struct part_cut c, size_t at)
 
 READER_COLD void part_due(struct pgn_reader *r, size_t i)
 {
-    if (r->phase != PHASE_MOVETEXT || r->skipping)
+    if (r->phase != PHASE_MOVETEXT || r->skipping || r->relex)
         return;
     if (r->cut_waits) {
         if (r->ntok == r->wait_ntok) {
@@ -169,7 +170,7 @@ static uint64_t part_end(const struct pgn_reader *r, size_t k, size_t total, siz
     return k < r->ncut ? r->cuts[k].off : r->game_end;
 }
 
-size_t relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved)
+void relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved)
 {
     *saved = *r;
     const struct part_cut *c = &r->cuts[k - 1];
@@ -197,7 +198,6 @@ size_t relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved)
     r->part_stop = r->win + want;
     r->tok_limit = r->win + want + 1;
     r->pos = (size_t)(c->off - r->base_off);
-    return r->pos;
 }
 
 struct pgn_part relex_end(struct pgn_reader *r, size_t k, const struct pgn_reader *saved)
@@ -206,8 +206,10 @@ struct pgn_part relex_end(struct pgn_reader *r, size_t k, const struct pgn_reade
     part_end(saved, k, saved->part_base + (saved->ntok - saved->win), &want);
     struct pgn_part part = {r->toks + r->win, r->ntok - r->win};
     /* Read otherwise than the first time: a bug, which the tests and the fuzzer look for
-     * (relex_broken, or a count that differs); the part is handed out as read. */
-    bool broken = r->relex_broken || part.count != want || r->toks != saved->toks;
+     * (relex_broken, a game's end before the part's, or a count that differs); the part
+     * is handed out as read. */
+    bool broken = r->relex_broken || r->pos != r->len || part.count != want ||
+                  r->toks != saved->toks;
     assert(!broken);
     struct pgn_token *toks = r->toks;
     size_t tok_cap = r->tok_cap;

@@ -6,9 +6,10 @@
  * movetext, a tag pair after a blank line that repeats a name or follows a broken value,
  * a comment that never closes before a tag line), the per-game limits (a game over
  * max_game_bytes or max_game_tokens is read to its end and reported, nothing kept), the
- * stop of a restarted reader (pgn_reader_restart), and the game handed out.  The bytes
- * become tokens in pgn_lexer_fast.c and pgn_lexer.c, tag pairs in pgn_tags.c;
- * reader_buffer.c owns the input.
+ * stop of a restarted reader (pgn_reader_restart), and the game handed out, in parts when
+ * it has more than part_tokens tokens (pgn_parts.c keeps the cuts; load_part here reads a
+ * part again with the same steps).  The bytes become tokens in pgn_lexer_fast.c and
+ * pgn_lexer.c, tag pairs in pgn_tags.c; reader_buffer.c owns the input.
  * It does not know chess: move tokens are passed on as text; san.c parses them.  No
  * recursion anywhere.
  */
@@ -339,17 +340,12 @@ static struct pgn_part load_part(const struct pgn_part_source *src, size_t k)
     if (k == 0)
         return (struct pgn_part){r->toks + r->tok0, r->ncut ? r->cuts[0].first : r->ntok - r->tok0};
     struct pgn_reader saved;
-    size_t i = relex_begin(r, k, &saved);
-    for (;;) {
-        uint64_t eols;
-        struct step s = next_step(r, i, &eols);
-        i = s.at;
-        if (s.kind == STEP_NEXT || s.kind == STEP_RESULT)
-            continue;
-        if (s.kind != STEP_STOP)
-            r->relex_broken = true; /* a boundary or a read inside the game: never so */
-        break;
-    }
+    relex_begin(r, k, &saved);
+    /* scan_game itself (next_step stays inlined in its one loop): it ends at the part's
+     * end, the end of the data (relex_end checks that no boundary came first). */
+    enum game_end end;
+    if (scan_game(r, &end) < 0)
+        r->relex_broken = true;
     return relex_end(r, k, &saved);
 }
 
@@ -437,6 +433,7 @@ void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size
     r->stop_at = stop;
     r->stop_crossed = false;
     r->kept = 0;
+    r->part_count = 0; /* the last game's parts are in the old data */
     resume_at(r, at);
 }
 

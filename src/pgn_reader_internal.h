@@ -74,6 +74,9 @@ struct part_cut {
  *   pgn_lexer*.c,    where the scan is (line, ls, eols), the variation depth and its
  *   pgn_comments.c   first '(', the *_reported flags, the tokens, no_close/no_open;
  *   pgn_tags.c       the tags, names and tags_in_set, scratch, bad_string;
+ *   pgn_parts.c      the parts (win .. relex_broken): cuts, the part being read, the
+ *                    limits on its tokens (part_stop, tok_limit), the last result's place
+ *                    (set by the lexer's result tokens);
  *   pgn_reader.c     construction and restarts, the game's start (started, game_*), its
  *                    result, stop_crossed, the counts (games, tok0, kept), finished.
  * Two are shared: pos (where a call that may read resumes) is set by whichever file calls
@@ -218,8 +221,9 @@ size_t skip_run(struct pgn_reader *r, size_t i);
 /* Keep nothing more of this game (its tag names stay known); called while the game's
  * bytes are still in the buffer (before reader_fill() moves them). */
 void start_skipping(struct pgn_reader *r);
-/* The game passed max_game_tokens: it is skipped from here on, as one over
- * max_game_bytes is (its tokens would cost ~40 bytes each, up to 40 times its bytes). */
+/* The game passed max_game_tokens (emit() at tok_limit): it is skipped from here on, as
+ * one over max_game_bytes is.  While a part is read again: more tokens than the first
+ * reading found there (a bug), the rest dropped. */
 READER_COLD void tokens_over_limit(struct pgn_reader *r);
 /* Out of line and cold: keeps emit() and push_tag() small enough to inline without
  * register spills. */
@@ -275,9 +279,9 @@ const struct pgn_token *parts_last_token(const struct pgn_reader *r);
 /* The game just read, as handed out: its tokens (part 0), parts and last result, for a
  * game of the given end offset.  Sets what load_part needs. */
 void parts_finish(struct pgn_reader *r, struct pgn_game *game, uint64_t end);
-/* Set the reader to read part k (1 <= k < part_count) again, its state kept in *saved:
- * returns the index to scan from; the scan ends at the end of the data (the part's). */
-size_t relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved);
+/* Set the reader to read part k (1 <= k < part_count) again from r->pos, its state kept
+ * in *saved: the scan ends at the end of the data, the part's end. */
+void relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved);
 /* The part read, and the reader as it was. */
 struct pgn_part relex_end(struct pgn_reader *r, size_t k, const struct pgn_reader *saved);
 

@@ -81,8 +81,13 @@ struct pgn_tag {
  * tokenizing, and only games over part_tokens pay it).  The concatenation of the parts is
  * exactly the token list the game would have had whole.  A part never ends between two
  * tokens one of which changes the reading of the other: not after a move token directly
- * followed by '(' (e8(Q)), nor between a move token and an en-passant mark ("e.p.", "ep",
- * "e.p", "ep.") that follows it; and only in movetext.
+ * followed by '(' (e8(Q)), nor between a move token (itself no such mark) and an
+ * en-passant mark ("e.p.", "ep", "e.p", "ep.") that follows it; and only in movetext.
+ * No part is empty.  A part holds at most part_tokens + 2 tokens, except part 0, which
+ * also holds every token before the movetext (comments before the first move), however
+ * many.  Loads are valid while the game is the reader's last one (until its next
+ * pgn_reader_next or restart); with pgn_reader_keep_tokens, part 0 is the game's kept
+ * tokens and the parts after it are not kept.
  */
 struct pgn_part {
     const struct pgn_token *tokens;
@@ -110,10 +115,11 @@ struct pgn_game {
     size_t tag_count;
     const struct pgn_token *tokens; /* all of them, or part 0 when part_count > 1 */
     size_t token_count;
-    size_t part_count;           /* 1 (or 0 for a game without tokens): whole; more: in parts */
+    size_t part_count;           /* 1: whole; more: in parts; 0: no tokens (skipped too) */
     const struct pgn_part_source *parts; /* loads parts 1.. when part_count > 1, else NULL */
     /* The last result token of the movetext, at any depth, as written ({NULL, 0}: none):
-     * the termination marker when the game has one. */
+     * the termination marker when the game has one.  It is the last PGN_TOK_RESULT of the
+     * game's tokens (a result inside variations nested past max_depth is none). */
     struct slice last_result;
     /* Problems the reader found: unterminated comment, bad tag, control bytes, size
      * limits, ...  A game with an error here may still have usable tokens. */

@@ -12,7 +12,15 @@
  * dump_in_pieces does), at two piece sizes taken from the input: when no piece's stop
  * is crossed, the games read in pieces must be exactly the games of the whole read
  * (index, offset, bytes, line, tags, tokens and diagnostics).
+ *
+ * And it is read with games in parts (pgn_limits.part_tokens from the input's first byte,
+ * 1..8 from memory, 1..8 streamed with the tiny limits): every game's parts, put end to
+ * end, must be the game's tokens as the whole reading gives them, with the same tags,
+ * diagnostics and last result; no part is empty or over part_tokens + 2 (part 0: also the
+ * comments before the first other token), and parts loaded again out of order are the
+ * same.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +138,132 @@ static void pr_dump_game(struct pr_dump *d, const struct pgn_game *g)
         pr_putf(d, "D %llu @%llu:%llu %llu\n", (unsigned long long)dg->code, dg->line,
                 dg->col, 0);
     }
+}
+
+/* A game as pr_dump_game shows it, with the tokens toks[0, n), and its last result,
+ * which must be its last result token. */
+static void pr_dump_game_tokens(struct pr_dump *d, const struct pgn_game *g,
+                                const struct pgn_token *toks, size_t n)
+{
+    struct pgn_game whole = *g;
+    whole.tokens = toks;
+    whole.token_count = n;
+    pr_dump_game(d, &whole);
+    const struct pgn_token *result = NULL;
+    for (size_t k = 0; k < n; k++) {
+        FUZZ_ASSERT(toks[k].text >= g->text && toks[k].text + toks[k].len <= g->text + g->bytes);
+        pr_putf(d, "O %llu\n", (unsigned long long)(toks[k].text - g->text), 0, 0, 0);
+        if (toks[k].kind == PGN_TOK_RESULT)
+            result = &toks[k];
+    }
+    FUZZ_ASSERT(result ? g->last_result.ptr == result->text && g->last_result.len == result->len
+                       : g->last_result.ptr == NULL && g->last_result.len == 0);
+}
+
+static bool pr_same_token(const struct pgn_token *a, const struct pgn_token *b)
+{
+    return a->text == b->text && a->len == b->len && a->line == b->line && a->col == b->col &&
+           a->kind == b->kind;
+}
+
+/* The tokens of all parts of a game, end to end; starts[k] where part k begins. */
+struct pr_parts {
+    struct pgn_token *toks;
+    size_t n, cap;
+    size_t *starts;
+    size_t starts_cap;
+};
+
+/* Part k of g loaded again is the part as first loaded. */
+static void pr_part_again(const struct pgn_game *g, const struct pr_parts *a, size_t k)
+{
+    struct pgn_part p = pgn_game_part(g, k);
+    FUZZ_ASSERT(p.count == a->starts[k + 1] - a->starts[k]);
+    for (size_t j = 0; j < p.count; j++)
+        FUZZ_ASSERT(pr_same_token(&p.tokens[j], &a->toks[a->starts[k] + j]));
+}
+
+/* Every game of r (freed here) with its tokens gathered from its parts (part_tokens,
+ * SIZE_MAX: whole), each part checked. */
+static void pr_dump_parts(struct pr_dump *d, struct pgn_reader *r, size_t part_tokens)
+{
+    FUZZ_ASSERT(r);
+    struct pr_parts a = {0};
+    struct pgn_game g;
+    struct diag err;
+    pr_put(d, "", 0);
+    while (pgn_reader_next(r, &g, &err) == 1) {
+        FUZZ_ASSERT((g.part_count == 0) == (g.token_count == 0));
+        FUZZ_ASSERT((g.part_count > 1) == (g.parts != NULL));
+        FUZZ_ASSERT(part_tokens != SIZE_MAX || g.part_count <= 1);
+        if (g.part_count + 1 > a.starts_cap) {
+            a.starts_cap = 2 * (g.part_count + 1);
+            a.starts = realloc(a.starts, a.starts_cap * sizeof *a.starts);
+            FUZZ_ASSERT(a.starts);
+        }
+        a.n = 0;
+        for (size_t k = 0; k < g.part_count; k++) {
+            struct pgn_part p = pgn_game_part(&g, k);
+            FUZZ_ASSERT(g.part_count == 1 || p.count > 0);
+            a.starts[k] = a.n;
+            if (a.n + p.count > a.cap) {
+                a.cap = 2 * (a.n + p.count);
+                a.toks = realloc(a.toks, a.cap * sizeof *a.toks);
+                FUZZ_ASSERT(a.toks);
+            }
+            memcpy(a.toks + a.n, p.tokens, p.count * sizeof *p.tokens);
+            a.n += p.count;
+        }
+        a.starts[g.part_count] = a.n;
+        size_t lead = 0;
+        while (lead < a.n && (a.toks[lead].kind == PGN_TOK_COMMENT ||
+                              a.toks[lead].kind == PGN_TOK_LINE_COMMENT))
+            lead++;
+        for (size_t k = 0; part_tokens != SIZE_MAX && k < g.part_count; k++)
+            FUZZ_ASSERT(a.starts[k + 1] - a.starts[k] <= part_tokens + 2 + (k ? 0 : lead));
+        if (g.part_count > 2) {
+            pr_part_again(&g, &a, 2);
+            pr_part_again(&g, &a, 1);
+            pr_part_again(&g, &a, 2);
+        }
+        for (size_t j = 0; j < g.token_count; j++)
+            FUZZ_ASSERT(pr_same_token(&g.tokens[j], &a.toks[j])); /* part 0 as it was */
+        pr_dump_game_tokens(d, &g, a.toks, a.n);
+    }
+    pgn_reader_free(r);
+    free(a.toks);
+    free(a.starts);
+}
+
+/* The games read in parts of part_tokens are the games read whole, from memory (lim
+ * NULL: the defaults) or streamed (with the limits lim). */
+static void pr_check_parts(const uint8_t *data, size_t size, const struct pgn_limits *lim,
+                           size_t part_tokens)
+{
+    struct pr_dump whole = {0}, got = {0};
+    struct pgn_limits l = lim ? *lim : (struct pgn_limits){0};
+    struct trickle t1 = {data, size, 0}, t2 = {data, size, 0};
+    l.part_tokens = SIZE_MAX;
+    pr_dump_parts(&whole, lim ? pgn_reader_new((struct pgn_source){trickle_read, &t1}, "fuzz", &l)
+                              : pgn_reader_from_memory((const char *)data, size, "fuzz", &l),
+                  SIZE_MAX);
+    l.part_tokens = part_tokens;
+    pr_dump_parts(&got, lim ? pgn_reader_new((struct pgn_source){trickle_read, &t2}, "fuzz", &l)
+                            : pgn_reader_from_memory((const char *)data, size, "fuzz", &l),
+                  part_tokens);
+    if (got.len != whole.len || memcmp(got.s, whole.s, got.len) != 0) {
+        size_t k = 0;
+        while (k < got.len && k < whole.len && got.s[k] == whole.s[k])
+            k++;
+        while (k > 0 && whole.s[k - 1] != '\n')
+            k--;
+        fprintf(stderr, "parts of %zu tokens read otherwise than whole from byte %zu:\n"
+                "--- parts:\n%.400s\n--- whole:\n%.400s\n", part_tokens, k, got.s + k,
+                whole.s + k);
+        abort();
+    }
+    free(got.s);
+    free(whole.s);
 }
 
 static void pr_dump_whole(struct pr_dump *d, const uint8_t *data, size_t size)
@@ -251,5 +385,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
     pr_check_pieces(data, size, &whole, small);
     pr_check_pieces(data, size, &whole, large);
     free(whole.s);
+
+    pr_check_parts(data, size, NULL, 1 + (size ? data[0] : 0) % 8);
+    pr_check_parts(data, size, &tiny, 1 + (size ? data[0] >> 5 : 0));
     return 0;
 }
