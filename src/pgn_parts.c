@@ -9,8 +9,9 @@
  * part_cut), its tokens are dropped (part 0's stay), and the next part's tokens go where
  * its went, after part 0.  Held: part 0 and one part, whatever the game's size.  Part
  * k >= 1 is read again from its cut to the next one (or the game's end) when it is asked
- * for (pgn_reader.c's load_part): relex_begin sets the reader to the cut's state with the
- * data ending at the part's end, and relex_end puts the reader back as it was.
+ * for (pgn_reader.c's load_part, by scan_game itself): relex_begin sets the reader to the
+ * cut's state with the data ending at the part's end, and relex_end puts the reader back
+ * as it was.
  *
  * Which cuts are safe.  The lexer reads each token on its own but for one: a '(' right
  * after a move may join it (e8(Q): promotion_paren_end looks back at the move token), and
@@ -19,12 +20,13 @@
  * move did not grow, the cut is made where it waited, the new token starting the next
  * part; else the part goes on and the cut is decided again after the token.
  *
- * How large a part gets: the step that brings a part to part_tokens adds at most one more
- * (scan_fast stops at part_stop, the token steps read one token a step); a cut then, or
- * one at the move it waits at, leaves at most part_tokens + 1, and an en passant mark
- * after that move one more: part_tokens + 2 at most (a promotion piece joins a token, so
- * adds none; after a mark the cut is at once).  The one exception is part 0 while the
- * game has no movetext yet: its comments before the first move are all in part 0.
+ * How large a part gets: the step that brings a part to part_tokens adds at most one token
+ * more (scan_fast stops at part_stop; a token step reads one token); a cut there, or at
+ * the move where a cut waits, leaves at most part_tokens + 1; an en passant mark after
+ * that move, or the game's last token while the cut waits, one more: part_tokens + 2 at
+ * most (a promotion piece joins its move and adds none; after a mark the cut is made at
+ * once).  The one exception is part 0 while the game has no movetext yet: the comments
+ * before its first move are all in part 0.
  */
 #include "pgn_reader_internal.h"
 
