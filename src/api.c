@@ -291,6 +291,11 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->own_game = *pg;
     g->own_game.tokens = NULL;
     g->own_game.token_count = 0;
+    g->own_game.part_count = 0;
+    g->own_game.parts = NULL;
+    g->own_game.last_result = (struct slice){NULL, 0};
+    g->own_rec.replayer = NULL;
+    g->own_rec.ending_result = (struct slice){NULL, 0};
     g->own_game.text = NULL;
     g->own_game.diags = (struct diag_list){.items = NULL};
     g->own_rec.game = &g->own_game;
@@ -460,22 +465,25 @@ static void note_comment(struct ply_notes *n, const struct pgn_token *tok)
 static void fill_notes(pgnkit_game *g)
 {
     const struct game_record *rec = g->rec;
-    const struct pgn_game *pg = rec->game;
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
     memset(g->notes, 0, (rec->mainline_count + 1) * sizeof *g->notes);
     g->notes_filled = true;
     size_t depth = 0, ply = 0;
-    for (size_t i = 0; rec->started && i < pg->token_count; i++) {
-        const struct pgn_token *tok = &pg->tokens[i];
-        if (tok->kind == PGN_TOK_VARIATION_START)
-            depth++;
-        else if (tok->kind == PGN_TOK_VARIATION_END)
-            depth -= depth > 0;
-        else if (depth == 0 && tok->kind == PGN_TOK_MOVE && rec->token_moves[i].played)
-            ply = rec->token_moves[i].ply;
-        else if (depth == 0 && ply && ply <= rec->mainline_count &&
-                 (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT))
-            note_comment(&g->notes[ply], tok);
+    struct game_part part;
+    for (bool more = rec->started && game_part_first(rec, &part); more;
+         more = game_part_next(rec, &part)) {
+        for (size_t i = 0; i < part.count; i++) {
+            const struct pgn_token *tok = &part.tokens[i];
+            if (tok->kind == PGN_TOK_VARIATION_START)
+                depth++;
+            else if (tok->kind == PGN_TOK_VARIATION_END)
+                depth -= depth > 0;
+            else if (depth == 0 && tok->kind == PGN_TOK_MOVE && part.moves[i].played)
+                ply = part.moves[i].ply;
+            else if (depth == 0 && ply && ply <= rec->mainline_count &&
+                     (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT))
+                note_comment(&g->notes[ply], tok);
+        }
     }
 }
 

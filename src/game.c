@@ -32,6 +32,18 @@ struct level {
     bool dead;      /* an error ended this line: skip its remaining moves */
 };
 
+/*
+ * What hint_restart() needs of the tokens before an error: the mainline's last restart
+ * at "1." after a blank line.  Kept from part to part of a game in parts.
+ */
+struct restart_scan {
+    size_t depth;
+    bool moved;            /* a mainline move was seen */
+    bool any;              /* a token was seen (prev_line is set) */
+    uint64_t prev_line;    /* the line of the token before */
+    uint64_t restart_line; /* where the movetext last restarted at 1., or 0 */
+};
+
 struct game_replayer {
     struct game_options opts;
     struct san_matcher *san;
@@ -42,6 +54,13 @@ struct game_replayer {
     size_t mainline_cap;
     struct game_token_move *token_moves;
     size_t token_move_cap;
+    /* The walk between two parts of a game (pgn_reader.h: games in parts). */
+    size_t depth;
+    struct restart_scan restart;
+    /* Playing a part again for game_part_next(): the diagnostics go to `quiet` (thrown
+     * away: game_replay has them), the mainline and the error ply are left alone. */
+    bool silent;
+    struct diag_list quiet;
 };
 
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
@@ -54,6 +73,7 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     r->opts = *opts;
     r->san = san;
     diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
+    diag_list_init_capped(&r->quiet, 1);
     return r;
 }
 
@@ -63,6 +83,7 @@ void game_replayer_free(struct game_replayer *r)
         return;
     san_matcher_free(r->san);
     diag_list_release(&r->record.diags);
+    diag_list_release(&r->quiet);
     free(r->levels);
     free(r->mainline);
     free(r->token_moves);
@@ -331,11 +352,12 @@ static bool is_filler(uint8_t kind)
  * rather than per move: play_token() is inlined here, and its frame set-up and the
  * walk's dispatch are paid once per run.
  */
-static size_t play_run(struct game_replayer *r, const struct pgn_game *g, size_t i,
+static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t i,
                        struct level *lv, bool mainline)
 {
     struct game_record *rec = &r->record;
-    struct run run = {g->tokens, g->token_count, current(lv), before_last(lv), lv->ply, false,
+    mainline = mainline && !r->silent;
+    struct run run = {p->tokens, p->count, current(lv), before_last(lv), lv->ply, false,
                       mainline ? r->mainline + rec->mainline_count : NULL};
     while (i < run.count && !lv->dead) {
         uint8_t kind = run.tokens[i].kind;
@@ -399,58 +421,70 @@ static unsigned long move_number_of(const struct pgn_token *t)
     return n;
 }
 
-/*
- * The mainline stopped at an error before token `end`.  When its movetext restarted at
- * move 1 after a blank line (two games without tags or result run together), the PGN
- * rule still makes it one game, but the error's message says where the second one
- * probably starts.
- */
-PGNKIT_COLD void hint_restart(struct game_record *rec, const struct pgn_game *g, size_t end)
+/* Bring the scan over tokens t[0, n) of game g (restart_scan). */
+static void restart_scan_tokens(struct restart_scan *s, const struct pgn_game *g,
+                                const struct pgn_token *t, size_t n)
 {
-    size_t depth = 0, restart = 0;
-    bool moved = false;
-    for (size_t k = 0; k < end && k < g->token_count; k++) {
-        const struct pgn_token *t = &g->tokens[k];
-        if (t->kind == PGN_TOK_VARIATION_START)
-            depth++;
-        else if (t->kind == PGN_TOK_VARIATION_END && depth)
-            depth--;
-        else if (depth == 0 && t->kind == PGN_TOK_MOVE)
-            moved = true;
-        else if (depth == 0 && t->kind == PGN_TOK_MOVE_NUMBER && moved && k > 0 &&
-                 move_number_of(t) == 1 &&
-                 pgn_token_line(g, t) >= pgn_token_line(g, &g->tokens[k - 1]) + 2)
-            restart = k;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t line = pgn_token_line(g, &t[k]);
+        if (t[k].kind == PGN_TOK_VARIATION_START)
+            s->depth++;
+        else if (t[k].kind == PGN_TOK_VARIATION_END && s->depth)
+            s->depth--;
+        else if (s->depth == 0 && t[k].kind == PGN_TOK_MOVE)
+            s->moved = true;
+        else if (s->depth == 0 && t[k].kind == PGN_TOK_MOVE_NUMBER && s->moved && s->any &&
+                 move_number_of(&t[k]) == 1 && line >= s->prev_line + 2)
+            s->restart_line = line;
+        s->prev_line = line;
+        s->any = true;
     }
+}
+
+/*
+ * The mainline stopped at an error before token `end` of part p (s: the scan of the
+ * parts before).  When its movetext restarted at move 1 after a blank line (two games
+ * without tags or result run together), the PGN rule still makes it one game, but the
+ * error's message says where the second one probably starts.
+ */
+PGNKIT_COLD void hint_restart(struct game_record *rec, struct restart_scan s,
+                              const struct pgn_part *p, size_t end)
+{
+    restart_scan_tokens(&s, rec->game, p->tokens, end < p->count ? end : p->count);
     struct diag *last = rec->diags.count ? &rec->diags.items[rec->diags.count - 1] : NULL;
-    if (!restart || !last || last->severity != DIAG_ERROR)
+    if (!s.restart_line || !last || last->severity != DIAG_ERROR)
         return;
     size_t len = strlen(last->message);
     snprintf(last->message + len, sizeof last->message - len,
              "; a new game probably starts at line %llu (the movetext restarts at 1.)",
-             (unsigned long long)pgn_token_line(g, &g->tokens[restart]));
+             (unsigned long long)s.restart_line);
 }
 
-static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
+/* A result token's text kept in the record (a part's tokens do not outlive the part). */
+static struct slice keep_result_text(char *dst, size_t size, struct slice s)
+{
+    if (!s.ptr || s.len >= size)
+        return s.ptr ? (struct slice){"*", 1} : s;
+    memcpy(dst, s.ptr, s.len);
+    dst[s.len] = '\0';
+    return (struct slice){dst, s.len};
+}
+
+/* The walk over one part of the game's tokens, from where the part before left it. */
+static void walk_part(struct game_replayer *r, const struct pgn_part *p)
 {
     struct game_record *rec = &r->record;
-    size_t depth = 0;
-    struct level *root = push_level(r, 0);
-    root->cur = 0;
-    root->pair[0] = rec->start;
-    root->ply = 0;
-    root->has_last = false;
-    root->dead = false;
-    struct level *lv = root; /* &r->levels[depth], refreshed where depth changes */
-    for (size_t i = 0; i < g->token_count;) {
-        const struct pgn_token *tok = &g->tokens[i];
+    size_t depth = r->depth;
+    struct level *lv = &r->levels[depth]; /* refreshed where depth changes */
+    for (size_t i = 0; i < p->count;) {
+        const struct pgn_token *tok = &p->tokens[i];
         switch (tok->kind) {
         case PGN_TOK_MOVE:
             if (!lv->dead) {
-                i = play_run(r, g, i, lv, depth == 0);
-                if (depth == 0 && lv->dead) {
+                i = play_run(r, p, i, lv, depth == 0);
+                if (depth == 0 && lv->dead && !r->silent) {
                     rec->error_ply = lv->ply + 1;
-                    hint_restart(rec, g, i);
+                    hint_restart(rec, r->restart, p, i);
                 }
                 continue;
             }
@@ -465,15 +499,119 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
             lv = &r->levels[depth];
             break;
         case PGN_TOK_RESULT:
-            if (depth == 0)
-                rec->result_token = result_as_written(rec, tok);
+            if (depth == 0 && !r->silent)
+                rec->result_token = keep_result_text(rec->result_text, sizeof rec->result_text,
+                                                     result_as_written(rec, tok));
             break;
         default:
             break;
         }
         i++;
     }
+    r->depth = depth;
+}
+
+/* The walk starts at the game's start position, on the mainline. */
+static void begin_walk(struct game_replayer *r)
+{
+    struct level *root = push_level(r, 0);
+    root->cur = 0;
+    root->pair[0] = r->record.start;
+    root->ply = 0;
+    root->has_last = false;
+    root->dead = false;
+    r->depth = 0;
+    r->restart = (struct restart_scan){0};
+}
+
+/* Room for part p: a move per token (cleared) and a mainline move per token. */
+static void prepare_part(struct game_replayer *r, const struct pgn_part *p)
+{
+    struct game_record *rec = &r->record;
+    /* Each move token plays at most one mainline move: grow once per part, not per move. */
+    xgrow((void **)&r->mainline, &r->mainline_cap, rec->mainline_count + p->count + 1,
+          sizeof *r->mainline);
+    if (!r->opts.skip_token_moves) {
+        xgrow((void **)&r->token_moves, &r->token_move_cap, p->count + 1,
+              sizeof *r->token_moves);
+        memset(r->token_moves, 0, p->count * sizeof *r->token_moves);
+        rec->token_moves = r->token_moves;
+    }
+}
+
+/* The number of parts of g's tokens (pgn_reader.h), at least 1. */
+static size_t parts_of(const struct pgn_game *g) { return g->part_count > 1 ? g->part_count : 1; }
+
+/* The game's last token, kept when it is a result (writers read it for the marker). */
+static void note_ending(struct game_record *rec, const struct pgn_part *last)
+{
+    const struct pgn_token *t = last->count ? &last->tokens[last->count - 1] : NULL;
+    struct slice s = {NULL, 0};
+    if (t && t->kind == PGN_TOK_RESULT)
+        s = (struct slice){t->text, t->len};
+    rec->ending_result = keep_result_text(rec->ending_text, sizeof rec->ending_text, s);
+}
+
+static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
+{
+    struct game_record *rec = &r->record;
+    begin_walk(r);
+    size_t parts = parts_of(g);
+    for (size_t k = 0; k < parts; k++) {
+        struct pgn_part p = pgn_game_part(g, k);
+        prepare_part(r, &p);
+        walk_part(r, &p);
+        if (k + 1 < parts && !r->levels[0].dead)
+            restart_scan_tokens(&r->restart, g, p.tokens, p.count);
+        if (k + 1 == parts)
+            note_ending(rec, &p);
+    }
     rec->final = *current(&r->levels[0]);
+}
+
+/* ---- the parts, again, for the writers ---- */
+
+/* Part k loaded and, in a game that was set up, played again without a trace. */
+static bool load_part(struct game_replayer *r, size_t k, struct game_part *part)
+{
+    struct game_record *rec = &r->record;
+    struct pgn_part p = pgn_game_part(rec->game, k);
+    prepare_part(r, &p);
+    if (rec->started) {
+        struct diag_list real = rec->diags;
+        rec->diags = r->quiet;
+        diag_list_clear(&rec->diags);
+        r->silent = true;
+        walk_part(r, &p);
+        r->silent = false;
+        r->quiet = rec->diags;
+        rec->diags = real;
+    }
+    *part = (struct game_part){p.tokens, r->opts.skip_token_moves ? NULL : r->token_moves,
+                               p.count, k};
+    return true;
+}
+
+bool game_part_first(const struct game_record *rec, struct game_part *part)
+{
+    const struct pgn_game *g = rec->game;
+    if (g->skipped || !g->token_count)
+        return false;
+    if (parts_of(g) == 1) {
+        *part = (struct game_part){g->tokens, rec->token_moves, g->token_count, 0};
+        return true;
+    }
+    struct game_replayer *r = rec->replayer;
+    if (rec->started)
+        begin_walk(r);
+    return load_part(r, 0, part);
+}
+
+bool game_part_next(const struct game_record *rec, struct game_part *part)
+{
+    if (part->index + 1 >= parts_of(rec->game))
+        return false;
+    return load_part(rec->replayer, part->index + 1, part);
 }
 
 /* ---- the end of the game (SPEC §3.7) ---- */
@@ -582,14 +720,7 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     rec->diags = diags;
     diag_list_clear(&rec->diags);
     rec->game = g;
-    /* Each move token plays at most one mainline move: grow once per game, not per move. */
-    xgrow((void **)&r->mainline, &r->mainline_cap, g->token_count + 1, sizeof *r->mainline);
-    if (!r->opts.skip_token_moves) {
-        xgrow((void **)&r->token_moves, &r->token_move_cap, g->token_count + 1,
-              sizeof *r->token_moves);
-        memset(r->token_moves, 0, g->token_count * sizeof *r->token_moves);
-        rec->token_moves = r->token_moves;
-    }
+    rec->replayer = r;
     for (size_t i = 0; i < g->diags.count; i++)
         diag_list_push(&rec->diags, &g->diags.items[i]);
     diag_list_count_more(&rec->diags, g->diags.more, g->diags.more_errors);
@@ -614,6 +745,13 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         if (r->opts.openings)
             rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,
                                             rec->mainline_count);
+    }
+    if (!rec->started) {
+        /* Not walked: the parts are still loaded for the writers (game_part_first), and
+         * the last one for the marker. */
+        struct pgn_part last = pgn_game_part(g, parts_of(g) - 1);
+        prepare_part(r, &last);
+        note_ending(rec, &last);
     }
     sort_diags(&rec->diags);
     diag_list_close(&rec->diags);

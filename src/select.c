@@ -593,14 +593,10 @@ static bool game_result(const struct pgn_game *g, struct slice *out)
         *out = *v;
         return true;
     }
-    for (size_t i = g->skipped ? 0 : g->token_count; i > 0; i--) {
-        const struct pgn_token *t = &g->tokens[i - 1];
-        if (t->kind == PGN_TOK_RESULT) {
-            *out = (struct slice){t->text, t->len};
-            return true;
-        }
-    }
-    return false;
+    if (g->skipped || !g->last_result.ptr)
+        return false;
+    *out = g->last_result;
+    return true;
 }
 
 static bool result_holds(const struct select *s, const struct pgn_game *g)

@@ -5,7 +5,8 @@
  * Owns: tag order and escapes, canonical SAN for mainline and variation moves (walked
  * with an explicit stack of positions, never recursion), export move numbers, comments,
  * NAGs, variations, 80-column wrapping, the termination marker.  Does not own replay:
- * it trusts record->token_moves and only re-plays those moves to know each position.
+ * it trusts the moves the replay resolved (game_part_first/next: a game of many tokens
+ * comes in parts) and only re-plays those moves to know each position.
  *
  * Decisions (also in the man page):
  * - Tags: the Seven Tag Roster first, in order, missing ones filled ("?", Date
@@ -63,6 +64,7 @@ struct pgn_out {
     struct buf *out;
     struct buf *fixes;           /* NULL: no --fixes report */
     const struct game_record *rec;
+    struct game_part part;       /* the part of the game's tokens being written */
     const struct writer_options *o;
     bool fen_comments;
     bool fen_pending;            /* a mainline move was written; its FEN comment is due */
@@ -321,16 +323,11 @@ static int roster_index(const struct slice *name)
     return -1;
 }
 
-/* The game's termination marker (the record has it only for games replayed). */
+/* The game's termination marker: the one the replay met, else the game's last token if
+ * it is a result (a game not replayed). */
 static struct slice result_token(const struct game_record *rec)
 {
-    const struct pgn_game *g = rec->game;
-    if (rec->result_token.ptr || !g->token_count)
-        return rec->result_token;
-    const struct pgn_token *last = &g->tokens[g->token_count - 1];
-    if (last->kind == PGN_TOK_RESULT)
-        return (struct slice){last->text, last->len};
-    return (struct slice){NULL, 0};
+    return rec->result_token.ptr ? rec->result_token : rec->ending_result;
 }
 
 static struct slice result_tag(const struct game_record *rec)
@@ -678,12 +675,13 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
         "the line's moves from %.*s on are kept in a comment", (int)tok->len, tok->text);
 }
 
-static bool is_ep_mark_after_move(const struct game_record *rec, size_t i)
+/* A part never starts with the mark of a move in the part before (pgn_reader.h). */
+static bool is_ep_mark_after_move(const struct game_part *part, size_t i)
 {
-    const struct pgn_token *tok = &rec->game->tokens[i];
+    const struct pgn_token *tok = &part->tokens[i];
     bool nonstandard;
     return i > 0 && san_is_ep_mark(tok->text, tok->len, &nonstandard) &&
-           rec->token_moves[i - 1].played;
+           part->moves[i - 1].played;
 }
 
 /* An annotation glyph written as its own word (game.c read it as a NAG): its NAG. */
@@ -701,14 +699,14 @@ static bool write_glyph_word(struct pgn_out *w, const struct pgn_token *tok)
 
 static void write_move_token(struct pgn_out *w, size_t i)
 {
-    const struct pgn_token *tok = &w->rec->game->tokens[i];
-    const struct game_token_move *tm = &w->rec->token_moves[i];
+    const struct pgn_token *tok = &w->part.tokens[i];
+    const struct game_token_move *tm = &w->part.moves[i];
     if (top(w)->raw) {
         put_word(w, "", tok->text, tok->len);
         w->force_number = false;
     } else if (tm->played) {
         write_played_move(w, tok, tm);
-    } else if (!is_ep_mark_after_move(w->rec, i) && !write_glyph_word(w, tok)) {
+    } else if (!is_ep_mark_after_move(&w->part, i) && !write_glyph_word(w, tok)) {
         start_unplayed(w, tok);
     }
 }
@@ -768,7 +766,7 @@ static void close_remainder(struct pgn_out *w)
 /* One token outside a remainder comment. */
 static void write_token(struct pgn_out *w, size_t i)
 {
-    const struct pgn_token *tok = &w->rec->game->tokens[i];
+    const struct pgn_token *tok = &w->part.tokens[i];
     if (tok->kind != PGN_TOK_NAG)
         flush_fen(w);
     switch (tok->kind) {
@@ -832,14 +830,17 @@ static void write_movetext(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
     size_t dropped_nest = 0;
-    for (size_t i = 0; i < g->token_count; i++) {
-        const struct pgn_token *tok = &g->tokens[i];
-        if (w->remainder && ends_remainder(w, tok))
-            close_remainder(w);
-        if (w->remainder)
-            write_remainder_token(w, tok);
-        else if (!in_dropped_variation(w, tok, &dropped_nest))
-            write_token(w, i);
+    for (bool more = game_part_first(w->rec, &w->part); more;
+         more = game_part_next(w->rec, &w->part)) {
+        for (size_t i = 0; i < w->part.count; i++) {
+            const struct pgn_token *tok = &w->part.tokens[i];
+            if (w->remainder && ends_remainder(w, tok))
+                close_remainder(w);
+            if (w->remainder)
+                write_remainder_token(w, tok);
+            else if (!in_dropped_variation(w, tok, &dropped_nest))
+                write_token(w, i);
+        }
     }
     if (w->remainder)
         close_remainder(w);

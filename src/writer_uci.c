@@ -288,105 +288,127 @@ static void note_extras(struct tsv_row *row, const struct pgn_token *tok)
             row->extra[k] = comment_command(tok->text, tok->len, extra_names[k]);
 }
 
+/*
+ * A row's values are slices of its comments, and the row is written at the next mainline
+ * move, which may lie in the next part of a game in parts (game.h): there a part's
+ * tokens are gone, so the values found so far are copied into the row's own storage.
+ */
+static void keep_extras(struct tsv_row *row, struct buf *kept)
+{
+    kept->len = 0;
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (row->extra[k].ptr)
+            buf_append(kept, row->extra[k].ptr, row->extra[k].len);
+    size_t at = 0;
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (row->extra[k].ptr) {
+            row->extra[k].ptr = kept->data + at;
+            at += row->extra[k].len;
+        }
+}
+
 /* The mainline moves are the played move tokens at depth 0; each row takes the
  * commands of the comments between its move and the next mainline move. */
 static void write_tsv(struct buf *out, const struct game_record *rec,
                       const struct writer_options *o)
 {
-    const struct pgn_game *g = rec->game;
     struct position pos = rec->start;
     struct tsv_row row;
+    struct buf kept;
+    buf_init(&kept);
     bool open = false;
     size_t depth = 0;
-    for (size_t i = 0; rec->started && i < g->token_count; i++) {
-        const struct pgn_token *tok = &g->tokens[i];
-        if (tok->kind == PGN_TOK_VARIATION_START) {
-            depth++;
-        } else if (tok->kind == PGN_TOK_VARIATION_END) {
-            depth -= depth > 0;
-        } else if (depth == 0 && (tok->kind == PGN_TOK_COMMENT ||
-                                  tok->kind == PGN_TOK_LINE_COMMENT) && open) {
-            note_extras(&row, tok);
-        } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && rec->token_moves[i].played) {
-            if (open)
-                put_tsv_row(out, rec, o, &row);
-            memset(&row, 0, sizeof row);
-            row.ply = rec->token_moves[i].ply;
-            uci_write_move(&pos, rec->token_moves[i].move, o->king_takes_rook, row.uci);
-            san_write_marked(&pos, rec->token_moves[i].move, rec->token_moves[i].check_mark,
-                             row.san);
-            position_do_move(&pos, rec->token_moves[i].move);
-            open = true;
+    struct game_part part;
+    for (bool more = rec->started && game_part_first(rec, &part); more;
+         more = game_part_next(rec, &part)) {
+        for (size_t i = 0; i < part.count; i++) {
+            const struct pgn_token *tok = &part.tokens[i];
+            const struct game_token_move *tm = &part.moves[i];
+            if (tok->kind == PGN_TOK_VARIATION_START) {
+                depth++;
+            } else if (tok->kind == PGN_TOK_VARIATION_END) {
+                depth -= depth > 0;
+            } else if (depth == 0 && (tok->kind == PGN_TOK_COMMENT ||
+                                      tok->kind == PGN_TOK_LINE_COMMENT) && open) {
+                note_extras(&row, tok);
+            } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && tm->played) {
+                if (open)
+                    put_tsv_row(out, rec, o, &row);
+                memset(&row, 0, sizeof row);
+                row.ply = tm->ply;
+                uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
+                san_write_marked(&pos, tm->move, tm->check_mark, row.san);
+                position_do_move(&pos, tm->move);
+                open = true;
+            }
         }
+        if (open && part.index + 1 < rec->game->part_count)
+            keep_extras(&row, &kept);
     }
     if (open)
         put_tsv_row(out, rec, o, &row);
+    buf_release(&kept);
 }
 
 /* ---- --with clk,eval,emt in JSON: one array per value, aligned with "uci" ---- */
 
-/* The index of the first mainline move token (played, at depth 0) at or after token i;
- * *depth carries the nesting from call to call.  The token count when none is left. */
-static size_t next_mainline_move(const struct game_record *rec, size_t i, size_t *depth)
+/* One element of an array: a string, or null. */
+static void put_json_extra(struct buf *out, struct slice v)
 {
-    const struct pgn_game *g = rec->game;
-    for (; rec->started && i < g->token_count; i++) {
-        enum pgn_token_kind kind = g->tokens[i].kind;
-        if (kind == PGN_TOK_VARIATION_START)
-            ++*depth;
-        else if (kind == PGN_TOK_VARIATION_END)
-            *depth -= *depth > 0;
-        else if (*depth == 0 && kind == PGN_TOK_MOVE && rec->token_moves[i].played)
-            return i;
-    }
-    return g->token_count;
+    if (out->data[out->len - 1] != '[')
+        buf_putc(out, ',');
+    if (v.ptr)
+        buf_json_string(out, v.ptr, v.len);
+    else
+        buf_puts(out, "null");
 }
 
-/* As the TSV rows take it: [%name] from the first mainline comment that has one, between
- * mainline move token m and the next mainline move. */
-static struct slice move_extra(const struct game_record *rec, size_t m, const char *name)
+/* ,"name":[...]: for each mainline move (a played move token at depth 0), [%name] from
+ * the first mainline comment that has one between it and the next mainline move, as
+ * the TSV rows take it, else null.  A value is written as soon as it is found, so
+ * nothing is kept from part to part. */
+static void put_json_extra_array(struct buf *out, const struct game_record *rec,
+                                 const char *name)
 {
-    const struct pgn_game *g = rec->game;
+    buf_printf(out, ",\"%s\":[", name);
+    bool open = false, found = false;
     size_t depth = 0;
-    for (size_t i = m + 1; i < g->token_count; i++) {
-        const struct pgn_token *tok = &g->tokens[i];
-        if (tok->kind == PGN_TOK_VARIATION_START) {
-            depth++;
-        } else if (tok->kind == PGN_TOK_VARIATION_END) {
-            depth -= depth > 0;
-        } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && rec->token_moves[i].played) {
-            break;
-        } else if (depth == 0 &&
-                   (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT)) {
-            struct slice v = comment_command(tok->text, tok->len, name);
-            if (v.ptr)
-                return v;
+    struct game_part part;
+    for (bool more = rec->started && game_part_first(rec, &part); more;
+         more = game_part_next(rec, &part)) {
+        for (size_t i = 0; i < part.count; i++) {
+            const struct pgn_token *tok = &part.tokens[i];
+            if (tok->kind == PGN_TOK_VARIATION_START) {
+                depth++;
+            } else if (tok->kind == PGN_TOK_VARIATION_END) {
+                depth -= depth > 0;
+            } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && part.moves[i].played) {
+                if (open && !found)
+                    put_json_extra(out, (struct slice){NULL, 0});
+                open = true;
+                found = false;
+            } else if (depth == 0 && open && !found &&
+                       (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT)) {
+                struct slice v = comment_command(tok->text, tok->len, name);
+                if (v.ptr) {
+                    put_json_extra(out, v);
+                    found = true;
+                }
+            }
         }
     }
-    return (struct slice){NULL, 0};
+    if (open && !found)
+        put_json_extra(out, (struct slice){NULL, 0});
+    buf_putc(out, ']');
 }
 
-/* ,"clk":[...],"eval":[...] as --with asks: a string or null per mainline move. */
+/* ,"clk":[...],"eval":[...] as --with asks. */
 static void put_json_extras(struct buf *out, const struct game_record *rec,
                             const struct writer_options *o)
 {
-    for (int k = 0; k < EXTRA_COUNT; k++) {
-        if (!(o->with & (1u << k)))
-            continue;
-        buf_printf(out, ",\"%s\":[", extra_names[k]);
-        size_t depth = 0;
-        for (size_t m = next_mainline_move(rec, 0, &depth); m < rec->game->token_count;
-             m = next_mainline_move(rec, m + 1, &depth)) {
-            if (out->data[out->len - 1] != '[')
-                buf_putc(out, ',');
-            struct slice v = move_extra(rec, m, extra_names[k]);
-            if (v.ptr)
-                buf_json_string(out, v.ptr, v.len);
-            else
-                buf_puts(out, "null");
-        }
-        buf_putc(out, ']');
-    }
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (o->with & (1u << k))
+            put_json_extra_array(out, rec, extra_names[k]);
 }
 
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o)

@@ -56,8 +56,11 @@ struct game_token_move {
     char check_mark;  /* what the move gives, as SAN marks it: '+', '#' or 0 (san_write_marked) */
 };
 
+struct game_replayer;
+
 struct game_record {
     const struct pgn_game *game;      /* borrowed from the reader */
+    struct game_replayer *replayer;   /* its owner: game_part_first/next play parts again */
     enum game_status status;
     bool chess960;
     bool started;                     /* the start position was set up */
@@ -65,11 +68,15 @@ struct game_record {
     struct position final;            /* after the last mainline move played */
     const struct move *mainline;      /* the mainline moves played */
     size_t mainline_count;
-    const struct game_token_move *token_moves; /* one per game->tokens[i]; NULL with
-                                                * game_options.skip_token_moves */
+    const struct game_token_move *token_moves; /* one per game->tokens[i] (a game in parts:
+                                                * walk them with game_part_first/next); NULL
+                                                * with game_options.skip_token_moves */
     uint32_t error_ply;               /* ply of the mainline error that stopped it, or 0 */
     enum game_end end;                /* of the final position, when no error stopped it */
     struct slice result_token;        /* the termination marker written, if any */
+    /* The game's last token when it is a result token, as written, replayed or not. */
+    struct slice ending_result;
+    char result_text[12], ending_text[12]; /* the two slices' bytes */
     struct slice result_tag;          /* the Result tag's value, if any */
     struct diag_list diags;           /* reader's and replay's, in file order */
     /* With game_options.openings: the opening of the mainline played (opening.h), NULL
@@ -78,14 +85,34 @@ struct game_record {
     const struct opening *opening;
 };
 
-struct game_replayer;
-
 /** A replayer with those options; NULL with *err on a failure to build the SAN matcher. */
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err);
 void game_replayer_free(struct game_replayer *r);
 
 /** Replay g; the record returned is owned by r and valid until the next call. */
 const struct game_record *game_replay(struct game_replayer *r, const struct pgn_game *g);
+
+/*
+ * The tokens of a replayed game with the move each one resolved to, part by part (a game
+ * of many tokens comes in parts: pgn_reader.h).  A whole game is one part, handed out
+ * as it is.  For a game in parts the replayer plays each part again as it is loaded,
+ * silently (the record's diagnostics and facts are those of game_replay and do not
+ * change), so writers see the same moves as the replay did.  Walk the parts in order,
+ * one walk at a time, before the replayer's next game_replay; a part is valid until the
+ * next call.
+ */
+struct game_part {
+    const struct pgn_token *tokens;
+    const struct game_token_move *moves; /* one per token; NULL with skip_token_moves */
+    size_t count;
+    size_t index;                        /* which part of the game */
+};
+
+/** The game's first part; false when it has no tokens.  A game that could not be set up
+ *  has its parts too, every move unplayed. */
+bool game_part_first(const struct game_record *rec, struct game_part *part);
+/** The part after *part; false after the last. */
+bool game_part_next(const struct game_record *rec, struct game_part *part);
 
 /** A tag's value by name (case-sensitive), or NULL. */
 const struct slice *game_tag(const struct pgn_game *g, const char *name);

@@ -86,6 +86,7 @@ COUNT_OPTION(opt_max_comment_bytes, limits.max_comment_bytes, SIZE_MAX / 2,
              "--max-comment-bytes")
 COUNT_OPTION(opt_max_depth, limits.max_depth, 1u << 24, "--max-depth")
 COUNT_OPTION(opt_max_game_tokens, limits.max_game_tokens, SIZE_MAX / 64, "--max-game-tokens")
+COUNT_OPTION(opt_part_tokens, limits.part_tokens, SIZE_MAX / 64, "--part-tokens")
 COUNT_OPTION(opt_max_errors, max_errors, UINT64_MAX, "--max-errors")
 COUNT_OPTION(opt_jobs, jobs, 1024, "--jobs")
 
@@ -434,7 +435,8 @@ static const struct option_entry option_table[] = {
     {"ep", 0, true, CMD_BIT(CMD_FEN) | CMD_BIT(CMD_UCI), opt_ep, "standard|legal  en passant field convention"},
     {"shredder", 0, false, CMD_BIT(CMD_FEN) | CMD_BIT(CMD_UCI), opt_shredder, "Shredder-FEN castling letters"},
     {"max-game-bytes", 0, true, ALL_CMDS, opt_max_game_bytes, "N  skip games larger than N bytes (64M)"},
-    {"max-game-tokens", 0, true, ALL_CMDS, opt_max_game_tokens, "N  skip games of more than N tokens (2M)"},
+    {"max-game-tokens", 0, true, ALL_CMDS, opt_max_game_tokens, "N  skip games of more than N tokens (no limit)"},
+    {"part-tokens", 0, true, ALL_CMDS, opt_part_tokens, "N  replay and write a game of more tokens in parts (64K)"},
     {"max-token-bytes", 0, true, ALL_CMDS, opt_max_token_bytes, "N  longest move/NAG/tag name (255)"},
     {"max-comment-bytes", 0, true, ALL_CMDS, opt_max_comment_bytes, "N  longest comment (32M)"},
     {"max-depth", 0, true, ALL_CMDS, opt_max_depth, "N  deepest variation nesting (1024)"},

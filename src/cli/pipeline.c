@@ -51,9 +51,10 @@ enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20, JOIN_MAX = 1 << 20 
 
 /* What a chunk keeps from phase A, whatever its bytes hold: tiny games (2 bytes each)
  * or many diagnostics (~500 bytes each, one per 2 input bytes) would otherwise cost
- * hundreds of times the chunk's bytes, in every slot of the ring.  Past a bound the
- * chunk's games are only counted, and phase B reads them again from the chunk's bytes
- * and replays each as it is read (replay_rest).  Real games (~1 KB) never reach it. */
+ * hundreds of times the chunk's bytes, in every slot of the ring.  Past a bound, or from
+ * a game in parts on (pgn_reader.h), the chunk's games are only counted, and phase B
+ * reads them again from the chunk's bytes and replays each as it is read (replay_rest).
+ * Real games (~1 KB) never reach it. */
 enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 1024 };
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
@@ -247,6 +248,12 @@ static void tokenize(struct chunk *c, struct pgn_reader *r)
     size_t tokens = 0;
     while (pgn_reader_next(r, &g, NULL) == 1) {
         c->games_in++;
+        if (!c->overflow && g.part_count > 1) {
+            /* A game in parts loads them from its reader, which must still be at it:
+             * replay_rest reads it again and replays it at once. */
+            c->overflow = true;
+            pgn_reader_keep_tokens(r, false);
+        }
         if (c->overflow)
             continue;
         add_game(c, &g, g.token_count ? (size_t)(g.tokens - pgn_reader_kept_tokens(r)) : 0);
