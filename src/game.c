@@ -61,6 +61,8 @@ struct game_replayer {
      * away: game_replay has them), the mainline and the error ply are left alone. */
     bool silent;
     struct diag_list quiet;
+    void (*between_parts)(void *ctx);
+    void *between_ctx;
 };
 
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
@@ -611,7 +613,16 @@ bool game_part_next(const struct game_record *rec, struct game_part *part)
 {
     if (part->index + 1 >= parts_of(rec->game))
         return false;
-    return load_part(rec->replayer, part->index + 1, part);
+    struct game_replayer *r = rec->replayer;
+    if (r->between_parts)
+        r->between_parts(r->between_ctx);
+    return load_part(r, part->index + 1, part);
+}
+
+void game_replayer_between_parts(struct game_replayer *r, void (*fn)(void *ctx), void *ctx)
+{
+    r->between_parts = fn;
+    r->between_ctx = ctx;
 }
 
 /* ---- the end of the game (SPEC §3.7) ---- */

@@ -352,11 +352,13 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
 
 /* ---- --with clk,eval,emt in JSON: one array per value, aligned with "uci" ---- */
 
-/* One element of an array: a string, or null. */
-static void put_json_extra(struct buf *out, struct slice v)
+/* One element of an array: a string, or null.  (*first, not a look at the last byte
+ * written: the output may have been written out between two parts of a game.) */
+static void put_json_extra(struct buf *out, struct slice v, bool *first)
 {
-    if (out->data[out->len - 1] != '[')
+    if (!*first)
         buf_putc(out, ',');
+    *first = false;
     if (v.ptr)
         buf_json_string(out, v.ptr, v.len);
     else
@@ -371,7 +373,7 @@ static void put_json_extra_array(struct buf *out, const struct game_record *rec,
                                  const char *name)
 {
     buf_printf(out, ",\"%s\":[", name);
-    bool open = false, found = false;
+    bool open = false, found = false, first = true;
     size_t depth = 0;
     struct game_part part;
     for (bool more = rec->started && game_part_first(rec, &part); more;
@@ -384,21 +386,21 @@ static void put_json_extra_array(struct buf *out, const struct game_record *rec,
                 depth -= depth > 0;
             } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && part.moves[i].played) {
                 if (open && !found)
-                    put_json_extra(out, (struct slice){NULL, 0});
+                    put_json_extra(out, (struct slice){NULL, 0}, &first);
                 open = true;
                 found = false;
             } else if (depth == 0 && open && !found &&
                        (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT)) {
                 struct slice v = comment_command(tok->text, tok->len, name);
                 if (v.ptr) {
-                    put_json_extra(out, v);
+                    put_json_extra(out, v, &first);
                     found = true;
                 }
             }
         }
     }
     if (open && !found)
-        put_json_extra(out, (struct slice){NULL, 0});
+        put_json_extra(out, (struct slice){NULL, 0}, &first);
     buf_putc(out, ']');
 }
 

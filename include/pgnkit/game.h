@@ -114,6 +114,13 @@ bool game_part_first(const struct game_record *rec, struct game_part *part);
 /** The part after *part; false after the last. */
 bool game_part_next(const struct game_record *rec, struct game_part *part);
 
+/**
+ * Call fn(ctx) between two parts of a game in parts as a writer walks them, before the
+ * next part is loaded (game_part_next): a caller that may write its output out in the
+ * middle of a game does it there, so a game's output need not be held whole.  NULL: none.
+ */
+void game_replayer_between_parts(struct game_replayer *r, void (*fn)(void *ctx), void *ctx);
+
 /** A tag's value by name (case-sensitive), or NULL. */
 const struct slice *game_tag(const struct pgn_game *g, const char *name);
 

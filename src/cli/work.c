@@ -218,6 +218,26 @@ static bool should_stop(const struct config *cfg, const struct summary *s,
     return cfg->max_errors && s->total.error_diags + o->stats.error_diags >= cfg->max_errors;
 }
 
+/* What run_serial's replayer calls between two parts of a big game (game.h): the output
+ * so far goes out, so that a game's output is not held whole on top of its text.  Not
+ * when the route still needs the game's output as one piece (route_defers: split,
+ * dedupe, --invalid-to): it decides where the game goes once it is written. */
+struct midgame {
+    const struct config *cfg;
+    struct work_output *o;
+    struct router *route;
+    bool failed;
+};
+
+static void flush_midgame(void *ctx)
+{
+    struct midgame *m = ctx;
+    if (m->failed || route_defers(m->cfg) || m->o->out.len < OUTPUT_FLUSH_BYTES)
+        return;
+    if (output_flush(m->route->out, &m->o->out) != 0)
+        m->failed = true;
+}
+
 /* Single-threaded: read, replay, write, flush as the buffers fill. */
 int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input *in,
                struct router *route, struct progress *prog, struct summary *summary,
@@ -228,6 +248,8 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
         return 2;
     struct work_output o;
     work_output_init(&o);
+    struct midgame midgame = {cfg, &o, route, false};
+    game_replayer_between_parts(r, flush_midgame, &midgame);
     struct pgn_game game;
     struct diag err;
     int rc, status = 0;
@@ -250,7 +272,7 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
         process_game(r, cfg, &game, &o);
         games++;
         /* Settled at once: the game's input bytes are the reader's until its next game. */
-        if (route_settle(route, &o) != 0) {
+        if (midgame.failed || route_settle(route, &o) != 0) {
             status = 2;
             break;
         }
