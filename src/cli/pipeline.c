@@ -711,6 +711,10 @@ static ssize_t rest_read(void *ctx, char *buf, size_t cap)
         size_t n = rs->len - rs->pos < cap ? rs->len - rs->pos : cap;
         memcpy(buf, rs->bytes + rs->pos, n);
         rs->pos += n;
+        if (rs->pos == rs->len) { /* all in the reader's buffer now: up to 8 MiB less */
+            free(rs->bytes);
+            rs->bytes = NULL;
+        }
         return (ssize_t)n;
     }
     if (rs->input_end > 0)
@@ -742,6 +746,15 @@ static int run_rest(struct pipeline *p, struct input *in, struct router *route,
         char *dst = arena_take((void **)&rs.bytes, &rs.len, &cap, n, 1);
         memcpy(dst, c->data + (pos - c->at.offset), n);
         pos = end;
+    }
+    /* The ring is done with (the workers have stopped): a chunk that found no cut holds
+     * up to 8 MiB, which the serial run, perhaps over one huge game, should not carry. */
+    for (size_t i = 0; i < p->slot_count; i++) {
+        struct pgn_resume kept_at = p->slots[i].at; /* trace() names where it went serial */
+        chunk_release(&p->slots[i]);
+        memset(&p->slots[i], 0, sizeof p->slots[i]);
+        p->slots[i].at = kept_at;
+        work_output_init(&p->slots[i].output);
     }
     struct pgn_reader *reader = pgn_reader_new_at((struct pgn_source){rest_read, &rs},
                                                   in->name, &p->cfg->limits, &at);
