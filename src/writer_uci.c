@@ -295,16 +295,21 @@ static void note_extras(struct tsv_row *row, const struct pgn_token *tok)
  */
 static void keep_extras(struct tsv_row *row, struct buf *kept)
 {
-    kept->len = 0;
+    /* Into a new buffer: the values may already lie in `kept` (a row over three parts). */
+    struct buf next;
+    buf_init(&next);
+    buf_reserve(&next, 1); /* a value found empty keeps a pointer: found, unlike NULL */
     for (int k = 0; k < EXTRA_COUNT; k++)
         if (row->extra[k].ptr)
-            buf_append(kept, row->extra[k].ptr, row->extra[k].len);
+            buf_append(&next, row->extra[k].ptr, row->extra[k].len);
     size_t at = 0;
     for (int k = 0; k < EXTRA_COUNT; k++)
         if (row->extra[k].ptr) {
-            row->extra[k].ptr = kept->data + at;
+            row->extra[k].ptr = next.data + at;
             at += row->extra[k].len;
         }
+    buf_release(kept);
+    *kept = next;
 }
 
 /* The mainline moves are the played move tokens at depth 0; each row takes the

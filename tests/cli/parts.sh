@@ -28,6 +28,8 @@ done
     printf '[Event "deep"]\n\n1. e4 (1. d4 (1. c4 (1. Nf3 d5 (1... Nf6 2. g3) 2. g3) e5) d5) e5 '
     printf '{[%%clk 0:01:00] [%%eval 0.3]} 2. Nf3 {[%%clk 0:00:59]} Nc6 ; a line comment\n'
     printf '3. Bb5 $1 a6 !? 4. Ba4 (4. Bxc6 dxc6 {[%%emt 0:00:02]}) Nf6 5. O-O Be7 1-0\n\n'
+    printf '[Event "values over parts"]\n\n1. e4 {[%%eval 0.25]} (1. d4) {x} {[%%clk 0:00:43]} ; y\n'
+    printf '{[%%emt 0:00:01]} e5 {[%%clk 0:00:40]} (1... c5 {[%%eval 9]}) {[%%eval 0.1]} 2. Nf3 *\n\n'
     printf '[Event "bad fen"]\n[FEN "not a fen"]\n[SetUp "1"]\n\n1. e4 (1. d4) e5 {x} 0-1\n\n'
     printf '[Event "error"]\n\n1. e4 e5 2. Nf3 Nf6 3. Qh8 (3. d4) Nc6 {after} 4. Bb5 *\n\n'
     printf '1. e4 e5\n\n1. d4 d5 2. Qxd8 *\n\n'

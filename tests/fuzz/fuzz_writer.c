@@ -7,6 +7,9 @@
  * and moves.  The input's games, written as PGN, are read again; the uci lines (the
  * mainline of every game, in order) of the two reads must be equal, and so must the move
  * tokens of the games copied as written (bad FEN: no uci line shows them).
+ * A second oracle for games in parts (pgn_reader.h): every writer's every format, and
+ * every diagnostic, of the input read with parts of 1 to 8 tokens (from the first byte)
+ * equal those of the input read whole.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +22,8 @@
 #include "pgnkit/pgn_reader.h"
 #include "pgnkit/writer.h"
 
-/* Every format of every writer over one record (output discarded: crashes are the check). */
-static void fw_all_formats(struct buf *scratch, const struct game_record *rec)
+/* Every format of every writer over one record, appended to out. */
+static void fw_all_formats(struct buf *out, const struct game_record *rec)
 {
     static const enum output_format formats[] = {FORMAT_TEXT, FORMAT_JSON, FORMAT_PGN,
                                                  FORMAT_TSV};
@@ -29,21 +32,21 @@ static void fw_all_formats(struct buf *scratch, const struct game_record *rec)
     for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
         struct writer_options o = {.format = formats[f],
                                    .with = WRITER_WITH_CLK | WRITER_WITH_EVAL | WRITER_WITH_EMT};
-        buf_clear(scratch);
-        writer_uci(scratch, rec, &o);
+        writer_uci(out, rec, &o);
         for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
             o.fen_mode = modes[m];
             o.fen_ply = 3;
-            buf_clear(scratch);
-            writer_fen(scratch, rec, &o);
+            writer_fen(out, rec, &o);
         }
     }
     struct writer_options o = {.format = FORMAT_PGN};
     struct buf fixes;
     buf_init(&fixes);
-    buf_clear(scratch);
-    writer_pgn_fixes(scratch, &fixes, rec, &o);
+    writer_pgn_fixes(out, &fixes, rec, &o);
+    buf_append(out, fixes.data ? fixes.data : "", fixes.len);
     buf_release(&fixes);
+    for (size_t i = 0; i < rec->diags.count; i++)
+        writer_diag_text(out, rec->game, &rec->diags.items[i]);
 }
 
 /* A game whose start position is not set up (a bad FEN) is written as read: its move
@@ -68,7 +71,8 @@ static void fw_raw_moves(struct buf *out, const struct pgn_game *g)
 static void fw_read(struct game_replayer *rp, const char *data, size_t size, struct buf *uci,
                     struct buf *pgn, bool all)
 {
-    struct pgn_reader *r = pgn_reader_from_memory(data, size, "fuzz", NULL);
+    struct pgn_limits whole = {.part_tokens = SIZE_MAX};
+    struct pgn_reader *r = pgn_reader_from_memory(data, size, "fuzz", &whole);
     FUZZ_ASSERT(r);
     struct buf scratch;
     buf_init(&scratch);
@@ -84,11 +88,49 @@ static void fw_read(struct game_replayer *rp, const char *data, size_t size, str
             fw_raw_moves(uci, &g);
         if (pgn)
             writer_pgn(pgn, rec, &pgn_opts);
-        if (all)
+        if (all) {
+            buf_clear(&scratch);
             fw_all_formats(&scratch, rec);
+        }
     }
     buf_release(&scratch);
     pgn_reader_free(r);
+}
+
+/* Every writer's output of every game of data read with lim, into out. */
+static void fw_collect(struct game_replayer *rp, const char *data, size_t size,
+                       const struct pgn_limits *lim, struct buf *out)
+{
+    struct pgn_reader *r = pgn_reader_from_memory(data, size, "fuzz", lim);
+    FUZZ_ASSERT(r);
+    struct pgn_game g;
+    struct diag err;
+    while (pgn_reader_next(r, &g, &err) == 1)
+        fw_all_formats(out, game_replay(rp, &g));
+    pgn_reader_free(r);
+}
+
+/* The input read whole and in parts of 1 to 8 tokens: the same outputs. */
+static void fw_parts(struct game_replayer *rp, const uint8_t *data, size_t size)
+{
+    struct pgn_limits whole = {.part_tokens = SIZE_MAX};
+    struct pgn_limits parts = {.part_tokens = size ? 1 + data[0] % 8 : 1};
+    struct buf a, b;
+    buf_init(&a);
+    buf_init(&b);
+    fw_collect(rp, (const char *)data, size, &whole, &a);
+    fw_collect(rp, (const char *)data, size, &parts, &b);
+    if (a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0)) {
+        size_t k = 0;
+        while (k < a.len && k < b.len && a.data[k] == b.data[k])
+            k++;
+        fprintf(stderr, "parts of %zu tokens write otherwise than whole games, from byte "
+                "%zu:\n--- whole:\n%.600s\n--- parts:\n%.600s\n", parts.part_tokens, k,
+                a.data ? a.data + k : "", b.data ? b.data + k : "");
+        abort();
+    }
+    buf_release(&a);
+    buf_release(&b);
 }
 
 int FUZZ_ENTRY(const uint8_t *data, size_t size);
@@ -119,5 +161,6 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
     buf_release(&uci2);
     buf_release(&pgn1);
     buf_release(&pgn2);
+    fw_parts(rp, data, size);
     return 0;
 }
