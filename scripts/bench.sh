@@ -253,16 +253,27 @@ echo "44x with --jobs $(nproc): peak RSS $rss KB"
 
 if [ "$quick" != 1 ]; then
 echo
-echo "== memory: one game of 64 MB (bound: 256 MB with the default limits, man page)"
-# 64 MB of "() " after a first move: the token limit (--max-game-tokens) skips it
-# while it is read; a 64 MB game of real moves and comments is skipped by
-# --max-game-bytes (64M) the same way.
-one="$dir/one-game-64mb.pgn"
+echo "== memory: one game of about 64 MB (bound: about its bytes plus a constant, man page)"
+# 66 MB of "() " after a first move (44 million tokens), and 60 MB of variations of real
+# moves with comments: each replayed and written a part of its tokens at a time, just
+# under --max-game-bytes (64 MiB).
+one="$dir/one-game-66mb.pgn"
 [ -s "$one" ] || { printf '[Event "one"]\n\n1. e4 '
-    LC_ALL=C awk 'BEGIN { for (i = 0; i < 22369621; i++) printf "() " }'; printf '*\n'; } >"$one"
-for cmd in uci pgn; do
-    run_median "$bin" $cmd -j1 "$one"
-    echo "64 MB one game, $cmd: $secs s, peak RSS $rss KB"
+    LC_ALL=C awk 'BEGIN { for (i = 0; i < 22000000; i++) printf "() " }'; printf '*\n'; } >"$one"
+var="$dir/one-game-60mb-variations.pgn"
+[ -s "$var" ] || { printf '[Event "variations"]\n\n1. e4 '
+    LC_ALL=C awk 'BEGIN { for (i = 0; i < 930000; i++)
+        printf "(1. d4 d5 2. c4 e6 3. Nc3 Nf6 {a comment} 4. Bg5 Be7 5. e3 O-O) " }'
+    printf 'e5 *\n'; } >"$var"
+for f in "$one" "$var"; do
+    size_kb=$(($(stat -c %s "$f") / 1024))
+    for cmd in check uci pgn; do
+        for jobs in 1 2; do
+            run_median "$bin" $cmd -j$jobs "$f"
+            echo "$(basename "$f") ($size_kb KB), $cmd -j$jobs: $secs s, peak RSS $rss KB" \
+                "($(awk -v a="$rss" -v b="$size_kb" 'BEGIN { printf "%.2f", a / b }')x its size)"
+        done
+    done
 done
 
 echo
