@@ -5,7 +5,7 @@
  * The first reading (pgn_reader.c's scan_game) reads a game whole as always, diagnostics,
  * tags and end included, but holds only two stretches of its tokens: part 0, and the part
  * being read.  When that part has part_tokens tokens (scan_fast stops there), between two
- * steps of the scan and in movetext, it is cut: the scan's state there is kept (struct
+ * steps of the scan, it is cut: the scan's state there is kept (struct
  * part_cut), its tokens are dropped (part 0's stay), and the next part's tokens go where
  * its went, after part 0.  Held: part 0 and one part, whatever the game's size.  Part
  * k >= 1 is read again from its cut to the next one (or the game's end) when it is asked
@@ -18,15 +18,20 @@
  * game.c reads an en passant mark with the move before it.  So a cut after a move (itself
  * no en passant mark) waits for the next token kept: if that is no en passant mark and the
  * move did not grow, the cut is made where it waited, the new token starting the next
- * part; else the part goes on and the cut is decided again after the token.
+ * part; else the part goes on and the cut is decided again after the token.  Before the
+ * movetext every token is a comment, which no reading looks back at: the cut is made at
+ * once.  A part cut there is read again in the phase it was cut in (a '[' is a tag
+ * pair's there, not the movetext's), stepping over tag pairs without keeping them (the
+ * game's tags are handed out already, and pointers to them held) and taking no boundary
+ * (the first reading found none inside the part), so that a game of millions of comments
+ * before its first move holds two parts, not all of them.
  *
  * How large a part gets: the step that brings a part to part_tokens adds at most one token
  * more (scan_fast stops at part_stop; a token step reads one token); a cut there, or at
  * the move where a cut waits, leaves at most part_tokens + 1; an en passant mark after
  * that move, or the game's last token while the cut waits, one more: part_tokens + 2 at
  * most (a promotion piece joins its move and adds none; after a mark the cut is made at
- * once).  The one exception is part 0 while the game has no movetext yet: the comments
- * before its first move are all in part 0.
+ * once).  Before the movetext a cut is made at once: part_tokens + 1.  Part 0 included.
  */
 #include "pgn_reader_internal.h"
 
@@ -62,7 +67,8 @@ static struct part_cut state_at(const struct pgn_reader *r, size_t i)
                              .eols = r->eols,
                              .depth = r->depth,
                              .open_line = r->open_line,
-                             .open_col = r->open_col};
+                             .open_col = r->open_col,
+                             .phase = r->phase};
 }
 
 /* End the part being read before toks[at], where the scan's state was *c: its tokens
@@ -91,8 +97,16 @@ static void cut_at(struct pgn_reader *r, struct part_cut c, size_t at)
 
 READER_COLD void part_due(struct pgn_reader *r, size_t i)
 {
-    if (r->phase != PHASE_MOVETEXT || r->skipping || r->relex)
+    if (r->skipping || r->relex)
         return;
+    if (r->phase != PHASE_MOVETEXT) {
+        /* Before the movetext every token is a comment, which changes the reading of no
+         * other token: cut at once. */
+        assert(r->toks[r->ntok - 1].kind == PGN_TOK_COMMENT ||
+               r->toks[r->ntok - 1].kind == PGN_TOK_LINE_COMMENT);
+        cut_at(r, state_at(r, i), r->ntok);
+        return;
+    }
     if (r->cut_waits) {
         if (r->ntok == r->wait_ntok) {
             if (r->toks[r->ntok - 1].len == r->wait_len)
@@ -188,7 +202,7 @@ void relex_begin(struct pgn_reader *r, size_t k, struct pgn_reader *saved)
     r->stop_at = SIZE_MAX;
     r->started = true;
     r->skipping = false;
-    r->phase = PHASE_MOVETEXT;
+    r->phase = c->phase;
     r->line = c->line;
     r->ls = (ptrdiff_t)((int64_t)c->ls_off - (int64_t)r->base_off);
     r->eols = c->eols;

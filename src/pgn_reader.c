@@ -72,7 +72,9 @@ static inline bool fast_path_starts(const struct pgn_reader *r, unsigned cl)
 /*
  * A tag pair at i.  In a tag section, after a blank line, one that repeats a name of the
  * section (or follows a broken value) starts a new game: the game before it had no
- * movetext.  A tag line too long to keep is reported and skipped to its end.
+ * movetext.  A tag line too long to keep is reported and skipped to its end.  A part read
+ * again (r->relex) only steps over it: the game's tags, handed out with it, stay as they
+ * are, and the first reading took no boundary inside the part.
  */
 static struct step tag_pair(struct pgn_reader *r, size_t i, uint64_t eols)
 {
@@ -83,10 +85,12 @@ static struct step tag_pair(struct pgn_reader *r, size_t i, uint64_t eols)
         j = parse_tag(r, d, i, r->len, &tp);
     if (j == NEED_MORE)
         return step_to(STEP_MORE, i);
-    if (j != TAG_SKIP_LINE && r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
-        (r->bad_string || tag_is_dup(r, d, &tp)))
-        return step_to(STEP_BOUNDARY, i);
-    commit_tag(r, d, i, &tp, r->line, r->ls);
+    if (!r->relex) {
+        if (j != TAG_SKIP_LINE && r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
+            (r->bad_string || tag_is_dup(r, d, &tp)))
+            return step_to(STEP_BOUNDARY, i);
+        commit_tag(r, d, i, &tp, r->line, r->ls);
+    }
     r->phase = PHASE_TAGS;
     if (j != TAG_SKIP_LINE)
         return step_to(STEP_NEXT, j);

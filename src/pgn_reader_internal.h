@@ -52,9 +52,10 @@ struct absent {
 
 /*
  * Where a part of a game in parts starts (pgn_reader.h, struct pgn_part): the scan's
- * state between two steps, which is all that reading on from there needs (in movetext:
- * the tags and the limits' flags only make diagnostics, which a second reading skips).
- * File offsets, not indices: the data moves under a streaming reader.
+ * state between two steps, which is all that reading on from there needs (the tags, the
+ * tag names and the limits' flags decide only diagnostics, tags and game boundaries,
+ * which a second reading neither makes nor takes: the first reading found none inside
+ * the part).  File offsets, not indices: the data moves under a streaming reader.
  */
 struct part_cut {
     uint64_t off;      /* where the scan resumes */
@@ -64,6 +65,7 @@ struct part_cut {
     uint64_t depth;
     uint64_t open_line, open_col;
     size_t first;      /* the part's first token: its index among the game's tokens */
+    enum game_phase phase; /* before the movetext, a '[' is a tag pair's */
 };
 
 /*

@@ -2,7 +2,8 @@
  * reader_buffer.c - the reader's storage: the input buffer and what moves with it.
  *
  * Owns the one growing input buffer (it holds the current game and is compacted between
- * games; a read asks at least READ_CHUNK bytes and at most READ_MAX), the pointers into
+ * games; it grows in place, to no more than a game within max_game_bytes needs; a read
+ * asks at least READ_CHUNK bytes and at most READ_MAX), the pointers into
  * it that must move when it does (tokens, tag names and values), the growth of the
  * per-game token and tag arrays, the diagnostics list, and the streaming skips that read
  * on without keeping anything (a line, a token run, a game over its limits).  Knows
@@ -92,38 +93,69 @@ void start_skipping(struct pgn_reader *r)
     r->scratch_len = 0;
 }
 
-/* Move the game's pointers into data along with the bytes: p becomes nb + (p - old). */
-static void rebase_game(struct pgn_reader *r, const char *old, char *nb)
+/* The buffer's address as a number: its pointers are moved by how far it moved, with
+ * no arithmetic on (nor comparison with) the block realloc may have freed. */
+static inline uintptr_t addr(const void *p) { return (uintptr_t)p; }
+
+/* Move the game's pointers into the buffer by the difference between their offset from
+ * old (the address the bytes were at) and nb (where they are now): p becomes
+ * nb + (p - old). */
+static void rebase_game(struct pgn_reader *r, uintptr_t old, char *nb)
 {
     for (size_t k = 0; k < r->ntok; k++)
-        r->toks[k].text = nb + (r->toks[k].text - old);
+        r->toks[k].text = nb + (addr(r->toks[k].text) - old);
     for (size_t k = 0; k < r->ntag; k++) {
         struct pgn_tag *t = &r->tags[k];
-        t->name.ptr = nb + (t->name.ptr - old);
+        t->name.ptr = nb + (addr(t->name.ptr) - old);
         if (t->value.ptr)
-            t->value.ptr = nb + (t->value.ptr - old);
+            t->value.ptr = nb + (addr(t->value.ptr) - old);
     }
+    if (r->ncut) /* its text is the game's too (only its place is used) */
+        r->cut_last.text = nb + (addr(r->cut_last.text) - old);
 }
 
-/* Make room by moving [keep, len) to the front or into a larger buffer. */
+/*
+ * The capacity for `live` bytes and a read after them.  Doubling, so that a game read a
+ * chunk at a time is moved O(log n) times; but no more than a game kept whole can need
+ * (max_game_bytes, and two reads: one past the byte that puts it over the limit, after
+ * which it is skipped and only the scan's place is kept), so that a game near or over the
+ * limit does not double the buffer to twice the limit.  More only for the one case that
+ * needs it: bytes kept past the limit (a construct cut by the end of the data, a long
+ * tag line or ';' comment at the game's end, read on until it ends).
+ */
+static size_t grown_cap(const struct pgn_reader *r, size_t live)
+{
+    size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
+    while (ncap - live < READ_CHUNK)
+        ncap *= 2;
+    size_t most = add_sat(r->lim.max_game_bytes, 2 * (size_t)READ_CHUNK);
+    if (ncap > most && most - live >= READ_CHUNK)
+        ncap = most;
+    return ncap;
+}
+
+/*
+ * Make room for a read by moving [keep, len) to the front, then growing the buffer when
+ * that is not room enough.  Growth is a realloc after the move: glibc moves a large block
+ * by remapping its pages (mremap), so the bytes are neither copied nor resident twice,
+ * where a new buffer filled with a copy holds both while it copies (a game of n bytes
+ * would peak at 2n).
+ */
 static void make_room(struct pgn_reader *r, size_t keep)
 {
     size_t live = r->len - keep;
-    if (keep > 0 && r->cap - live >= READ_CHUNK) {
+    if (keep > 0) {
         memmove(r->buf, r->buf + keep, live);
-        rebase_game(r, r->buf + keep, r->buf);
-    } else {
-        size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
-        while (ncap - live < READ_CHUNK)
-            ncap *= 2;
-        char *nb = xmalloc(ncap);
-        if (live)
-            memcpy(nb, r->buf + keep, live);
-        /* Tokens and tags point into the old buffer, which is still alive here (none
-         * before the first fill, and r->buf + keep would be arithmetic on NULL). */
-        if (r->buf)
-            rebase_game(r, r->buf + keep, nb);
-        free(r->buf);
+        rebase_game(r, addr(r->buf + keep), r->buf);
+    }
+    if (r->cap - live < READ_CHUNK) {
+        size_t ncap = grown_cap(r, live);
+        uintptr_t old = addr(r->buf);
+        char *nb = xrealloc(r->buf, ncap);
+        /* Tokens and tags point into the old block (there are none before the first
+         * fill, when old is 0). */
+        if (addr(nb) != old)
+            rebase_game(r, old, nb);
         r->buf = nb;
         r->cap = ncap;
     }

@@ -190,6 +190,19 @@ static void assert_streaming_same(const char *s, size_t len, const struct pgn_li
     free(want);
 }
 
+static void assert_same_dump(const char *got, const char *want, const char *what)
+{
+    if (strcmp(got, want) == 0)
+        return;
+    size_t k = 0;
+    while (got[k] == want[k])
+        k++;
+    while (k > 0 && want[k - 1] != '\n')
+        k--;
+    cr_assert_fail("%s reads otherwise than whole from:\n--- got:\n%.400s\n--- want:\n%.400s",
+                   what, got + k, want + k);
+}
+
 static size_t count_games(const char *s, size_t len, const struct pgn_limits *lim)
 {
     struct pgn_reader *r = pgn_reader_from_memory(s, len, "mem.pgn", lim);
@@ -747,6 +760,54 @@ Test(pgn_reader, a_game_over_the_size_limit_is_skipped_and_the_next_is_read)
     /* Streamed, the big game is dropped as soon as it is over the limit: same result. */
     assert_streaming_same(big.s, big.len, &lim);
     free(big.s);
+}
+
+/*
+ * Streamed near max_game_bytes, where the input buffer stops doubling (it needs to hold no
+ * more than the limit and a read or two): a game just under the limit is read whole, one
+ * just over it is skipped, and the bytes of a construct read past the limit (a long tag
+ * line of the next game, after a game under the limit) are still all kept: streamed reads
+ * as from memory.
+ */
+Test(pgn_reader, games_near_the_size_limit_stream_as_from_memory, .timeout = 60)
+{
+    const size_t limit = (size_t)3 << 20;
+    struct text s = {0};
+    for (int over = 0; over <= 1; over++) {
+        size_t start = s.len;
+        putf(&s, "[Event \"near\"]\n\n1. e4 ");
+        while (s.len - start < limit - 40 + (over ? 80 : 0))
+            put(&s, "{comment} e5 ", 13);
+        put(&s, "*\n\n", 3);
+    }
+    /* A ';' comment of 2 MiB at the end of a game of 2.5 MiB: read on until it ends, the
+     * bytes after it double (reader_read_more), past the limit and a read. */
+    size_t start = s.len;
+    putf(&s, "[Event \"under\"]\n\n1. e4 ");
+    while (s.len - start < limit / 6)
+        put(&s, "(e5) ", 5);
+    put(&s, ";", 1);
+    for (size_t k = 0; k < ((size_t)2 << 20); k++)
+        put(&s, "v", 1);
+    putf(&s, "\n*\n\n[Event \"");
+    for (size_t k = 0; k < ((size_t)1 << 20); k++)
+        put(&s, "w", 1);
+    putf(&s, "\"]\n\n1. d4 *\n");
+    struct pgn_limits lim = {.max_game_bytes = limit};
+    char *want = dump_mem(s.s, s.len, &lim);
+    cr_assert_eq(count_games(s.s, s.len, &lim), 4);
+    const char *skipped = strstr(want, "skipped");
+    cr_assert(skipped && strstr(want, "#2 ") < skipped && strstr(want, "#3 ") > skipped &&
+                  !strstr(skipped + 1, "skipped"),
+              "the second game, over the limit, is skipped; the others are not");
+    static const size_t steps[] = {65536, (size_t)1 << 20, (size_t)4 << 20};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        char *got = dump_trickle(s.s, s.len, steps[k], &lim);
+        assert_same_dump(got, want, "games near the limit streamed");
+        free(got);
+    }
+    free(want);
+    free(s.s);
 }
 
 Test(pgn_reader, deep_nesting_is_counted_without_recursion, .timeout = 20)
@@ -1655,8 +1716,7 @@ static void assert_part_again(const struct pgn_game *g, const struct gathered *a
 
 /*
  * Every game of r, its tokens gathered from its parts, dumped as dump_game_exact does; r
- * is freed.  Each part is checked: at most part_tokens + 2 tokens (part 0: also the
- * comments before the first other token), none empty, the same when loaded again out of
+ * is freed.  Each part is checked: at most part_tokens + 2 tokens (part 0 too), none empty, the same when loaded again out of
  * order, and part 0 (g->tokens) untouched by the loads.  *parted: the games in parts.
  */
 static char *dump_reader_in_parts(struct pgn_reader *r, size_t part_tokens, size_t *parted)
@@ -1689,14 +1749,9 @@ static char *dump_reader_in_parts(struct pgn_reader *r, size_t part_tokens, size
         a.starts[g.part_count] = a.n;
         if (part_tokens == SIZE_MAX)
             cr_assert_leq(g.part_count, 1);
-        /* Sizes: part 0 also holds the comments before the game's first other token. */
-        size_t lead = 0;
-        while (lead < a.n && (a.toks[lead].kind == PGN_TOK_COMMENT ||
-                              a.toks[lead].kind == PGN_TOK_LINE_COMMENT))
-            lead++;
         for (size_t k = 0; slack && k < g.part_count; k++) {
             size_t n = a.starts[k + 1] - a.starts[k];
-            cr_assert_leq(n, slack + (k == 0 ? lead : 0),
+            cr_assert_leq(n, slack,
                           "game %llu part %zu of %zu: %zu tokens, over %zu + 2",
                           (unsigned long long)g.index, k, g.part_count, n, part_tokens);
         }
@@ -1739,19 +1794,6 @@ static char *dump_parts_trickle(const char *s, size_t len, size_t step,
     struct trickle tr = {s, len, 0, step};
     return dump_reader_in_parts(pgn_reader_new((struct pgn_source){trickle_read, &tr}, "mem.pgn", &l),
                                 part_tokens, parted);
-}
-
-static void assert_same_dump(const char *got, const char *want, const char *what)
-{
-    if (strcmp(got, want) == 0)
-        return;
-    size_t k = 0;
-    while (got[k] == want[k])
-        k++;
-    while (k > 0 && want[k - 1] != '\n')
-        k--;
-    cr_assert_fail("%s reads otherwise than whole from:\n--- got:\n%.400s\n--- want:\n%.400s",
-                   what, got + k, want + k);
 }
 
 /*
@@ -1849,6 +1891,25 @@ static const char *const part_inputs[] = {
     /* Games end at tag sections, without results, with nothing. */
     "1. e4 e5\n[Event \"b\"]\n1. d4 d5\n\n[Event \"c\"]\n\n{only a comment}\n", "", "e4", "{c}",
     "[A \"1\"]\n\n{p}\n\ne4 e5\n\n\n[A \"2\"]\n[A \"3\"]\n\n[A \"4\"]\n",
+    /* Comments before the movetext, which parts may end after: before, between and after
+     * tags, tags after comments, broken and escaped tags, a tag section after a blank line
+     * that starts a new game (a repeated name, a broken value), escape lines, reserved
+     * tokens, unterminated comments, games that never reach their movetext. */
+    "[Event \"x\"]\n\n{a} {b} ;c\n{d}\n{e} {f} {g} {h} 1. e4 {i} *",
+    "{a} {b}\n[Event \"x\"]\n{c} {d}\n[Site \"y\"]\n{e} ;f\n[Date \"z\"] {g}\n\n1. e4 {h} *",
+    "[Event \"a\"]\n{c1} {c2} {c3}\n\n[Event \"b\"]\n{c4} {c5} {c6}\n\n1. d4 {c7} *",
+    "[Event \"a\"]\n{c1} {c2}\n\n[Site \"s\"]\n{c3} {c4}\n\n[Event \"b\"] {c5}\n\n1. d4 *",
+    "[Event \"a\n{c} {d} {e}\n\n[Site \"b\"]\n{f} {g} e4 *",
+    "{a} {b}\n[Event \"x \\\"y\\\"\"]\n{c} {d}\n[Site \"s\\\\\"] {e} {f}\n[Round \"1\"] e4 *",
+    "{a} {b} [VeryLongTagName \"v\"] {c} {d} [X \"vvvvvvvvvvvvvvvvvvvv\"] {e} {f} [Y v] {g} e4 *",
+    "{a}\n%esc\n{b} <x> {c}\n[A \"1\"]\n%esc {z}\n{d} <y> {e} [ {f} e4 *",
+    "[Event \"a\"]\n{a} {b} {open\n\n[Event \"b\"]\n{c} {d} e4 *",
+    "[Event \"a\"]\n{a} {b} {open\n\n[Event \"b\"]\n{c} {d} } {e} e4 *",
+    "{a} {b} {c}\n{d} ;e\n{f} {g}\n", "[A \"1\"]\n{a} {b} {c} {d}",
+    "[A \"1\"]\r\n{a}\r\n{b}\r\n\r\n[B \"2\"]\r\n{c}\r{d}\r\n\r\n[A \"3\"]\r\n{e} e4 *\r\n",
+    "[A \"1\x01\"]\n{a\x01} {b}\n\x01[B \"2\"] {c} {d} {e} e4 *",
+    "{a} {b} {c} {long comment over the small limit} {d} [A \"1\"] {e} {f} e4 *",
+    "{a}{b}{c}[A \"1\"]{d}{e}\n[B \"2\"]{f}{g}\n\n[C \"3\"]{h}e4 *",
 };
 
 Test(parts, crafted_games_read_in_parts_as_whole)
@@ -1913,9 +1974,12 @@ Test(parts, no_part_ends_inside_a_promotion_or_before_an_en_passant_mark)
         /* Not a mark for its move when something stands between them. */
         {"exd6 {x} e.p. *", 1, "| exd6| x| e.p. *"},
         {"( ) e3 e3 e3 *", 2, "| ( )| e3 e3 e3 *"},
-        /* Before the movetext no part ends: comments before the first move stay in part 0. */
-        {"{a} {b} {c} e4 e5 *", 1, "| a b c e4| e5 *"},
+        /* Before the movetext a part ends after any comment, tags or none around it (the
+         * step of the fast path that reaches part_tokens reads one token more: b c). */
+        {"{a} {b} {c} e4 e5 *", 1, "| a| b c| e4 e5 *"},
         {"{a} e4 e5 *", SIZE_MAX, "| a e4 e5 *"},
+        {"{a} ;b\n[A \"1\"] {c} {d}\n[B \"2\"]\n\n{e} e4 *", 2, "| a b| c d| e e4 *"},
+        {"[A \"1\"]\n{a}\n\n[B \"2\"] {b}\n\n[C \"3\"]\n{c} e4 *", 1, "| a| b| c e4 *"},
         {"", 1, ""},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
@@ -1964,6 +2028,17 @@ Test(parts, a_game_over_moving_buffers_reads_in_parts_as_whole, .timeout = 60)
     for (int k = 1; k <= 30000; k++)
         putf(&s, "%d. e8(Q) exd6 e.p. {c\r\n%d} ;x\r\n(%d. d4 1-0) [%%clk 0:0%d] \x01 e3 ", k, k, k,
              k % 10);
+    /* A small game, then one of comments before its movetext, tags between them, over
+     * the buffer's growth: it grows (and is compacted first) while tags and parts are
+     * held, and a part begins before the movetext. */
+    put(&s, "\n[Event \"small\"]\n\n1. d4 *\n", 26);
+    putf(&s, "[Event \"comments\"]\n");
+    for (int k = 1; k <= 240000; k++) {
+        putf(&s, "{c%d} ", k);
+        if (k % 40000 == 0)
+            putf(&s, ";x\n[T%d \"v \\\"%d\\\"\"]\n%s", k, k, k % 80000 ? "" : "\n");
+    }
+    put(&s, "1. e4 *\n", 8);
     put(&s, "\n[Event \"last\"]\n\n1. d4 *\n", 25);
     static const size_t sizes[] = {3, 1000};
     size_t none = 0;
@@ -1972,7 +2047,7 @@ Test(parts, a_game_over_moving_buffers_reads_in_parts_as_whole, .timeout = 60)
         size_t parted = 0;
         char *got = dump_parts_trickle(s.s, s.len, 65536, NULL, sizes[k], &parted);
         assert_same_dump(got, want, "the big game streamed");
-        cr_assert_eq(parted, 2);
+        cr_assert_eq(parted, 3);
         free(got);
     }
     free(want);

@@ -82,12 +82,12 @@ struct pgn_tag {
  * exactly the token list the game would have had whole.  A part never ends between two
  * tokens one of which changes the reading of the other: not after a move token directly
  * followed by '(' (e8(Q)), nor between a move token (itself no such mark) and an
- * en-passant mark ("e.p.", "ep", "e.p", "ep.") that follows it; and only in movetext.
- * No part is empty.  A part holds at most part_tokens + 2 tokens, except part 0, which
- * also holds every token before the movetext (comments before the first move), however
- * many.  Loads are valid while the game is the reader's last one (until its next
- * pgn_reader_next or restart); with pgn_reader_keep_tokens, part 0 is the game's kept
- * tokens and the parts after it are not kept.
+ * en-passant mark ("e.p.", "ep", "e.p", "ep.") that follows it.  A part may end before
+ * the movetext too (after a comment: the only tokens there), so comments before the first
+ * move come in parts like any others.  No part is empty.  Every part, part 0 included,
+ * holds at most part_tokens + 2 tokens.  Loads are valid while the game is the reader's
+ * last one (until its next pgn_reader_next or restart); with pgn_reader_keep_tokens,
+ * part 0 is the game's kept tokens and the parts after it are not kept.
  */
 struct pgn_part {
     const struct pgn_token *tokens;

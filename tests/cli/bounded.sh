@@ -4,7 +4,9 @@
 # of issue 15 at 1x, 4x and 16x size: one game of 64 MB of "()" variations, one big game
 # of comments, many games with a diagnostic each under --jobs 2 ("} " spam), many
 # unterminated comments, and a game over --max-game-bytes (skipped while it streams, in
-# a few MB, the next game read normally).  The diagnostic bomb of one game is memory.sh's.
+# a few MB, the next game read normally); one game of comments before its movetext; a game
+# over --max-game-bytes 8M in the limit + 16 MB.  The diagnostic bomb of one game
+# is memory.sh's.
 # Peak RSS by /usr/bin/time -f %M; the time of 16x at most 20 times that of 1x (taken as
 # at least 0.05 s: %e has 10 ms steps).
 . tests/cli/lib/common.sh
@@ -78,4 +80,30 @@ bound "unterminated comments, uci" gen_open 40329 $MB256 "$PGNKIT" uci -j1 -q --
 # A game over --max-game-bytes is skipped while it streams: a few MB whatever its size.
 bound "game over --max-game-bytes 256K, uci" gen_over 349525 32768 \
     "$PGNKIT" uci -j1 -q --no-progress --max-game-bytes 256K
+
+# size_kb FILE: its size in KB.
+size_kb() { echo $(($(stat -c %s "$1") / 1024)); }
+
+# One game of 16 MB of comments before its movetext: its tokens come in parts there too
+# (5.6 million of them, 128 MB whole), so it costs about its bytes: under 2x + 16 MB.
+{ printf '[Event "c"]\n\n'; repeat 5592405 '{} '; printf '1. e4 *\n'; } >"$TMP/lead.pgn"
+limit=$((2 * $(size_kb "$TMP/lead.pgn") + 16384))
+measure "$PGNKIT" check -j1 --no-progress "$TMP/lead.pgn"
+check "16 MB of comments before the movetext, check: peak RSS $kb KB under $limit KB" \
+    [ "$kb" -lt "$limit" ]
+rm -f "$TMP/lead.pgn"
+
+# A game of 12 MB over --max-game-bytes 8M is skipped as it streams: the input buffer
+# holds no more than the limit and a read or two (it does not double to twice the limit,
+# nor hold two copies while it grows): under the limit + 16 MB.
+{ printf '[Event "o"]\n\n1. e4 '; repeat 4000000 'e5 '; printf '*\n\n[Event "n"]\n\n1. d4 *\n'; } \
+    >"$TMP/o12.pgn"
+limit=$((8192 + 16384))
+run /usr/bin/time -o "$TMP/time" -f '%M' "$PGNKIT" uci -j1 -q --no-progress --max-game-bytes 8M \
+    "$TMP/o12.pgn"
+kb=$(tail -n 1 "$TMP/time")
+check "a 12 MB game over --max-game-bytes 8M: skipped (exit 1)" [ "$rc" = 1 ]
+check "a 12 MB game over --max-game-bytes 8M: the next game read" [ "$(tail -n 1 "$TMP/out")" = "d2d4" ]
+check "a 12 MB game over --max-game-bytes 8M: peak RSS $kb KB under $limit KB" [ "$kb" -lt "$limit" ]
+rm -f "$TMP/o12.pgn"
 finish
