@@ -7,7 +7,7 @@
  * Each token is read exactly as the token steps of pgn_lexer.c would read it; whatever
  * the fast path cannot finish (a result, a token cut by the end of the data or over a
  * limit, any other byte) it leaves to them.  It never reads more input, never drops a
- * token, never reports, and keeps no tag pair when a part is read again (r->relex).
+ * token, never reports, and leaves tag pairs to them when a part is read again (r->relex).
  */
 #include "pgn_reader_internal.h"
 
@@ -296,22 +296,21 @@ __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
                 i++;
                 continue;
             } else if (c == '[') {
-                /* A tag pair inside a tag section.  The end of a game (a tag after movetext)
-                 * and a tag after a blank line (perhaps a new game) are the splitter's. */
+                /* A tag pair inside a tag section.  The end of a game (a tag after movetext),
+                 * a tag after a blank line (perhaps a new game) and any tag of a part read
+                 * again (stepped over, not kept) are the splitter's. */
                 enum game_phase phase = fast_phase(tok, mark);
-                if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2))
+                if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2) || r->relex)
                     goto out;
                 struct tag_parse tp;
                 size_t j = i < win_end ? tag_window(r, d, i, n, &tp) : 0;
                 if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
                     goto out;
-                /* A usual tag pair: commit_tag's case without an error or an escape (none
-                 * when a part is read again: the game's tags are handed out already). */
-                if (!r->relex)
-                    *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
-                                                    {d + tp.value, tp.value_len},
-                                                    line,
-                                                    (uint32_t)((ptrdiff_t)i - ls1)};
+                /* A usual tag pair: commit_tag's case without an error or an escape. */
+                *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                                {d + tp.value, tp.value_len},
+                                                line,
+                                                (uint32_t)((ptrdiff_t)i - ls1)};
                 mark = (struct fast_mark){tok, PHASE_TAGS};
                 run = 0;
                 i = j;
