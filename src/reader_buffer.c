@@ -129,7 +129,7 @@ static size_t grown_cap(const struct pgn_reader *r, size_t live)
     while (ncap - live < READ_CHUNK)
         ncap *= 2;
     size_t most = add_sat(r->lim.max_game_bytes, 2 * (size_t)READ_CHUNK);
-    if (ncap > most && most - live >= READ_CHUNK)
+    if (ncap > most && live <= most && most - live >= READ_CHUNK)
         ncap = most;
     return ncap;
 }
