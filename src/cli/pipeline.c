@@ -2,9 +2,10 @@
  * pipeline.c - the parallel run of one input (--jobs N): the input cut into chunks that
  * N threads tokenize, replay and write at once, the output flushed in input order.
  *
- * The calling thread reads raw bytes into chunks of about CHUNK_BYTES, cut where a game
- * starts (a guess: pgn_split.h), and counts their lines.  Any thread then tokenizes a
- * chunk with a memory reader of its own (pgn_reader_restart) and replays its games.
+ * The calling thread reads raw bytes into chunks of about CHUNK_BYTES (fewer where the
+ * command writes much per byte read: CHUNK_OUTPUT), cut where a game starts (a guess:
+ * pgn_split.h), and counts their lines.  Any thread then tokenizes a chunk with a memory
+ * reader of its own (pgn_reader_restart) and replays its games.
  * Tokenizing is a quarter of the work on comment-heavy input; here every thread does
  * its share of it, and a chunk's tokens never leave the core that replays them.
  *
@@ -44,9 +45,10 @@
 #include "pgnkit/xalloc.h"
 
 /* 128 KiB: a chunk's bytes, tokens and output stay in L2 between the phases (64 KiB
- * and 512 KiB were no faster).  The search limit bounds memory on input with no cut;
- * the join limit bounds the reading again that wrong cuts cost (a chunk joined k times
- * was tokenized k + 1 times). */
+ * and 512 KiB were no faster).  That many new bytes after the carried ones: reading stops
+ * there (it used to fill the buffer's capacity, 256 KiB).  The search limit bounds memory
+ * on input with no cut; the join limit bounds the reading again that wrong cuts cost (a
+ * chunk joined k times was tokenized k + 1 times). */
 enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20, JOIN_MAX = 1 << 20 };
 
 /* What a chunk keeps from phase A, whatever its bytes hold: tiny games (2 bytes each)
@@ -56,6 +58,36 @@ enum { CHUNK_BYTES = 128 * 1024, CHUNK_SEARCH_MAX = 8 << 20, JOIN_MAX = 1 << 20 
  * reads them again from the chunk's bytes and replays each as it is read (replay_rest).
  * Real games (~1 KB) never reach it. */
 enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 1024 };
+
+/*
+ * The output a chunk holds until the flusher writes it, in every slot of the ring.
+ * fen --every writes ~7 bytes per byte read: chunks read up to their buffer's capacity
+ * (~250 KiB) held ~1.7 MB each, and peak RSS at --jobs 2 was 20-22 MB against 12-13 MB
+ * for uci.  So a chunk is filled with CHUNK_OUTPUT / ratio new bytes (CHUNK_MIN to
+ * CHUNK_BYTES), the ratio being the output written per byte read, estimated on the
+ * chunks flushed so far (learn_ratio); the first chunks are sized for RATIO_START
+ * (fen --comments writes 7.6 on games of bare moves).
+ *
+ * What the ring holds at most: slot_count = 2 jobs + 1 chunks, each of the bytes carried
+ * from the chunk before (the start of a game) and at most CHUNK_BYTES more, with its
+ * games (bounded by KEEP_*), and ~CHUNK_OUTPUT of output: slot_count x (carry +
+ * CHUNK_BYTES) of input and a budget of slot_count x CHUNK_OUTPUT of output, 2.5 MiB at
+ * --jobs 2.  The output stays within it while no chunk in the ring writes more per byte
+ * read than the estimate, which rises at once to each chunk's ratio and falls by an
+ * eighth of the difference per chunk.  Where the ratio rises within an input (long
+ * comments, then bare moves), the chunks filled before the flusher saw the rise, at most
+ * slot_count, hold that much more once: at most CHUNK_BYTES times the new ratio each
+ * (~0.9 MB for fen --every), less than every chunk held before.  A chunk also holds more
+ * when one game is longer than its bytes, or when it writes more than 32 bytes per byte
+ * read (diagnostics of tiny games): chunks are sized here, games are never cut.
+ *
+ * Nothing waits for the budget (chunk sizes keep it), so it costs no parallelism.  The
+ * work per chunk follows its output more than its input (fen --every costs ~1.9 times
+ * uci per byte read), so a chunk of fen --every (~72 KiB) is about as much work as a
+ * full one of uci (~1.3 ms), and the costs per chunk (the lock, a wake-up, a reader's
+ * restart, the cut) stay the small share they are for uci.
+ */
+enum { CHUNK_OUTPUT = 512 * 1024, CHUNK_MIN = 16 * 1024, RATIO_START = 8 };
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
@@ -149,6 +181,8 @@ struct pipeline {
     int input_errno;
     uint64_t bytes_read;       /* by the chunks submitted */
     uint64_t games_flushed;    /* the flusher's while it runs; read with the lock held */
+    uint64_t out_per_kib;      /* the flusher's estimate of output bytes per KiB read (lock) */
+    size_t fill_bytes;         /* the calling thread's: new bytes for the next chunk */
     struct serial_cost cost;
 };
 
@@ -509,6 +543,30 @@ static bool help_one(struct pipeline *p, uint64_t spare)
     return true;
 }
 
+/* The bytes a processed chunk's output holds until it is flushed. */
+static size_t output_held(const struct work_output *o)
+{
+    return o->out.len + o->err.len + o->invalid.len;
+}
+
+/* New bytes for a chunk, so that it writes about CHUNK_OUTPUT at the estimated ratio. */
+static size_t fill_bytes_for(uint64_t out_per_kib)
+{
+    uint64_t n = out_per_kib ? (uint64_t)CHUNK_OUTPUT * 1024 / out_per_kib : CHUNK_BYTES;
+    return n < CHUNK_MIN ? CHUNK_MIN : n > CHUNK_BYTES ? CHUNK_BYTES : (size_t)n;
+}
+
+/* A chunk of `in` bytes read held `out` bytes of output: the estimate rises to its ratio
+ * at once, or falls by an eighth of the difference (one chunk of few games with little
+ * output says little about the next).  Lock held. */
+static void learn_ratio(struct pipeline *p, size_t in, size_t out)
+{
+    if (!in)
+        return;
+    uint64_t r = (uint64_t)out * 1024 / in;
+    p->out_per_kib = r >= p->out_per_kib ? r : p->out_per_kib - (p->out_per_kib - r) / 8;
+}
+
 /* Write chunk c's output, outside the lock; counts the time for the trace.  0 or 2. */
 static int flush_chunk(struct pipeline *p, struct chunk *c)
 {
@@ -539,11 +597,17 @@ static void *flusher_main(void *arg)
             pthread_cond_wait(&p->work_done, &p->lock);
             continue;
         }
+        /* An absorbed chunk's bytes and games are the chunk's before it. */
+        bool absorbed = c->absorbed;
+        size_t held = output_held(&c->output), bytes = c->cut;
+        uint64_t games = c->games_in; /* before chunk_clear zeroes it */
         pthread_mutex_unlock(&p->lock);
         int rc = flush_chunk(p, c);
         chunk_clear(c);
         pthread_mutex_lock(&p->lock);
-        p->games_flushed += c->games_in;
+        if (!absorbed)
+            learn_ratio(p, bytes, held);
+        p->games_flushed += games;
         c->state = CHUNK_FREE;
         p->next_flush++;
         p->flush_rc = rc;
@@ -583,7 +647,7 @@ static bool read_into(struct pipeline *p, struct chunk *c, struct input *in, siz
     while (c->len < want) {
         xgrow((void **)&c->data, &c->cap, want, 1);
         double t0 = seconds_now();
-        ssize_t got = input_source_read(in, c->data + c->len, c->cap - c->len);
+        ssize_t got = input_source_read(in, c->data + c->len, want - c->len);
         p->cost.read += seconds_now() - t0;
         if (got < 0) {
             p->input_end = -1;
@@ -604,11 +668,11 @@ enum fill_result { FILL_CUT, FILL_LAST, FILL_SERIAL };
 /* Fill the chunk after the carried bytes and find its cut. */
 static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct input *in)
 {
-    xgrow((void **)&c->data, &c->cap, p->carry_len + CHUNK_BYTES, 1);
+    xgrow((void **)&c->data, &c->cap, p->carry_len + p->fill_bytes, 1);
     if (p->carry_len)
         memcpy(c->data, p->carry, p->carry_len);
     c->len = p->carry_len;
-    size_t want = p->carry_len + CHUNK_BYTES;
+    size_t want = p->carry_len + p->fill_bytes;
     for (;;) {
         if (!read_into(p, c, in, want)) {
             c->cut = c->len;
@@ -659,6 +723,7 @@ static int read_chunks(struct pipeline *p, struct input *in, struct progress *pr
         pthread_mutex_lock(&p->lock);
         uint64_t games = p->games_flushed;
         bool stop = p->serial;
+        p->fill_bytes = fill_bytes_for(p->out_per_kib);
         pthread_mutex_unlock(&p->lock);
         progress_update(prog, p->bytes_read, games);
         if (rc || fr == FILL_LAST)
@@ -775,6 +840,11 @@ static void trace(const struct pipeline *p, const struct input *in, int threads)
     uint64_t parallel = p->serial ? p->serial_from : p->next_fill;
     fprintf(stderr, "pgnkit: %s: %llu chunks read on %d threads", shown(in->name),
             (unsigned long long)parallel, threads);
+    uint64_t bytes = p->serial ? slot(p, p->serial_from)->at.offset : p->bytes_read;
+    if (parallel)
+        fprintf(stderr, " (%.0f KiB each on average; last sized for %.2f bytes of output per "
+                "byte read)", (double)bytes / 1024.0 / (double)parallel,
+                (double)p->out_per_kib / 1024.0);
     if (p->joins)
         fprintf(stderr, "; %llu wrong cuts mended by reading on into the next chunk",
                 (unsigned long long)p->joins);
@@ -803,6 +873,8 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
     pthread_cond_init(&p->work_done, NULL);
     pthread_cond_init(&p->slot_freed, NULL);
     p->slot_count = (size_t)jobs * 2 + 1;
+    p->out_per_kib = RATIO_START * 1024;
+    p->fill_bytes = fill_bytes_for(p->out_per_kib);
     p->slots = xcalloc(p->slot_count, sizeof *p->slots);
     for (size_t i = 0; i < p->slot_count; i++)
         work_output_init(&p->slots[i].output);
