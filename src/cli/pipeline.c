@@ -14,7 +14,8 @@
  * (the chunks before were taken earlier: it rarely waits), then replays (phase B).  The
  * same in-order step checks each cut: if the reader's stop there was crossed, the guess
  * was wrong, and the chunk's thread reads it again joined with the next chunk
- * (join_next).  Where that cannot be done, everything from that chunk's start on is
+ * (join_next), or with input it reads on into the chunk when that is not filled yet
+ * (read_on).  Where that cannot be done, everything from that chunk's start on is
  * read on the calling thread by a whole-stream reader (run_serial), after the chunks
  * before it are flushed.  So is the rest of an input with no cut in CHUNK_SEARCH_MAX
  * bytes, or whose reading failed: the serial reader then meets the same bytes and the
@@ -167,6 +168,8 @@ struct pipeline {
     uint64_t joins;            /* wrong cuts mended by reading two chunks as one */
     bool reading_done;         /* no chunk will be filled any more */
     bool reader_waits;         /* the calling thread is blocked (so fills nothing for now) */
+    bool input_lent;           /* a thread reads on into its chunk (read_on): the input,
+                                * the carry and next_at are its own until then */
     bool closing;
     bool failed;               /* a thread could not get its replayer or reader */
     int flush_rc;              /* 2 once writing failed: the flusher stops, reading stops */
@@ -174,9 +177,11 @@ struct pipeline {
     struct router *route;      /* the flusher's alone while it runs */
     struct summary *summary;
     struct lane helper;        /* the calling thread's */
-    /* The calling thread's alone. */
+    /* The calling thread's alone, or the thread's it lends the input to (input_lent). */
+    struct input *in;
     char *carry;               /* the bytes after the last cut, for the next chunk */
     size_t carry_len, carry_cap;
+    struct pgn_resume next_at; /* where the carried bytes are: the next chunk's at */
     int input_end;             /* 0: more to read; 1: end of input; -1: read error */
     int input_errno;
     uint64_t bytes_read;       /* by the chunks submitted */
@@ -354,12 +359,15 @@ static void resolve(struct pipeline *p)
         pthread_cond_broadcast(&p->resolved);
 }
 
-/* The calling thread's way of blocking: says so first, for join_next. */
+/* The calling thread's way of blocking: says so first, for join_next; returns once the
+ * input is its own again. */
 static void reader_wait(struct pipeline *p, pthread_cond_t *cv)
 {
     p->reader_waits = true;
     pthread_cond_broadcast(&p->resolved);
     pthread_cond_wait(cv, &p->lock);
+    while (p->input_lent)
+        pthread_cond_wait(&p->resolved, &p->lock);
     p->reader_waits = false;
 }
 
@@ -375,20 +383,25 @@ static void go_serial(struct pipeline *p, uint64_t seq, const char *why)
     pthread_cond_broadcast(&p->slot_freed);
 }
 
+static bool read_on(struct pipeline *p, struct chunk *c, struct lane *lane);
+
 /*
  * Chunk seq's cut was wrong (a game ran on past it): read it again joined with the next
  * chunk, whose bytes start at that cut, up to that chunk's cut.  Lock held; released
- * while reading.  Waits for the next chunk to be filled only while the calling thread
- * is busy, not blocked (it may be blocked on this very chunk): false when it is, when
- * the input has ended, or when the joined chunk would pass JOIN_MAX; the run then goes
- * serial from seq.
+ * while reading.  The next chunk not filled yet, it waits for it while the calling thread
+ * is busy; when that thread is blocked (maybe until this very chunk is resolved) or is
+ * this one, it reads on into the chunk from the input itself (read_on).  False when
+ * reading has ended, at JOIN_MAX, at the end of the input or on a read error; the run
+ * then goes serial from seq.
  */
 static bool join_next(struct pipeline *p, struct chunk *c, uint64_t seq, struct lane *lane)
 {
     uint64_t next_seq = seq + 1 + c->joined;
     while (next_seq >= p->next_fill) {
-        if (lane->reads || p->reading_done || p->reader_waits)
+        if (p->reading_done)
             return false;
+        if (lane->reads || (p->reader_waits && !p->input_lent))
+            return read_on(p, c, lane);
         pthread_cond_wait(&p->resolved, &p->lock);
     }
     struct chunk *next = slot(p, next_seq);
@@ -663,6 +676,62 @@ static bool read_into(struct pipeline *p, struct chunk *c, struct input *in, siz
     return true;
 }
 
+/* Carry the bytes of c after its cut (read from `from` on since the last carry) to the
+ * next chunk. */
+static void carry_rest(struct pipeline *p, const struct chunk *c, size_t from)
+{
+    double t0 = seconds_now();
+    size_t rest = c->len - c->cut;
+    xgrow((void **)&p->carry, &p->carry_cap, rest, 1);
+    memcpy(p->carry, c->data + c->cut, rest);
+    p->carry_len = rest;
+    p->next_at.offset = c->at.offset + c->cut;
+    p->next_at.line += pgn_split_count_lines(c->data + from, c->cut - from);
+    p->cost.cut += seconds_now() - t0;
+}
+
+/*
+ * join_next for a chunk c that reaches the last chunk filled, on the calling thread or
+ * while it is blocked (it fills nothing then): the bytes after c's wrong cut are the
+ * carried ones, so this thread reads on into c from the input, to a cut past the wrong
+ * one (JOIN_MAX at most), as the next chunk would have been filled, and reads c again.
+ * Waiting for that chunk instead, the calling thread would wait for itself, or for the
+ * chunk it blocks on (a run of wrong cuts longer than the chunks filled went serial).
+ * False at the end of the input or on a read error (the serial reader meets them).  Lock
+ * held; released while reading, the input lent (reader_wait returns once it is back).
+ */
+static bool read_on(struct pipeline *p, struct chunk *c, struct lane *lane)
+{
+    if (p->input_end)
+        return false;
+    c->tokenized = false;
+    p->input_lent = true;
+    pthread_mutex_unlock(&p->lock);
+    size_t wrong = c->cut, cut = SIZE_MAX;
+    size_t want = c->len + p->fill_bytes;
+    while (cut == SIZE_MAX && want <= JOIN_MAX && read_into(p, c, p->in, want)) {
+        double t0 = seconds_now();
+        cut = pgn_split_find_cut(c->data, wrong + 1, c->len);
+        p->cost.cut += seconds_now() - t0;
+        want = c->len * 2;
+    }
+    p->bytes_read = c->at.offset + c->len;
+    if (cut != SIZE_MAX) {
+        c->cut = cut;
+        carry_rest(p, c, wrong);
+        clear_games(c);
+        tokenize(c, lane->reader);
+    }
+    pthread_mutex_lock(&p->lock);
+    p->input_lent = false;
+    pthread_cond_broadcast(&p->resolved); /* for reader_wait */
+    c->tokenized = true;
+    if (cut == SIZE_MAX)
+        return false;
+    p->joins++;
+    return true;
+}
+
 enum fill_result { FILL_CUT, FILL_LAST, FILL_SERIAL };
 
 /* Fill the chunk after the carried bytes and find its cut. */
@@ -697,27 +766,19 @@ static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct i
 static int read_chunks(struct pipeline *p, struct input *in, struct progress *prog,
                        bool *pending)
 {
-    struct pgn_resume at = {.offset = 0, .line = 1, .games = 0};
+    p->next_at = (struct pgn_resume){.offset = 0, .line = 1, .games = 0};
     *pending = false;
     for (;;) {
         struct chunk *c = slot(p, p->next_fill);
-        c->at = at;
+        c->at = p->next_at;
         enum fill_result fr = fill_chunk(p, c, in);
         if (fr == FILL_SERIAL) {
             *pending = true;
             return 0;
         }
         p->carry_len = 0;
-        if (fr == FILL_CUT) {
-            double t0 = seconds_now();
-            size_t rest = c->len - c->cut;
-            xgrow((void **)&p->carry, &p->carry_cap, rest, 1);
-            memcpy(p->carry, c->data + c->cut, rest);
-            p->carry_len = rest;
-            at.offset += c->cut;
-            at.line += pgn_split_count_lines(c->data, c->cut);
-            p->cost.cut += seconds_now() - t0;
-        }
+        if (fr == FILL_CUT)
+            carry_rest(p, c, 0);
         p->bytes_read = c->at.offset + c->len;
         int rc = submit(p);
         pthread_mutex_lock(&p->lock);
@@ -906,6 +967,7 @@ int pipeline_run(const struct config *cfg, struct input *in, struct router *rout
     struct worker_arg wa = {&p, in->name};
     p.route = route;
     p.summary = summary;
+    p.in = in;
     int started = 0;
     pthread_t flusher;
     sigset_t saved, unused; /* workers never take the signals that remove temporary files */

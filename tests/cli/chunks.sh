@@ -89,8 +89,9 @@ head -c $(($(wc -c <"$tmp/whole.gz") / 2)) "$tmp/whole.gz" >"$tmp/truncated.pgn.
 # -j1, and the -j2 trace names the case (WHY-PATTERN "" when it is read in parallel).
 same() {
     name=$1 why=$2 file=$3
-    commands='"check -q" "check -q --format json" "uci --format tsv" "uci --tags Event"
-        "fen --every" "pgn"'
+    # One line for eval (a line break would end the set command there).
+    commands='"check -q" "check -q --format json" "uci --format tsv" "uci --tags Event"'
+    commands="$commands"' "fen --every" "pgn"'
     [ -n "${CHUNKS_QUICK:-}" ] && commands='"check -q --format json" "uci --format tsv"'
     eval "set -- $commands"
     for args in "$@"; do

@@ -53,4 +53,43 @@ check "variants fen every" fen --every
 check "variants pgn" pgn
 check "variants check json" check --format json
 
+# Memory: the chunks in the ring hold their output until it is written in order, and the
+# per-ply outputs write ~7 bytes per byte read (pipeline.c sizes chunks by their output).
+# ~30 MB of games of bare moves (parallel.sh's file, 250 times): at -j2 the peak RSS stays
+# within 16 MB (it was 20-22 MB) and the output is the output of -j1 (cksum of stdout,
+# stderr, exit status).
+measure_bounds_or_finish
+cat "$TESTDATA/pgn-extract/fischer.pgn" "$TESTDATA/pgn-extract/petrosian.pgn" \
+    "$TESTDATA/chess.js/benchmark.pgn" >"$tmp/big1.pgn"
+i=0
+while [ $i -lt 250 ]; do cat "$tmp/big1.pgn"; i=$((i + 1)); done >"$tmp/big.pgn"
+# rss_and_sum J ARGS...: peak RSS of pgnkit ARGS -jJ into $kb, cksum of its stdout into $sum,
+# stderr into $tmp/errJ, exit status into $rc.
+rss_and_sum() {
+    _j=$1
+    shift
+    sum=$( { /usr/bin/time -o "$tmp/time" -f '%M' "$pgnkit" "$@" -j"$_j" "$tmp/big.pgn" \
+        2>"$tmp/err$_j"; echo $? >"$tmp/rc"; } | cksum)
+    kb=$(tail -n 1 "$tmp/time")
+    rc=$(cat "$tmp/rc")
+}
+for args in "fen --every" "fen --comments" "uci --format tsv --with opening"; do
+    # shellcheck disable=SC2086 # $args is a command and its options
+    rss_and_sum 1 $args
+    sum1=$sum rc1=$rc kb1=$kb
+    # shellcheck disable=SC2086
+    rss_and_sum 2 $args
+    # (check is this file's own: it runs pgnkit)
+    if [ "$kb" -le 16384 ]; then
+        ok "30 MB, $args -j2: peak RSS $kb KB, within 16 MB (-j1: $kb1 KB)"
+    else
+        not_ok "30 MB, $args -j2: peak RSS $kb KB, over 16 MB (-j1: $kb1 KB)"
+    fi
+    if [ "$sum" = "$sum1" ] && [ "$rc" = "$rc1" ] && cmp -s "$tmp/err1" "$tmp/err2"; then
+        ok "30 MB, $args: -j2 writes what -j1 writes"
+    else
+        not_ok "30 MB, $args: -j2 differs from -j1 (exit $rc against $rc1)"
+    fi
+done
+
 finish

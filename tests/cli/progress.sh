@@ -51,6 +51,13 @@ for j in 1 2; do
     check "--progress -j$j, blanks: the line shows megabytes read" grep_err "<stdin>: 1"
 done
 
+# --jobs 2 counts the games written so far: 20 copies of $a, then a pause, then one more,
+# so that the line is redrawn after the chunks of the copies are flushed.
+{ for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do cat "$a"; done
+  sleep 0.6; cat "$a"; } | "$PGNKIT" uci -q --progress -j2 >/dev/null 2>"$TMP/err"
+check "--progress -j2: the line counts the games flushed" \
+    grep -qE ': [0-9.]+ MB, [1-9][0-9]* games, ' "$TMP/err"
+
 # With -o FILE, progress still goes to stderr and FILE gets exactly the output.
 slow_input | "$PGNKIT" uci -q --progress -o "$TMP/file.uci" >"$TMP/out" 2>"$TMP/err"
 check "--progress -o FILE: FILE unchanged" cmp -s "$TMP/file.uci" "$TMP/want"
