@@ -8,10 +8,18 @@ passed=0
 failed=0
 failed_names=""
 
+# Criterion runs a binary's tests on two workers, except under ASan: there libcriterion
+# itself leaks one 48-byte block when it runs test_pgn_reader's long tests on two workers
+# (each test is clean alone, all are with one worker; the leak's stack holds only
+# libcriterion frames), and LeakSanitizer would fail the run for it.  A suppression for
+# libcriterion would hide our leaks too (every test runs under its frames).
+workers=2
+case $out in *asan*) workers=1 ;; esac
+
 for t in "$out"/tests/test_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
-    if "$t" --jobs 2 >"$out/tests/$name.log" 2>&1; then
+    if "$t" --jobs $workers >"$out/tests/$name.log" 2>&1; then
         passed=$((passed + 1))
         tail -n 1 "$out/tests/$name.log" | sed "s/^/$name: /"
     else
