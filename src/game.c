@@ -462,11 +462,14 @@ PGNKIT_COLD void hint_restart(struct game_record *rec, struct restart_scan s,
              (unsigned long long)s.restart_line);
 }
 
-/* A result token's text kept in the record (a part's tokens do not outlive the part). */
+/* A result token's text kept in the record (a part's tokens do not outlive the part).
+ * The lexer's results are at most 9 bytes (1/2–1/2), so dst always holds one. */
 static struct slice keep_result_text(char *dst, size_t size, struct slice s)
 {
-    if (!s.ptr || s.len >= size)
-        return s.ptr ? (struct slice){"*", 1} : s;
+    if (!s.ptr)
+        return s;
+    if (s.len >= size)
+        s.len = size - 1;
     memcpy(dst, s.ptr, s.len);
     dst[s.len] = '\0';
     return (struct slice){dst, s.len};
@@ -574,7 +577,7 @@ static void walk_tokens(struct game_replayer *r, const struct pgn_game *g)
 /* ---- the parts, again, for the writers ---- */
 
 /* Part k loaded and, in a game that was set up, played again without a trace. */
-static bool load_part(struct game_replayer *r, size_t k, struct game_part *part)
+static void load_part(struct game_replayer *r, size_t k, struct game_part *part)
 {
     struct game_record *rec = &r->record;
     struct pgn_part p = pgn_game_part(rec->game, k);
@@ -591,7 +594,6 @@ static bool load_part(struct game_replayer *r, size_t k, struct game_part *part)
     }
     *part = (struct game_part){p.tokens, r->opts.skip_token_moves ? NULL : r->token_moves,
                                p.count, k};
-    return true;
 }
 
 bool game_part_first(const struct game_record *rec, struct game_part *part)
@@ -606,7 +608,8 @@ bool game_part_first(const struct game_record *rec, struct game_part *part)
     struct game_replayer *r = rec->replayer;
     if (rec->started)
         begin_walk(r);
-    return load_part(r, 0, part);
+    load_part(r, 0, part);
+    return true;
 }
 
 bool game_part_next(const struct game_record *rec, struct game_part *part)
@@ -616,7 +619,8 @@ bool game_part_next(const struct game_record *rec, struct game_part *part)
     struct game_replayer *r = rec->replayer;
     if (r->between_parts)
         r->between_parts(r->between_ctx);
-    return load_part(r, part->index + 1, part);
+    load_part(r, part->index + 1, part);
+    return true;
 }
 
 void game_replayer_between_parts(struct game_replayer *r, void (*fn)(void *ctx), void *ctx)
