@@ -147,6 +147,8 @@ $(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
 # corpus files, any profile) to reproduce a crash with gcc, gdb or valgrind.
 FUZZ_TARGETS := pgn_reader san fen source writer variant
 FUZZ_SECONDS ?= 60
+# FUZZ_SEED=N: libFuzzer from a fixed seed (empty: a new seed each run)
+FUZZ_SEED ?=
 
 $(OUT)/fuzz/fuzz_%: $(OUT)/obj/tests/fuzz/fuzz_%.o $(LIB)
 	@mkdir -p $(@D)
@@ -205,7 +207,7 @@ fuzz:
 	@$(MAKE) --no-print-directory BUILD=fuzz CC=clang \
 	    $(FUZZ_TARGETS:%=build/fuzz/fuzz/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \
-	    sh scripts/fuzz.sh build/fuzz $$t $(FUZZ_SECONDS) || exit 1; done
+	    FUZZ_SEED=$(FUZZ_SEED) sh scripts/fuzz.sh build/fuzz $$t $(FUZZ_SECONDS) || exit 1; done
 
 check-leaks:
 	@$(MAKE) --no-print-directory BUILD=debug all $(FUZZ_TARGETS:%=build/debug/fuzz/replay_%)

@@ -51,7 +51,8 @@ variant) maxlen=4096 ;;
 esac
 
 echo "fuzz: $target for $seconds s"
-"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$maxlen \
+# FUZZ_SEED: a fixed seed (CI), so that a run on the same tree mutates the same way.
+"$bin" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$maxlen \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" "$corpus" "$seeds" \
     >"$out/fuzz-$target.log" 2>&1 || { tail -n 60 "$out/fuzz-$target.log"; exit 1; }
 tail -n 12 "$out/fuzz-$target.log"
