@@ -73,7 +73,7 @@ enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 102
  * from the chunk before (the start of a game) and at most CHUNK_BYTES more, with its
  * games (bounded by KEEP_*), and ~CHUNK_OUTPUT of output: slot_count x (carry +
  * CHUNK_BYTES) of input and a budget of slot_count x CHUNK_OUTPUT of output, 2.5 MiB at
- * --jobs 2.  The output stays within it while no chunk in the ring writes more per byte
+ * --jobs 2 (with more jobs the slots share that budget: RING_OUTPUT below).  The output stays within it while no chunk in the ring writes more per byte
  * read than the estimate, which rises at once to each chunk's ratio and falls by an
  * eighth of the difference per chunk.  Where the ratio rises within an input (long
  * comments, then bare moves), the chunks filled before the flusher saw the rise, at most
@@ -89,6 +89,18 @@ enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 102
  * restart, the cut) stay the small share they are for uci.
  */
 enum { CHUNK_OUTPUT = 512 * 1024, CHUNK_MIN = 16 * 1024, RATIO_START = 8 };
+
+/*
+ * The ring's budget, whatever --jobs: the sizes above are for --jobs 2 (5 slots); with
+ * more slots each chunk gets its share of RING_INPUT new bytes and RING_OUTPUT output
+ * (at most the sizes above, at least CHUNK_MIN and CHUNK_OUTPUT_MIN).  Slots for N
+ * threads at 128 KiB in and 512 KiB out each were ~1.1 MB a thread: 24 MB at --jobs 8,
+ * 42 MB at --jobs 16.  Smaller chunks cost only their fixed costs (a lock, a wake-up, a
+ * reader's restart, a cut: microseconds against ~0.15 ms of work in 16 KiB).  A slot's
+ * buffers that grew past twice their share (a game longer than the chunk, a join, a
+ * search for a cut) are freed when the slot is flushed rather than kept for good.
+ */
+enum { RING_INPUT = 5 * CHUNK_BYTES, RING_OUTPUT = 5 * CHUNK_OUTPUT, CHUNK_OUTPUT_MIN = 64 * 1024 };
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
@@ -188,6 +200,8 @@ struct pipeline {
     uint64_t games_flushed;    /* the flusher's while it runs; read with the lock held */
     uint64_t out_per_kib;      /* the flusher's estimate of output bytes per KiB read (lock) */
     size_t fill_bytes;         /* the calling thread's: new bytes for the next chunk */
+    size_t chunk_input;        /* a slot's share of RING_INPUT (new bytes at most) */
+    size_t chunk_output;       /* a slot's share of RING_OUTPUT (the output aimed at) */
     struct serial_cost cost;
 };
 
@@ -313,11 +327,26 @@ static void clear_games(struct chunk *c)
     c->overflow = false;
 }
 
-static void chunk_clear(struct chunk *c)
+static void drop_if_over(struct buf *b, size_t limit)
+{
+    if (b->cap > limit)
+        buf_release(b);
+}
+
+/* The slot is free again: what it holds for the next chunk is within twice its share. */
+static void chunk_clear(struct chunk *c, size_t input_share, size_t output_share)
 {
     c->tokenized = c->needs_join = c->absorbed = false;
     c->joined = 0;
     clear_games(c);
+    if (c->cap > 2 * input_share) {
+        free(c->data);
+        c->data = NULL;
+        c->cap = c->len = 0;
+    }
+    drop_if_over(&c->output.out, 2 * output_share);
+    drop_if_over(&c->output.err, 2 * output_share);
+    drop_if_over(&c->output.invalid, 2 * output_share);
 }
 
 static void chunk_release(struct chunk *c)
@@ -562,11 +591,17 @@ static size_t output_held(const struct work_output *o)
     return o->out.len + o->err.len + o->invalid.len;
 }
 
-/* New bytes for a chunk, so that it writes about CHUNK_OUTPUT at the estimated ratio. */
-static size_t fill_bytes_for(uint64_t out_per_kib)
+static size_t clamp_size(uint64_t n, size_t lo, size_t hi)
 {
-    uint64_t n = out_per_kib ? (uint64_t)CHUNK_OUTPUT * 1024 / out_per_kib : CHUNK_BYTES;
-    return n < CHUNK_MIN ? CHUNK_MIN : n > CHUNK_BYTES ? CHUNK_BYTES : (size_t)n;
+    return n < lo ? lo : n > hi ? hi : (size_t)n;
+}
+
+/* New bytes for a chunk, so that it writes about its share of the output at the
+ * estimated ratio. */
+static size_t fill_bytes_for(const struct pipeline *p, uint64_t out_per_kib)
+{
+    uint64_t n = out_per_kib ? (uint64_t)p->chunk_output * 1024 / out_per_kib : p->chunk_input;
+    return clamp_size(n, CHUNK_MIN, p->chunk_input);
 }
 
 /* A chunk of `in` bytes read held `out` bytes of output: the estimate rises to its ratio
@@ -616,7 +651,7 @@ static void *flusher_main(void *arg)
         uint64_t games = c->games_in; /* before chunk_clear zeroes it */
         pthread_mutex_unlock(&p->lock);
         int rc = flush_chunk(p, c);
-        chunk_clear(c);
+        chunk_clear(c, p->chunk_input, p->chunk_output);
         pthread_mutex_lock(&p->lock);
         if (!absorbed)
             learn_ratio(p, bytes, held);
@@ -784,7 +819,7 @@ static int read_chunks(struct pipeline *p, struct input *in, struct progress *pr
         pthread_mutex_lock(&p->lock);
         uint64_t games = p->games_flushed;
         bool stop = p->serial;
-        p->fill_bytes = fill_bytes_for(p->out_per_kib);
+        p->fill_bytes = fill_bytes_for(p, p->out_per_kib);
         pthread_mutex_unlock(&p->lock);
         progress_update(prog, p->bytes_read, games);
         if (rc || fr == FILL_LAST)
@@ -934,8 +969,10 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
     pthread_cond_init(&p->work_done, NULL);
     pthread_cond_init(&p->slot_freed, NULL);
     p->slot_count = (size_t)jobs * 2 + 1;
+    p->chunk_input = clamp_size(RING_INPUT / p->slot_count, CHUNK_MIN, CHUNK_BYTES);
+    p->chunk_output = clamp_size(RING_OUTPUT / p->slot_count, CHUNK_OUTPUT_MIN, CHUNK_OUTPUT);
     p->out_per_kib = RATIO_START * 1024;
-    p->fill_bytes = fill_bytes_for(p->out_per_kib);
+    p->fill_bytes = fill_bytes_for(p, p->out_per_kib);
     p->slots = xcalloc(p->slot_count, sizeof *p->slots);
     for (size_t i = 0; i < p->slot_count; i++)
         work_output_init(&p->slots[i].output);
