@@ -52,6 +52,16 @@ size_t ctrl_find(const char *s, size_t n)
         if (k < i + 64)
             return k;
     }
+    /* The rest (a game's last bytes, or a short text) as blocks of 32 that end at n and
+     * overlap bytes already known clean, rather than a byte loop; a hit is then looked
+     * for from i on. */
+    if (n >= 32 && i < n) {
+        __m256i any = hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32)));
+        if (n - i > 32)
+            any = _mm256_or_si256(
+                any, hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + i))));
+        return _mm256_testz_si256(any, any) ? n : find_slow(s, i, n, n);
+    }
 #elif defined(__SSE2__)
     /* 16 bytes a step: most text has none (a line end, 0x0A, is no control byte). */
     const __m128i minus1 = _mm_set1_epi8(-1), tab = _mm_set1_epi8(0x09);

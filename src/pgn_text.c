@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #include "pgnkit/utf8.h"
 #include "pgnkit/xalloc.h"
@@ -52,10 +55,29 @@ bool pgn_text_encoding_by_name(const char *name, enum pgn_encoding *out)
     return false;
 }
 
-/* Index of the first byte >= 0x80 in p[0, n), or n. */
+/* Index of the first byte >= 0x80 in p[0, n), or n.  It runs over every byte of every
+ * game: with AVX2, 64 bytes a step (two loads, an OR, one sign-bit test), and the last
+ * bytes of the game as one block that overlaps the ones before, not a byte loop. */
 static size_t ascii_prefix(const char *p, size_t n)
 {
     size_t i = 0;
+#ifdef __AVX2__
+    if (n >= 64) {
+        for (;; i += 64) {
+            if (i + 64 > n)
+                i = n - 64; /* bytes before i are ASCII: re-reading them finds nothing */
+            __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + 32));
+            unsigned ma = (unsigned)_mm256_movemask_epi8(a);
+            if ((ma | (unsigned)_mm256_movemask_epi8(b)) != 0) {
+                uint64_t bits = ma | (uint64_t)(unsigned)_mm256_movemask_epi8(b) << 32;
+                return i + (size_t)__builtin_ctzll(bits);
+            }
+            if (i + 64 == n)
+                return n;
+        }
+    }
+#endif
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
