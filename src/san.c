@@ -297,19 +297,19 @@ static const char *const group_names[G_COUNT] = {
 
 /*
  * The cache: open addressing over CACHE_SLOTS slots, linear probing over a window of
- * CACHE_PROBES slots.  A slot's first 16 bytes are the key (length byte, then the token
- * zero-padded), compared in full, so collisions are harmless.  It never grows (8192 slots
- * of 32 bytes, 256 KiB per matcher): when the window is full one of its slots is
- * overwritten.  Real files hold 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC
- * samples in /work/shared/bench); 4096 slots thrashed on the TCEC one (4% misses).
- * Length 0 marks an empty slot (the empty token is rejected before the cache).  A syntax
- * error is cached too (kind NEG_KIND).
+ * CACHE_PROBES slots.  A slot's first 16 bytes are the key (cache_key: two words that
+ * hold the token's bytes and its length), compared in full, so collisions are harmless.
+ * It never grows (8192 slots of 32 bytes, 256 KiB per matcher): when the window is full
+ * one of its slots is overwritten.  Real files hold 2,000-5,500 distinct move tokens
+ * (TWIC, Lichess, TCEC samples in /work/shared/bench); 4096 slots thrashed on the TCEC
+ * one (4% misses).  Length 0 marks an empty slot (the empty token is rejected before the
+ * cache).  A syntax error is cached too (kind NEG_KIND).
  */
 enum { CACHE_SLOTS = 8192, CACHE_BITS = 13, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
 enum { NEG_KIND = 0xff };
 
 struct cache_slot {
-    unsigned char key[CACHE_KEY_MAX + 1];
+    uint64_t key[2];
     struct san san;
 };
 
@@ -317,7 +317,7 @@ struct san_matcher {
     pcre2_code *code;
     pcre2_match_data *md;
     int jit;
-    int use_cache;
+    size_t key_max; /* tokens of 1 to key_max bytes go through the cache: 0 without one */
     uint32_t group[G_COUNT];
     struct letter letters[256];
     char *pattern;
@@ -378,7 +378,7 @@ struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
     }
     if (!(flags & SAN_MATCHER_NO_CACHE)) {
         m->cache = xcalloc(CACHE_SLOTS, sizeof(*m->cache));
-        m->use_cache = 1;
+        m->key_max = CACHE_KEY_MAX;
     }
     return m;
 }
@@ -619,34 +619,40 @@ static inline uint64_t load16(const unsigned char *p)
 }
 
 /*
- * The cache key as two little-endian words: byte 0 the length, bytes 1..15 the token
- * zero-padded.  Built from loads that stay inside tok[0..len) (the token may end the
- * reader's buffer): two overlapping loads of one width cover any length in [w, 2w],
- * and their OR is the token because overlapping bytes agree.  Runs once per ply, where
- * a variable-length memcpy into a zeroed buffer cost a libc call.
+ * The cache key of tok[0..len), 1 <= len <= CACHE_KEY_MAX, as two words: key[1]'s low
+ * byte is the length, so the rest only has to tell apart tokens of one length.  Built
+ * from loads that stay inside tok[0..len) (the token may end the reader's buffer): up
+ * to 8 bytes, the first and the last w bytes (w = 2 or 4, overlapping) side by side in
+ * key[0], which holds them all since len <= 2w; longer, the first 8 in key[0] and the
+ * rest (a last-8 load shifted down) above the length in key[1].  Runs twice per ply
+ * (san_prefetch, san_decode): no variable shift and no second word to build for the
+ * usual 2-8 byte move.
  */
 static inline void cache_key(const unsigned char *tok, size_t len, uint64_t key[2])
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    unsigned char bytes[CACHE_KEY_MAX + 1] = {(unsigned char)len};
-    memcpy(bytes + 1, tok, len); /* the shifts below assume little-endian loads */
+    unsigned char bytes[16] = {0};
+    memcpy(bytes, tok, len < 8 ? len : 8); /* any injective layout will do */
     key[0] = load64(bytes);
-    key[1] = load64(bytes + 8);
+    memset(bytes, 0, sizeof bytes);
+    bytes[0] = (unsigned char)len;
+    if (len > 8)
+        memcpy(bytes + 1, tok + 8, len - 8);
+    key[1] = load64(bytes);
 #else
-    uint64_t head, tail = 0; /* tok[0..8) and tok[8..len), zero-padded */
-    if (len >= 8) {
-        head = load64(tok);
-        if (len > 8)
-            tail = load64(tok + len - 8) >> (8 * (16 - len));
-    } else if (len >= 4) {
-        head = load32(tok) | load32(tok + len - 4) << (8 * (len - 4));
+    key[1] = len;
+    if (len >= 4) {
+        if (len <= 8) {
+            key[0] = load32(tok) | load32(tok + len - 4) << 32;
+        } else {
+            key[0] = load64(tok);
+            key[1] |= load64(tok + len - 8) >> (8 * (16 - len)) << 8; /* tok[8..len) */
+        }
     } else if (len >= 2) {
-        head = load16(tok) | load16(tok + len - 2) << (8 * (len - 2));
+        key[0] = load16(tok) | load16(tok + len - 2) << 16;
     } else {
-        head = tok[0];
+        key[0] = tok[0];
     }
-    key[0] = head << 8 | len;
-    key[1] = head >> 56 | tail << 8;
 #endif
 }
 
@@ -674,14 +680,16 @@ static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
 
 static size_t cache_home(const uint64_t key[2])
 {
-    /* The top bits of an odd-constant product depend on every bit of the key. */
-    uint64_t h = (key[0] ^ key[1] * 0xc2b2ae3d27d4eb4fu) * 0x9e3779b97f4a7c15u;
+    /* The top bits of an odd-constant product depend on every bit below them: key[1]
+     * (the length, and the bytes past 8 of a long token) rotated into key[0]'s high half,
+     * where the last bytes of a short token sit. */
+    uint64_t h = (key[0] ^ (key[1] << 32 | key[1] >> 32)) * 0x9e3779b97f4a7c15u;
     return (size_t)(h >> (64 - CACHE_BITS));
 }
 
 void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
 {
-    if (len - 1 >= CACHE_KEY_MAX || !m->use_cache)
+    if (len - 1 >= m->key_max)
         return;
     uint64_t key[2];
     cache_key((const unsigned char *)tok, len, key);
@@ -691,7 +699,7 @@ void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
 int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
     /* len - 1 wraps for the empty token, which is no move (and never cached). */
-    if (len - 1 >= CACHE_KEY_MAX || !m->use_cache)
+    if (len - 1 >= m->key_max)
         return len == 0 ? -1 : decode_uncached(m, tok, len, out);
 
     uint64_t key[2];
@@ -700,9 +708,9 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
 
     for (size_t i = 0; i < CACHE_PROBES; i++) {
         struct cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
-        if (slot->key[0] == 0)
+        if (slot->key[1] == 0)
             return decode_and_store(m, tok, len, key, home, slot, out);
-        if (load64(slot->key) == key[0] && load64(slot->key + 8) == key[1]) {
+        if (((slot->key[0] ^ key[0]) | (slot->key[1] ^ key[1])) == 0) {
             m->hits++;
             if (slot->san.kind == NEG_KIND)
                 return -1;
