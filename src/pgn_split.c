@@ -66,6 +66,30 @@ static uint64_t count_lines_bytes(const char *d, size_t i, size_t n)
     return lines;
 }
 
+#ifdef __AVX2__
+/* The LFs of d[0, n) when it holds no CR (the usual file): one popcount per 64 bytes, the
+ * CRs only OR-ed together; UINT64_MAX when there is a CR, which the exact count handles. */
+static uint64_t count_lf_only(const char *d, size_t n)
+{
+    const __m256i lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
+    __m256i crs = _mm256_setzero_si256();
+    uint64_t lines = 0;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(d + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(d + i + 32));
+        uint64_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, lf)) |
+                        (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, lf)) << 32;
+        lines += (uint64_t)__builtin_popcountll(bits);
+        crs = _mm256_or_si256(crs, _mm256_or_si256(_mm256_cmpeq_epi8(a, cr),
+                                                   _mm256_cmpeq_epi8(b, cr)));
+    }
+    if (!_mm256_testz_si256(crs, crs))
+        return UINT64_MAX;
+    return lines + count_lines_bytes(d, i, n); /* no CR before i: the tail alone decides */
+}
+#endif
+
 /* Every LF, and every CR that the next byte (an unaligned load one byte on) shows is not
  * part of a CRLF: a compare and a popcount per 32 bytes, CRLF files included. */
 uint64_t pgn_split_count_lines(const char *d, size_t n)
@@ -73,6 +97,9 @@ uint64_t pgn_split_count_lines(const char *d, size_t n)
     size_t i = 0;
     uint64_t lines = 0;
 #ifdef __AVX2__
+    uint64_t lf_only = count_lf_only(d, n);
+    if (lf_only != UINT64_MAX)
+        return lf_only;
     const __m256i lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
     for (; i + 33 <= n; i += 32) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + i));

@@ -235,6 +235,28 @@ Test(pgn_split, random_buffers_count_what_a_byte_loop_counts)
     }
 }
 
+/* Without any CR (the usual file), where the count takes its LF-only path; then one CR
+ * at each position of such a buffer, which sends it back to the exact count. */
+Test(pgn_split, buffers_without_cr_count_what_a_byte_loop_counts)
+{
+    static const char alphabet[] = {'\n', 'a', ' ', 'b'};
+    unsigned seed = 99;
+    char buf[300];
+    for (int iter = 0; iter < 6000; iter++) {
+        size_t n = (size_t)iter % (sizeof buf + 1);
+        for (size_t k = 0; k < n; k++)
+            buf[k] = alphabet[next_random(&seed) % 4];
+        cr_assert_eq(count_lines_in(buf, n), reference_lines(buf, n), "%zu bytes", n);
+        if (n) {
+            size_t at = next_random(&seed) % n;
+            char was = buf[at];
+            buf[at] = '\r';
+            cr_assert_eq(count_lines_in(buf, n), reference_lines(buf, n), "CR at %zu of %zu", at, n);
+            buf[at] = was;
+        }
+    }
+}
+
 /* One CRLF or lone CR at each position, the range ending on either side of its LF: the
  * vector blocks (16 or 32 bytes) see the LF only through their one-byte lookahead. */
 Test(pgn_split, a_crlf_across_a_vector_block_boundary_counts_once)
