@@ -318,6 +318,7 @@ struct san_matcher {
     pcre2_match_data *md;
     int jit;
     size_t key_max; /* tokens of 1 to key_max bytes go through the cache: 0 without one */
+    bool plain;     /* decode_plain before the regex (not with SAN_MATCHER_REGEX_ONLY) */
     uint32_t group[G_COUNT];
     struct letter letters[256];
     char *pattern;
@@ -376,6 +377,7 @@ struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
         fprintf(stderr, "pgnkit: out of memory (PCRE2 match data)\n");
         abort();
     }
+    m->plain = !(flags & SAN_MATCHER_REGEX_ONLY);
     if (!(flags & SAN_MATCHER_NO_CACHE)) {
         m->cache = xcalloc(CACHE_SLOTS, sizeof(*m->cache));
         m->key_max = CACHE_KEY_MAX;
@@ -588,12 +590,103 @@ static int decode_drop(const char *tok, size_t len, struct san *out)
     return i == len ? 0 : -1;
 }
 
+/* A piece letter with no lenient cost (K Q R B N, or a selected language's letter that
+ * means in English what it means there): its type, or NO_TYPE. */
+static int plain_piece(const struct san_matcher *m, unsigned char c)
+{
+    const struct letter *l = &m->letters[c];
+    return l->lenient == 0 && l->type >= KNIGHT && l->type <= KING ? l->type : NO_TYPE;
+}
+
+static bool is_file(unsigned char c) { return c >= 'a' && c <= 'h'; }
+static bool is_rank(unsigned char c) { return c >= '1' && c <= '8'; }
+
+/*
+ * The standard SAN spellings that make nearly all move tokens, decoded without the
+ * regex: O-O, O-O-O; a piece letter, an optional file and/or rank hint, an optional x,
+ * the square; a pawn's square, or its file, x and a neighbouring file's square, with
+ * =letter on rank 1 or 8; then nothing, + or #.  Each gets exactly the parts the
+ * pattern gives it (tests/test_san.c checks every such token against the regex).
+ * Returns -1 for any other token, which the regex then decides (it may well accept it):
+ * this is a shortcut for the cache's misses, not a second grammar.  Tokens starting
+ * with 'b' (the lower-case b rule) never come here.
+ */
+static int decode_plain(const struct san_matcher *m, const unsigned char *t, size_t len,
+                        struct san *out)
+{
+    uint8_t checks = 0, mate = 0;
+    size_t end = len;
+    if (end > 2 && (t[end - 1] == '+' || t[end - 1] == '#')) {
+        checks = t[end - 1] == '+';
+        mate = t[end - 1] == '#';
+        end--;
+    }
+    if (t[end - 1] == '+' || t[end - 1] == '#')
+        return -1;
+    memset(out, 0, sizeof(*out));
+    out->from_file = -1;
+    out->from_rank = -1;
+    out->to = SQ_NONE;
+    out->checks = checks;
+    out->mate = mate;
+    if (t[0] == 'O') {
+        if (end == 3 && memcmp(t, "O-O", 3) == 0)
+            out->kind = SAN_CASTLE_KING;
+        else if (end == 5 && memcmp(t, "O-O-O", 5) == 0)
+            out->kind = SAN_CASTLE_QUEEN;
+        else
+            return -1;
+        out->piece = KING;
+        return 0;
+    }
+    int type = plain_piece(m, t[0]);
+    size_t k = type == NO_TYPE ? 0 : 1;
+    if (type == NO_TYPE) {
+        if (!is_file(t[0]))
+            return -1;
+        type = PAWN;
+        if (end >= 4 && t[end - 2] == '=') {
+            int promo = plain_piece(m, t[end - 1]);
+            if (promo == NO_TYPE || (t[end - 3] != '1' && t[end - 3] != '8'))
+                return -1;
+            out->promo = (uint8_t)promo;
+            end -= 2;
+        }
+    }
+    if (end < k + 2 || !is_file(t[end - 2]) || !is_rank(t[end - 1]))
+        return -1;
+    size_t to = end - 2;
+    if (k < to && is_file(t[k]))
+        out->from_file = (int8_t)(t[k++] - 'a');
+    if (k < to && is_rank(t[k]))
+        out->from_rank = (int8_t)(t[k++] - '1');
+    if (k < to && t[k] == 'x') {
+        out->capture = 1;
+        k++;
+    }
+    if (k != to)
+        return -1;
+    if (type == PAWN) {
+        /* exd5 (a neighbouring file) or e4: any other pawn shape is the regex's. */
+        int step = out->from_file - (t[to] - 'a');
+        if (out->from_rank != -1 || out->capture != (out->from_file != -1) ||
+            (out->capture && step != 1 && step != -1))
+            return -1;
+    }
+    out->kind = SAN_MOVE;
+    out->piece = (uint8_t)type;
+    out->to = (uint8_t)square_make(t[to] - 'a', t[to + 1] - '1');
+    return 0;
+}
+
 static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
     if (memchr(tok, '@', len))
         return decode_drop(tok, len, out);
     if (tok[0] == 'b')
         return decode_lower_b(m, tok, len, out);
+    if (m->plain && decode_plain(m, (const unsigned char *)tok, len, out) == 0)
+        return 0;
     return match_token(m, tok, len, out);
 }
 

@@ -346,6 +346,73 @@ Test(san, the_cache_answers_repeats_and_negative_results)
     san_matcher_free(m);
 }
 
+/* Every token of the plain SAN shapes (and many near them: other letters, hints a pawn
+ * may not have, promotions where there are none, ++) decoded with the shortcut for the
+ * plain spellings and by the regex alone: the same answer, the same parts. */
+static void plain_agrees_with_the_regex(enum san_letters letters)
+{
+    struct san_matcher *fast = matcher(letters, SAN_MATCHER_NO_CACHE);
+    struct san_matcher *regex = matcher(letters, SAN_MATCHER_NO_CACHE | SAN_MATCHER_REGEX_ONLY);
+    static const char *const pieces[] = {"", "K", "Q", "R", "B", "N", "P", "D", "S", "T",
+                                         "L", "F", "C", "A", "O", "n"};
+    static const char *const promos[] = {"", "=Q", "=K", "=D", "=q", "Q"};
+    static const char *const suffixes[] = {"", "+", "#", "++", "!"};
+    char hints[32][3] = {{0}};
+    size_t nh = 1;
+    for (int f = 0; f < 8; f++) {
+        hints[nh][0] = (char)('a' + f), nh++;
+        hints[nh][0] = (char)('1' + f), nh++;
+        hints[nh][0] = (char)('a' + f), hints[nh][1] = (char)('1' + (f * 3) % 8), nh++;
+    }
+    hints[nh][0] = 'x', nh++; /* a hint that is no hint */
+    char tok[32];
+    size_t decoded = 0;
+    for (size_t p = 0; p < sizeof pieces / sizeof *pieces; p++)
+        for (size_t h = 0; h < nh; h++)
+            for (int cap = 0; cap < 2; cap++)
+                for (int to = 0; to < 64; to++)
+                    for (size_t pr = 0; pr < sizeof promos / sizeof *promos; pr++)
+                        for (size_t sf = 0; sf < sizeof suffixes / sizeof *suffixes; sf++) {
+                            int len = snprintf(tok, sizeof tok, "%s%s%s%c%c%s%s", pieces[p],
+                                               hints[h], cap ? "x" : "", 'a' + to % 8,
+                                               '1' + to / 8, promos[pr], suffixes[sf]);
+                            struct san a, b;
+                            int ra = san_decode(fast, tok, (size_t)len, &a);
+                            int rb = san_decode(regex, tok, (size_t)len, &b);
+                            cr_assert_eq(ra, rb, "%s: %d with the shortcut, %d by the regex",
+                                         tok, ra, rb);
+                            if (ra == 0)
+                                cr_assert(san_same(&a, &b), "%s: the parts differ", tok);
+                            decoded += ra == 0;
+                        }
+    static const char *const castles[] = {"O-O", "O-O-O", "O-O+", "O-O-O#", "O-O++", "O-O-",
+                                          "O-O-O-O", "O-", "O", "0-0", "O-O!", "Ox", "O-O#+"};
+    for (size_t c = 0; c < sizeof castles / sizeof *castles; c++) {
+        struct san a, b;
+        size_t len = strlen(castles[c]);
+        int ra = san_decode(fast, castles[c], len, &a);
+        int rb = san_decode(regex, castles[c], len, &b);
+        cr_assert_eq(ra, rb, "%s: %d with the shortcut, %d by the regex", castles[c], ra, rb);
+        if (ra == 0)
+            cr_assert(san_same(&a, &b), "%s: the parts differ", castles[c]);
+    }
+    cr_expect_gt(decoded, 10000);
+    san_matcher_free(fast);
+    san_matcher_free(regex);
+}
+
+Test(san, the_plain_spellings_decode_as_the_regex_decodes_them_english)
+{
+    plain_agrees_with_the_regex(SAN_LETTERS_ENGLISH);
+}
+
+Test(san, the_plain_spellings_decode_as_the_regex_decodes_them_other_letters)
+{
+    plain_agrees_with_the_regex(SAN_LETTERS_GERMAN);
+    plain_agrees_with_the_regex(SAN_LETTERS_FRENCH);
+    plain_agrees_with_the_regex(SAN_LETTERS_DUTCH);
+}
+
 /* Fill the cache far past its 8192 slots with distinct tokens, so probe windows fill up
  * and slots are overwritten, and check each answer against the regex alone. */
 Test(san, a_cache_under_collisions_and_eviction_agrees_with_the_regex)

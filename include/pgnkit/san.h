@@ -82,7 +82,9 @@ enum san_letters {
 /* Options of san_matcher_new_ex(); san_matcher_new() uses none. */
 enum san_matcher_flags {
     SAN_MATCHER_NO_JIT = 1 << 0,   /* always use the PCRE2 interpreter */
-    SAN_MATCHER_NO_CACHE = 1 << 1, /* every token goes to the regex */
+    SAN_MATCHER_NO_CACHE = 1 << 1, /* no cache: every token is decoded anew */
+    SAN_MATCHER_REGEX_ONLY = 1 << 2, /* every token decoded goes to the regex: no shortcut
+                                      * for the plain SAN spellings (tests compare them) */
 };
 
 struct san_matcher;
