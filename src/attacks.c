@@ -19,6 +19,7 @@ bitboard attacks_knight_table[SQUARE_COUNT];
 bitboard attacks_king_table[SQUARE_COUNT];
 bitboard attacks_between_table[SQUARE_COUNT][SQUARE_COUNT];
 bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
+bitboard attacks_reach_table[PIECE_TYPE_COUNT][SQUARE_COUNT];
 struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
 struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
 /* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  A build
@@ -247,6 +248,14 @@ static void init_tables(void)
     init_magics(attacks_rook_magics, rook_storage, rook_packed, rook_dirs, rook_magic_numbers);
     init_magics(attacks_bishop_magics, bishop_storage, bishop_packed, bishop_dirs,
                 bishop_magic_numbers);
+
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        attacks_reach_table[KNIGHT][sq] = attacks_knight_table[sq];
+        attacks_reach_table[BISHOP][sq] = attacks_bishop_magics[sq].reach;
+        attacks_reach_table[ROOK][sq] = attacks_rook_magics[sq].reach;
+        attacks_reach_table[QUEEN][sq] = attacks_bishop_magics[sq].reach | attacks_rook_magics[sq].reach;
+        attacks_reach_table[KING][sq] = attacks_king_table[sq];
+    }
 
     /* From the slider tables just built (the slow ray walk made start-up cost more
      * than replaying a 10 MB file's worth of pins). */

@@ -39,6 +39,8 @@ extern bitboard attacks_knight_table[SQUARE_COUNT];
 extern bitboard attacks_king_table[SQUARE_COUNT];
 extern bitboard attacks_between_table[SQUARE_COUNT][SQUARE_COUNT];
 extern bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
+/* [type][sq]: the attacks on an empty board (the pawn row is empty: pawns have colour). */
+extern bitboard attacks_reach_table[PIECE_TYPE_COUNT][SQUARE_COUNT];
 extern struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
 extern struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
 
@@ -76,6 +78,7 @@ static inline bitboard att_piece(enum piece_type t, int sq, bitboard occ)
     default: return 0;
     }
 }
+static inline bitboard att_reach(int t, int sq) { return attacks_reach_table[t][sq]; }
 static inline bitboard att_between(int a, int b) { return attacks_between_table[a][b]; }
 static inline bitboard att_line(int a, int b) { return attacks_line_table[a][b]; }
 

@@ -53,7 +53,11 @@ static inline void pos_castle(struct position *pos, int us, int k, int r)
     pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
 }
 
-PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
+/* Play m's piece moves, clocks and rights (no checks).  Returns the type of the piece
+ * standing on m.to afterwards (the promotion piece for a promotion), or -1 for a move
+ * that moved more than that one piece: castling, en passant, a null move.
+ * pos_do_move() finds the checks of the plain ones from that alone. */
+PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
 {
     int us = pos->side_to_move, them = us ^ 1;
     int old_ep = pos->ep_square;
@@ -63,7 +67,7 @@ PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
     pos->fullmove_number += (uint32_t)us; /* after Black's move */
     pos->side_to_move = (uint8_t)them;
     if (m.flags & MOVE_NULL)
-        return;
+        return -1;
 
     int from = m.from, to = m.to;
     uint8_t piece = pos->board[from];
@@ -73,7 +77,7 @@ PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
     if (victim != PIECE_NONE && (int)piece_color_of(victim) == us) {
         /* King takes own rook: castling (the board decides, whatever the flags say). */
         pos_castle(pos, us, from, to);
-        return;
+        return -1;
     }
     if (victim != PIECE_NONE) {
         pos_remove(pos, to);
@@ -85,6 +89,7 @@ PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
     pos->by_type[pt] ^= ft;
     pos->by_color[us] ^= ft;
 
+    int placed = (int)pt;
     if (pt == PAWN) {
         pos->halfmove_clock = 0;
         int diff = to - from;
@@ -93,9 +98,11 @@ PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
         } else if (to == old_ep && victim == PIECE_NONE) {
             /* En passant: the captured pawn stands behind the target square. */
             pos_remove(pos, to + (us == WHITE ? -8 : 8));
+            placed = -1;
         } else if (m.promo) {
             pos_remove(pos, to);
             pos_put(pos, to, piece_make((enum color)us, (enum piece_type)m.promo));
+            placed = m.promo;
         }
     } else if (pt == KING) {
         pos->king_square[us] = (uint8_t)to;
@@ -111,13 +118,48 @@ PGNKIT_HOT void pos_move_pieces(struct position *pos, struct move m)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[them][side] == to)
                 pos->castle_rook[them][side] = SQ_NONE;
+    return placed;
+}
+
+/*
+ * The checks a plain move (one piece from `from` to `to`, now a `placed`) gives, from
+ * what the move changed: the piece's own attack on the king from `to`, and a slider of
+ * the mover uncovered on the line from the king through `from`.  Exact for standard
+ * chess, where the side that just moved was not giving check before (a legal position:
+ * fen_parse refuses one with the side not to move in check), so no other check exists.
+ */
+PGNKIT_HOT bitboard pos_checks_given(const struct position *pos, int from, int to, int placed)
+{
+    int mover = pos->side_to_move ^ 1, ksq = pos->king_square[mover ^ 1];
+    bitboard occ = pos->by_color[WHITE] | pos->by_color[BLACK];
+    bitboard mine = pos->by_color[mover];
+    /* A king never reaches the other king's reach: the kings' row checks nothing. */
+    bitboard reach = placed == PAWN ? att_pawn(mover, to) : att_reach(placed, to);
+    bitboard checkers = 0;
+    if (bb_has(reach, ksq) && !(att_between(to, ksq) & occ))
+        checkers = bb_square(to);
+    bitboard line = att_line(ksq, from);
+    bitboard rq = pos->by_type[ROOK] | pos->by_type[QUEEN];
+    bitboard bq = pos->by_type[BISHOP] | pos->by_type[QUEEN];
+    /* A piece moving along the line still blocks it (it cannot pass the king or one of
+     * its own pieces there). */
+    if ((line & mine & (rq | bq)) && !bb_has(line, to)) {
+        bitboard rays = bb_has(att_reach(ROOK, ksq), from) ? att_rook(ksq, occ) & rq
+                                                            : att_bishop(ksq, occ) & bq;
+        checkers |= rays & line & mine;
+    }
+    return checkers;
 }
 
 /* The move, then the checks it gives: every caller (SAN claims, the next move's
- * generator) needs them, so they are found once here. */
+ * generator) needs them, so they are found once here.  Standard chess only. */
 PGNKIT_HOT void pos_do_move(struct position *pos, struct move m)
 {
-    pos_move_pieces(pos, m);
+    int placed = pos_move_pieces(pos, m);
+    if (placed >= 0) {
+        pos->checkers = pos_checks_given(pos, m.from, m.to, placed);
+        return;
+    }
     int us = pos->side_to_move;
     pos->checkers = pos_attackers(pos, pos->king_square[us], us ^ 1,
                                   pos->by_color[WHITE] | pos->by_color[BLACK]);
