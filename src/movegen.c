@@ -44,9 +44,9 @@ bitboard position_pinned(const struct position *pos)
 }
 
 /* Is `from` (ours) pinned to our king by an enemy slider on the line `line` through
- * both?  The slow half of pinned_away(). */
-static bool pinned_on_line(const struct position *pos, int ksq, int from, bitboard occ,
-                           bitboard enemy, bitboard line)
+ * both?  The slow half of pinned_away() (movegen_internal.h). */
+bool movegen_pinned_on_line(const struct position *pos, int ksq, int from, bitboard occ,
+                            bitboard enemy, bitboard line)
 {
     if (att_between(ksq, from) & occ)
         return false;
@@ -60,28 +60,6 @@ static bool pinned_on_line(const struct position *pos, int ksq, int from, bitboa
         if (bb_has(att_between(ksq, bb_pop(&sliders)), from))
             return true;
     return false;
-}
-
-/*
- * Would moving `from` (ours) to `to` expose our king to a pinning slider?  For the SAN
- * path, which asks about one or two pieces and should not pay for the whole pinned
- * set.  Inline because the answer is nearly always settled by the line table alone: no
- * line through king and piece, a move along that line, or no enemy slider on it
- * (enemy_sliders: the caller's, as stores into a move list may alias the position).
- */
-PGNKIT_HOT bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
-                            bitboard enemy, bitboard enemy_sliders)
-{
-    bitboard line = att_line(ksq, from);
-    if (!(line & enemy_sliders) || bb_has(line, to))
-        return false;
-    return pinned_on_line(pos, ksq, from, occ, enemy, line);
-}
-
-/* The enemy's bishops, rooks and queens: what pinned_away() looks for. */
-PGNKIT_HOT bitboard sliders_of(const struct position *pos, bitboard enemy)
-{
-    return enemy & (pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN]);
 }
 
 /* The state without the pinned set (see pinned_away). */

@@ -15,6 +15,7 @@
 #include "pgnkit/movegen.h"
 #include "pgnkit/variant.h"
 #include "inline_hints.h"
+#include "movegen_internal.h"
 #include "position_internal.h"
 
 static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
@@ -722,13 +723,102 @@ PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const struct sa
     resolve(pos, san, opts, out, true);
 }
 
+/* ---- the usual move, decided without a candidate list ---- */
+
+/*
+ * The origin of a piece or pawn move in standard chess when it alone fits and nothing
+ * can make it illegal short of a pin: its own side not in check (kings aside: a king
+ * step is tested on its square), no en passant, no promotion, no castling named.
+ * Returns the origin, or -1 when the general resolution must decide (no piece, several,
+ * a pin, a special move): it then finds the same single candidate or says why not.
+ */
+PGNKIT_HOT int quick_origin(const struct position *pos, const struct san *san, uint8_t *flags)
+{
+    int us = pos->side_to_move, to = san->to;
+    bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
+    enum piece_type t = (enum piece_type)san->piece;
+    if (bb_has(own, to) || san->promo)
+        return -1;
+    *flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
+    bitboard mine = own & pos->by_type[t] & hint_mask(san);
+    if (t == KING) {
+        /* king_move_as_castle() can only fire with a castling right left. */
+        if ((pos->castle_rook[us][0] & pos->castle_rook[us][1]) != SQ_NONE ||
+            !(att_king(to) & mine))
+            return -1;
+        int ksq = pos->king_square[us];
+        if (pos_attackers(pos, to, us ^ 1, occ ^ bb_square(ksq)))
+            return -1;
+        return ksq;
+    }
+    if (pos->checkers)
+        return -1;
+    bitboard froms;
+    if (t != PAWN) {
+        froms = att_piece(t, to, occ) & mine;
+    } else {
+        int up = us == WHITE ? 8 : -8;
+        if (is_last_rank(to) || to == pos->ep_square)
+            return -1;
+        if (*flags) {
+            froms = att_pawn(us ^ 1, to) & mine;
+        } else if (bb_has(mine, to - up)) {
+            froms = bb_square(to - up);
+        } else if (!bb_has(occ, to - up) && square_rank(to) == (us == WHITE ? 3 : 4) &&
+                   bb_has(mine, to - 2 * up)) {
+            froms = bb_square(to - 2 * up);
+            *flags = MOVE_DOUBLE_PUSH;
+        } else {
+            return -1;
+        }
+    }
+    if (!froms || bb_many(froms))
+        return -1;
+    int from = bb_lsb(froms);
+    if (pinned_away(pos, pos->king_square[us], from, to, occ, enemy, sliders_of(pos, enemy)))
+        return -1;
+    return from;
+}
+
+/* Standard chess's plain SAN move with one legal candidate: choose_inline()'s work for
+ * that candidate, without collecting it.  False: nothing written but out->after's
+ * scratch, and resolve() decides. */
+PGNKIT_HOT bool resolve_quick(const struct position *pos, const struct san *san,
+                              const struct san_options *opts, struct san_outcome *out)
+{
+    unsigned lenient = opts->strict ? san->lenient
+                                    : (unsigned)(san->lenient & ~SAN_LENIENT_STRICT_ONLY);
+    if (san->kind != SAN_MOVE || san->piece_implicit || lenient)
+        return false;
+    uint8_t flags;
+    int from = quick_origin(pos, san, &flags);
+    if (from < 0)
+        return false;
+    struct move m = {(uint8_t)from, san->to, 0, flags};
+    struct played p = play(pos, m, out->after);
+    out->problem_count = 0;
+    out->candidate_count = 0;
+    out->move = m;
+    out->ok = true;
+    out->gives_check = p.checkers != 0;
+    out->gives_mate = p.mate;
+    if (!claims_exact(san, m, &p))
+        check_claims(san, m, &p, out);
+    if (opts->strict)
+        check_over_disambiguation(pos, san, m, out);
+    else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
+             !(san->lenient & SAN_LENIENT_LONG))
+        check_full_origin(pos, san, m, out);
+    return true;
+}
+
 /* One test per move picks the copy: standard chess's never asks about variants again. */
 void san_resolve(const struct position *pos, const struct san *san,
                  const struct san_options *opts, struct san_outcome *out)
 {
     if (pos->variant)
         resolve_variant(pos, san, opts, out);
-    else
+    else if (!resolve_quick(pos, san, opts, out))
         resolve(pos, san, opts, out, false);
 }
 

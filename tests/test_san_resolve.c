@@ -5,10 +5,12 @@
  * not taken from running the code.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pgnkit/attacks.h"
 #include "pgnkit/fen.h"
+#include "pgnkit/movegen.h"
 #include "pgnkit/san.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
@@ -522,4 +524,54 @@ Test(san_resolve, true_ep_and_double_check_marks_are_clean_unless_strict)
         const char *msg = problem_text(&o, DIAG_NONSTANDARD);
         cr_expect(msg && strstr(msg, "export format"), "%s under --strict", cases[i].token);
     }
+}
+
+/* Every legal move of every position of random.perft (checks, pins, en passant,
+ * promotions, castling: the shortcut for the usual move and the general resolution both
+ * see many) written as canonical SAN resolves back to that move, with no problem, and
+ * to the position position_do_move() makes, its check and mate found as san_write()
+ * marks them; under --strict too (minimal disambiguation is never over-disambiguated). */
+Test(san_resolve, canonical_san_of_every_legal_move_resolves_back_to_it, .timeout = 120)
+{
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char line[256];
+    long moves_seen = 0;
+    static const struct san_options plain = {0}, strict = {.strict = true};
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "epd ", 4) != 0)
+            continue;
+        struct position pos;
+        struct diag err;
+        cr_assert_eq(fen_parse(&pos, line + 4, strcspn(line + 4, "\n"), false, &err), 0);
+        struct move moves[MAX_MOVES];
+        int n = movegen_legal(&pos, moves);
+        for (int i = 0; i < n; i++) {
+            char text[16];
+            size_t len = san_write(&pos, moves[i], text);
+            struct position want = pos;
+            position_do_move(&want, moves[i]);
+            struct san san;
+            cr_assert_eq(san_decode(matcher, text, len, &san), 0, "%s", text);
+            for (int k = 0; k < 2; k++) {
+                struct position after;
+                struct san_outcome o;
+                o.after = &after;
+                san_resolve(&pos, &san, k ? &strict : &plain, &o);
+                cr_assert(o.ok && o.problem_count == 0, "%s in %s: %s", text, line + 4,
+                          o.problem_count ? o.problems[0].message : "not ok");
+                cr_assert(o.move.from == moves[i].from && o.move.to == moves[i].to &&
+                              o.move.promo == moves[i].promo,
+                          "%s in %s", text, line + 4);
+                cr_assert(memcmp(&after, &want, sizeof want) == 0, "%s in %s", text, line + 4);
+                char mark = text[len - 1];
+                cr_assert_eq(o.gives_mate, mark == '#', "%s in %s", text, line + 4);
+                cr_assert_eq(o.gives_check, mark == '#' || mark == '+', "%s in %s", text,
+                             line + 4);
+            }
+            moves_seen++;
+        }
+    }
+    fclose(f);
+    cr_assert_gt(moves_seen, 100000);
 }
