@@ -235,11 +235,6 @@ static struct level *push_level(struct game_replayer *r, size_t depth)
     return &r->levels[depth];
 }
 
-static bool is_ep_mark(const struct pgn_token *t, bool *nonstandard)
-{
-    return t->kind == PGN_TOK_MOVE && san_is_ep_mark(t->text, t->len, nonstandard);
-}
-
 /*
  * A token that is no move but an annotation glyph written as its own word (! +- ± N ...):
  * the NAG it stands for, with a NONSTANDARD warning; the line goes on.  Returns false
@@ -271,14 +266,16 @@ struct run {
     struct position *prev;  /* before_last(lv) */
     uint32_t ply;           /* lv->ply */
     bool moved;             /* an odd number of moves was played: lv->cur flips */
+    bool dead;              /* lv->dead: an error ended the line */
     struct move *mainline;  /* where the next mainline move goes, or NULL off the mainline */
+    struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
 };
 
-/* Resolve the move token at index i.  Returns the tokens consumed; sets lv->dead when
- * the move ends the line.  Inlined into its one caller, play_run(), the loop over a
- * run of moves. */
+/* Resolve the move token at index i; `mark_next`: token i + 1 is a move token, so
+ * perhaps an e.p. mark.  Returns the tokens consumed; sets run->dead when the move ends
+ * the line.  Inlined into its one caller, play_run(), the loop over a run of moves. */
 PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
-                             struct level *lv)
+                             bool mark_next)
 {
     struct game_record *rec = &r->record;
     const struct pgn_token *tok = &run->tokens[i];
@@ -293,12 +290,12 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
         snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
                  tok->text);
         move_diag(rec, DIAG_SYNTAX, tok, ply, now, msg);
-        lv->dead = true;
+        run->dead = true;
         return used;
     }
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
     bool ep_spelling;
-    if (i + 1 < run->count && is_ep_mark(&run->tokens[i + 1], &ep_spelling)) {
+    if (mark_next && san_is_ep_mark(tok[1].text, tok[1].len, &ep_spelling)) {
         san.ep = 1;
         san.lenient |= SAN_LENIENT_EP_MARK | (ep_spelling ? SAN_LENIENT_EP_SPELLING : 0);
         used = 2;
@@ -309,11 +306,11 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
     if (o.problem_count)
         report_problems(rec, tok, ply, now, &o);
     if (!o.ok) {
-        lv->dead = true;
+        run->dead = true;
         return used;
     }
-    if (!r->opts.skip_token_moves)
-        r->token_moves[i] = (struct game_token_move){
+    if (run->token_moves)
+        run->token_moves[i] = (struct game_token_move){
             o.move, ply, true, san.suffix_len,
             (char)(o.gives_mate ? '#' : o.gives_check ? '+' : 0)};
     run->prev = now;
@@ -325,26 +322,38 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
     return used;
 }
 
-/* The next move token's SAN cache slot starts loading while this move is resolved:
- * otherwise that load is a cache miss at the start of nearly every ply.  Between two
- * moves there is usually a number and perhaps a comment: look a few tokens ahead. */
-static inline void prefetch_next_move(const struct game_replayer *r, const struct run *run,
-                                      size_t i)
-{
-    size_t end = i + 4 < run->count ? i + 4 : run->count;
-    for (size_t j = i + 1; j < end; j++) {
-        if (run->tokens[j].kind == PGN_TOK_MOVE) {
-            san_prefetch(r->san, run->tokens[j].text, run->tokens[j].len);
-            return;
-        }
-    }
-}
-
 /* Tokens between moves that the walk steps over: numbers, NAGs, comments. */
 static bool is_filler(uint8_t kind)
 {
     return kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_NAG || kind == PGN_TOK_COMMENT ||
            kind == PGN_TOK_LINE_COMMENT;
+}
+
+/*
+ * The next move token's SAN cache slot starts loading while this move is resolved:
+ * otherwise that load is a cache miss at the start of nearly every ply.  Between two
+ * moves there is usually a number and perhaps a comment: look up to 3 tokens ahead.
+ * Returns whether token i + 1 is a move (play_token's e.p. mark question).
+ */
+PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, const struct run *run,
+                                   size_t i)
+{
+    const struct pgn_token *t = &run->tokens[i + 1];
+    size_t left = run->count - i - 1;
+    size_t j = 0;
+    if (left == 0)
+        return false;
+    if (t[0].kind != PGN_TOK_MOVE) {
+        j = left >= 2 && t[1].kind == PGN_TOK_MOVE   ? 1
+            : left >= 3 && t[2].kind == PGN_TOK_MOVE ? 2
+                                                     : 3;
+        if (j == 3)
+            return false;
+    }
+    /* One call: where LTO does not inline it, gcc takes a function whose only effect is
+     * a prefetch for one without effects, and drops the calls (callgrind saw none). */
+    san_prefetch(r->san, t[j].text, t[j].len);
+    return j == 0;
 }
 
 /*
@@ -359,19 +368,23 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
 {
     struct game_record *rec = &r->record;
     mainline = mainline && !r->silent;
-    struct run run = {p->tokens, p->count, current(lv), before_last(lv), lv->ply, false,
-                      mainline ? r->mainline + rec->mainline_count : NULL};
-    while (i < run.count && !lv->dead) {
+    struct run run = {p->tokens, p->count, current(lv), before_last(lv), lv->ply, false, false,
+                      mainline ? r->mainline + rec->mainline_count : NULL,
+                      r->opts.skip_token_moves ? NULL : r->token_moves};
+    while (i < run.count) {
         uint8_t kind = run.tokens[i].kind;
         if (kind == PGN_TOK_MOVE) {
-            prefetch_next_move(r, &run, i);
-            i += play_token(r, &run, i, lv);
+            bool mark_next = prefetch_next_move(r, &run, i);
+            i += play_token(r, &run, i, mark_next);
+            if (run.dead)
+                break;
         } else if (is_filler(kind)) {
             i++;
         } else {
             break;
         }
     }
+    lv->dead = run.dead;
     if (run.ply != lv->ply) {
         lv->cur ^= run.moved;
         lv->has_last = true;
