@@ -316,7 +316,7 @@ struct cache_slot {
 struct san_matcher {
     pcre2_code *code;
     pcre2_match_data *md;
-    int jit;
+    int jit; /* 1: JIT code, 0: the interpreter, -1: the JIT not compiled yet (jit_once) */
     size_t key_max; /* tokens of 1 to key_max bytes go through the cache: 0 without one */
     bool plain;     /* decode_plain before the regex (not with SAN_MATCHER_REGEX_ONLY) */
     uint32_t group[G_COUNT];
@@ -362,16 +362,9 @@ struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
         }
         m->group[g] = (uint32_t)n;
     }
-    /*
-     * JIT as git's grep.c does it: any JIT failure (no JIT in this build, or executable
-     * memory refused by SELinux/PaX) falls back to the interpreter, which matches the
-     * same language; JITSIZE > 0 is the proof that machine code really exists.
-     */
-    if (!(flags & SAN_MATCHER_NO_JIT) && pcre2_jit_compile(m->code, PCRE2_JIT_COMPLETE) == 0) {
-        size_t jitsize = 0;
-        if (pcre2_pattern_info(m->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
-            m->jit = 1;
-    }
+    /* The JIT is compiled when a token first needs the regex (jit_once): with the plain
+     * spellings decoded without it (decode_plain), many inputs never do. */
+    m->jit = flags & SAN_MATCHER_NO_JIT ? 0 : -1;
     m->md = pcre2_match_data_create_from_pattern(m->code, NULL);
     if (!m->md) {
         fprintf(stderr, "pgnkit: out of memory (PCRE2 match data)\n");
@@ -396,8 +389,26 @@ void san_matcher_free(struct san_matcher *m)
     free(m);
 }
 
+/*
+ * JIT as git's grep.c does it: any JIT failure (no JIT in this build, or executable
+ * memory refused by SELinux/PaX) falls back to the interpreter, which matches the same
+ * language; JITSIZE > 0 is the proof that machine code really exists.  Once per matcher.
+ */
+static void jit_once(struct san_matcher *m)
+{
+    m->jit = 0;
+    if (pcre2_jit_compile(m->code, PCRE2_JIT_COMPLETE) == 0) {
+        size_t jitsize = 0;
+        if (pcre2_pattern_info(m->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
+            m->jit = 1;
+    }
+}
+
 int san_matcher_jit(const struct san_matcher *m)
 {
+    /* The answer needs the compilation: the matcher itself is not const (its owner's). */
+    if (m->jit < 0)
+        jit_once((struct san_matcher *)(uintptr_t)m);
     return m->jit;
 }
 
@@ -431,6 +442,8 @@ static int piece_of(const struct san_matcher *m, const unsigned char *p, size_t 
 /* Run the pattern on tok[0..len) and fill *out; -1 if it does not match. */
 static int match_token(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
+    if (m->jit < 0)
+        jit_once(m);
     int rc = m->jit ? pcre2_jit_match(m->code, (PCRE2_SPTR)tok, len, 0, 0, m->md, NULL)
                     : pcre2_match(m->code, (PCRE2_SPTR)tok, len, 0, 0, m->md, NULL);
     if (rc < 0)
@@ -605,23 +618,30 @@ static bool is_rank(unsigned char c) { return c >= '1' && c <= '8'; }
  * The standard SAN spellings that make nearly all move tokens, decoded without the
  * regex: O-O, O-O-O; a piece letter, an optional file and/or rank hint, an optional x,
  * the square; a pawn's square, or its file, x and a neighbouring file's square, with
- * =letter on rank 1 or 8; then nothing, + or #.  Each gets exactly the parts the
- * pattern gives it (tests/test_san.c checks every such token against the regex).
- * Returns -1 for any other token, which the regex then decides (it may well accept it):
- * this is a shortcut for the cache's misses, not a second grammar.  Tokens starting
- * with 'b' (the lower-case b rule) never come here.
+ * =letter on rank 1 or 8; then nothing, + or #; then nothing or one of ! ? !! ?? !? ?!.
+ * Each gets exactly the parts the pattern gives it (tests/test_san.c checks every such
+ * token against the regex).  Returns -1 for any other token, which the regex then
+ * decides (it may well accept it): this is a shortcut for the cache's misses, not a
+ * second grammar.  A token starting with 'b' is read as a pawn move (the b rule's first
+ * reading); the caller adds maybe_bishop.
  */
 static int decode_plain(const struct san_matcher *m, const unsigned char *t, size_t len,
                         struct san *out)
 {
-    uint8_t checks = 0, mate = 0;
+    uint8_t checks = 0, mate = 0, suffix = 0;
     size_t end = len;
+    /* ! ? !! ?? !? ?! ($1-$6, no lenient cost): no other glyph has a ! or a ?, so the
+     * check mark before them is one whatever the pattern's laziness. */
+    if (t[end - 1] == '!' || t[end - 1] == '?') {
+        suffix = end >= 2 && (t[end - 2] == '!' || t[end - 2] == '?') ? 2 : 1;
+        end -= suffix;
+    }
     if (end > 2 && (t[end - 1] == '+' || t[end - 1] == '#')) {
         checks = t[end - 1] == '+';
         mate = t[end - 1] == '#';
         end--;
     }
-    if (t[end - 1] == '+' || t[end - 1] == '#')
+    if (end < 2 || t[end - 1] == '+' || t[end - 1] == '#')
         return -1;
     memset(out, 0, sizeof(*out));
     out->from_file = -1;
@@ -629,6 +649,7 @@ static int decode_plain(const struct san_matcher *m, const unsigned char *t, siz
     out->to = SQ_NONE;
     out->checks = checks;
     out->mate = mate;
+    out->suffix_len = suffix;
     if (t[0] == 'O') {
         if (end == 3 && memcmp(t, "O-O", 3) == 0)
             out->kind = SAN_CASTLE_KING;
@@ -683,10 +704,15 @@ static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, s
 {
     if (memchr(tok, '@', len))
         return decode_drop(tok, len, out);
+    if (m->plain && decode_plain(m, (const unsigned char *)tok, len, out) == 0) {
+        /* A plain b-pawn move (b4, bxc3, bxa8=Q): the bishop reading (see decode_lower_b)
+         * exists exactly when it captures without promoting (Bxc3; B4 and Bxa8=Q are none). */
+        if (tok[0] == 'b')
+            out->maybe_bishop = out->capture && !out->promo;
+        return 0;
+    }
     if (tok[0] == 'b')
         return decode_lower_b(m, tok, len, out);
-    if (m->plain && decode_plain(m, (const unsigned char *)tok, len, out) == 0)
-        return 0;
     return match_token(m, tok, len, out);
 }
 

@@ -1,10 +1,12 @@
 /**
  * san.h - SAN syntax: one token's text to its parts, with no board.
  *
- * The grammar is one PCRE2 pattern with named groups, compiled and JIT-compiled once
- * per matcher (interpreter fallback where JIT is unavailable).  A small cache from
- * token bytes to decoded parts sits in front of the regex, because real games repeat
- * a few thousand distinct tokens; the regex stays the only definition of the grammar.
+ * The grammar is one PCRE2 pattern with named groups, compiled once per matcher and
+ * JIT-compiled when a token first needs it (interpreter fallback where JIT is
+ * unavailable).  A small cache from token bytes to decoded parts sits in front of the
+ * regex, because real games repeat a few thousand distinct tokens, and the plain SAN
+ * spellings that miss it are decoded without the regex, to the parts it gives them
+ * (tests check the two agree); the regex stays the only definition of the grammar.
  * Resolving the parts to a move on a board is san_resolve.h's job.
  *
  * A matcher is not thread-safe (match data and cache are per matcher): give each
@@ -153,7 +155,8 @@ int san_glyph_nag(const char *tok, size_t len);
  */
 bool san_is_ep_mark(const char *tok, size_t len, bool *nonstandard);
 
-/** Whether the JIT is in use (for diagnostics of the tool itself). */
+/** Whether the JIT is in use (for diagnostics of the tool itself).  The JIT is compiled
+ * when a token first needs the regex; asked before that, this compiles it. */
 int san_matcher_jit(const struct san_matcher *m);
 
 /**
