@@ -22,16 +22,13 @@ void buf_release(struct buf *b)
     buf_init(b);
 }
 
-char *buf_reserve(struct buf *b, size_t n)
+void buf_grow(struct buf *b, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        b->data = xrealloc(b->data, cap);
-        b->cap = cap;
-    }
-    return b->data + b->len;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
 }
 
 void buf_append(struct buf *b, const void *data, size_t len)

@@ -8,6 +8,7 @@
 
 #include "pgnkit/fen.h"
 #include "pgnkit/writer.h"
+#include "fen_internal.h"
 #include "position_internal.h"
 #include "writer_internal.h"
 
@@ -33,44 +34,23 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     return true;
 }
 
-void fen_text_init(struct fen_text *t, const struct position *pos)
+void fen_text_castling(struct fen_text *t, const struct position *pos)
 {
+    memcpy(&t->castle_key, pos->castle_rook, sizeof t->castle_key);
+    t->castle_fixed = fen_castling_fixed(pos, t->flags);
+    t->castle_len = (uint8_t)fen_write_castling(pos, t->castling, t->flags);
+}
+
+void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags)
+{
+    t->flags = flags;
     for (int rank = 0; rank < 8; rank++)
-        t->len[rank] = (uint8_t)fen_write_rank(pos, rank, t->rank[rank]);
+        t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
+    fen_text_castling(t, pos);
 }
 
-/* A standard move touches at most two ranks, its origin's and its destination's (en
- * passant and castling stay on them). */
-void fen_text_update(struct fen_text *t, const struct position *pos, struct move m)
-{
-    if (pos->variant) {
-        fen_text_init(t, pos);
-        return;
-    }
-    if (m.flags & MOVE_NULL)
-        return;
-    int from = square_rank(m.from), to = square_rank(m.to);
-    t->len[from] = (uint8_t)fen_write_rank(pos, from, t->rank[from]);
-    if (to != from)
-        t->len[to] = (uint8_t)fen_write_rank(pos, to, t->rank[to]);
-}
-
-size_t fen_text_write(const struct fen_text *t, const struct position *pos, unsigned flags,
-                      char *dst, size_t *board_len)
-{
-    size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) {
-        memcpy(dst + n, t->rank[rank], 16);
-        n += t->len[rank];
-        dst[n++] = '/';
-    }
-    n--; /* no '/' after rank 1 */
-    *board_len = n;
-    return n + fen_write_fields(pos, dst + n, flags);
-}
-
-/* The ply number as text, counted up in place (a division loop per line showed in the
- * profile): digits in t[0..*len). */
+/* The ply number as text and a tab, counted up in place (a division loop per line
+ * showed in the profile): digits in t[0..*len), t[*len] = '\t'. */
 static void ply_text_next(char *t, size_t *len)
 {
     size_t i = *len;
@@ -83,6 +63,7 @@ static void ply_text_next(char *t, size_t *len)
     memmove(t + 1, t, *len);
     t[0] = '1';
     ++*len;
+    t[*len] = '\t';
 }
 
 /* A variant move may change any rank (explosions) and the fields carry pockets or
@@ -107,7 +88,8 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 /*
  * game<TAB>ply<TAB>FEN per ply.  The line's head ("[file\t][offset\t]index\t") is the
  * same on every line of a game: written once, then copied from the line before; the
- * board's text is rebuilt only on the ranks the move touched.
+ * board's text is rebuilt only on the ranks the move touched.  Every copy is of a fixed
+ * size (16 bytes, or the head's length when longer) into room reserved once a line.
  */
 static void write_every(struct buf *out, const struct game_record *rec,
                         const struct writer_options *o)
@@ -118,15 +100,17 @@ static void write_every(struct buf *out, const struct game_record *rec,
     }
     struct position pos = rec->start;
     struct fen_text text;
-    fen_text_init(&text, &pos);
-    char ply[24] = "0";
+    fen_text_init(&text, &pos, o->fen_flags);
+    char ply[32] = "0\t"; /* read as 16 bytes: a game has fewer than 10^15 plies */
     size_t ply_len = 1;
     size_t head_at = out->len, head_len = 0;
     /* Only --ep legal reads the checks (position_ep_legal): else the pieces are moved
      * and the checks the move gives are not looked for. */
     bool checks = o->fen_flags & FEN_EP_LEGAL;
-    for (size_t i = 0; i < rec->mainline_count; i++) {
-        struct move m = rec->mainline[i];
+    const struct move *moves = rec->mainline;
+    size_t count = rec->mainline_count;
+    for (size_t i = 0; i < count; i++) {
+        struct move m = moves[i];
         if (checks)
             pos_do_move(&pos, m);
         else
@@ -138,23 +122,25 @@ static void write_every(struct buf *out, const struct game_record *rec,
             writer_put_game_index(out, rec->game);
             buf_putc(out, '\t');
             head_len = out->len - head_at;
-        } else {
-            /* The line before is longer than 16 bytes: a short head is copied as 16. */
-            char *h = buf_reserve(out, head_len < 16 ? 16 : head_len);
-            if (head_len <= 16)
-                memcpy(h, out->data + head_at, 16);
-            else
-                memcpy(h, out->data + head_at, head_len);
-            head_at = out->len;
-            out->len += head_len;
         }
         ply_text_next(ply, &ply_len);
-        char *p = buf_reserve(out, sizeof ply + FEN_MAX + 2);
-        memcpy(p, ply, ply_len);
-        size_t n = ply_len;
-        p[n++] = '\t';
+        size_t head_room = head_len < 16 ? 16 : head_len;
+        char *p = buf_reserve(out, head_room + 16 + FEN_MAX + 16 + 1);
+        size_t n = 0;
+        if (i) {
+            /* The line before is longer than 16 bytes: a short head is copied as 16. */
+            const char *h = out->data + head_at;
+            if (head_len <= 16)
+                memcpy(p, h, 16);
+            else
+                memcpy(p, h, head_len);
+            head_at = out->len;
+            n = head_len;
+        }
+        memcpy(p + n, ply, 16);
+        n += ply_len + 1;
         size_t board_len;
-        n += fen_text_write(&text, &pos, o->fen_flags, p + n, &board_len);
+        n += fen_text_write(&text, &pos, p + n, &board_len);
         p[n++] = '\n';
         out->len += n;
         out->data[out->len] = '\0';

@@ -558,26 +558,35 @@ static char advance(size_t *column, size_t len)
  */
 static void put_fen_comment(struct pgn_out *w, const char *fen, size_t n, size_t board_len)
 {
-    char *p = buf_reserve(w->out, n + 6);
+    /* fen is readable for 96 bytes (flush_fen's buffer): a standard FEN is copied as 96,
+     * a fixed-size copy where the library call cost as much as the rest. */
+    char *p = buf_reserve(w->out, n + 96 + 6);
     size_t at = w->column ? 1 : 0; /* p[0]: the separator before "{", if any */
     memcpy(p + at, "{ ", 2);
-    memcpy(p + at + 2, fen, n);
+    if (n <= 96)
+        memcpy(p + at + 2, fen, 96);
+    else
+        memcpy(p + at + 2, fen, n);
     memcpy(p + at + 2 + n, " }", 2);
     size_t column = w->column;
-    /* Each word's separator is the byte before it: p[0], or a blank of the FEN. */
-    size_t word = 0; /* the word's first byte in fen; "{ " goes before the first */
-    for (size_t i = board_len; i <= n; i++) {
-        if (i < n && fen[i] != ' ')
-            continue;
-        size_t len = i - word + (word ? 0 : 2);
-        char sep = advance(&column, len);
-        if (word)
-            p[at + 2 + word - 1] = sep;
-        else if (at)
-            p[0] = sep;
-        word = i + 1;
+    char sep = advance(&column, board_len + 2); /* "{ " and the board */
+    if (at)
+        p[0] = sep;
+    /* The rest ("w KQkq - 0 1 }", words a blank apart) fits on the board's line whole
+     * in most FENs: its blanks stay blanks. */
+    if (column + (n - board_len) + 2 <= LINE_MAX_COLUMNS) {
+        column += n - board_len + 2;
+    } else {
+        /* Each word's separator is the byte before it, a blank of the FEN. */
+        size_t word = board_len + 1;
+        for (size_t i = word; i <= n; i++) {
+            if (i < n && fen[i] != ' ')
+                continue;
+            p[at + 2 + word - 1] = advance(&column, i - word);
+            word = i + 1;
+        }
+        p[at + 2 + n] = advance(&column, 1); /* before "}" */
     }
-    p[at + 2 + n] = advance(&column, 1); /* before "}" */
     w->out->len += at + n + 4;
     w->out->data[w->out->len] = '\0';
     w->column = column;
@@ -588,10 +597,15 @@ static void flush_fen(struct pgn_out *w)
     if (!w->fen_pending)
         return;
     w->fen_pending = false;
-    char fen[FEN_MAX];
-    size_t board_len;
-    size_t n = fen_text_write(&w->fen_text, &w->levels[0].current, w->o->fen_flags, fen,
-                              &board_len);
+    char fen[FEN_MAX + 16];
+    size_t n, board_len;
+    const struct position *pos = &w->levels[0].current;
+    if (pos->variant) {
+        n = fen_write(pos, fen, sizeof fen, w->o->fen_flags);
+        board_len = (size_t)((const char *)memchr(fen, ' ', n) - fen); /* pockets too */
+    } else {
+        n = fen_text_write(&w->fen_text, pos, fen, &board_len);
+    }
     put_fen_comment(w, fen, n, board_len);
     w->force_number = true;
 }
@@ -618,7 +632,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     lv->has_last = true;
     lv->ply = tm->ply;
     w->fen_pending = w->fen_comments && w->depth == 0;
-    if (w->fen_pending)
+    if (w->fen_pending && !lv->current.variant)
         fen_text_update(&w->fen_text, &lv->current, tm->move);
 }
 
@@ -890,8 +904,8 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
         w.levels[0].current = rec->start;
         w.levels[0].ply = 0;
         w.levels[0].has_last = false;
-        if (w.fen_comments)
-            fen_text_init(&w.fen_text, &rec->start);
+        if (w.fen_comments && !rec->start.variant)
+            fen_text_init(&w.fen_text, &rec->start, o->fen_flags);
     }
     struct slice result = game_result(rec);
     bool decided = o->fix_result && decide_result(&w, &result);

@@ -322,3 +322,45 @@ Test(fen, castling_rights_without_their_rook_are_dropped_on_request)
                               &dropped), 0);
     cr_expect_eq(dropped.code, DIAG_OK, "nothing to drop");
 }
+
+/* The rank writer (by table in SSSE3 builds) against the rule itself, square by square:
+ * every occupancy of a rank, with every piece letter placed somewhere. */
+Test(fen, every_rank_occupancy_is_written_as_the_rule_says)
+{
+    static const char letters[] = "PNBRQKpnbrqk";
+    for (unsigned occ = 0; occ < 256; occ++) {
+        for (int shift = 0; shift < 12; shift++) {
+            struct position pos;
+            memset(&pos, 0, sizeof pos);
+            memset(pos.board, PIECE_NONE, sizeof pos.board);
+            char want[17];
+            size_t n = 0;
+            int empty = 0, k = shift;
+            for (int f = 0; f < 8; f++) {
+                if (!(occ >> f & 1)) {
+                    empty++;
+                    continue;
+                }
+                if (empty)
+                    want[n++] = (char)('0' + empty);
+                empty = 0;
+                char ch = letters[k++ % 12];
+                want[n++] = ch;
+                int color = ch >= 'a' ? BLACK : WHITE;
+                int type = (int)(strchr("pnbrqk", ch | 0x20) - "pnbrqk");
+                int sq = 3 * 8 + f;
+                pos.board[sq] = piece_make((enum color)color, (enum piece_type)type);
+                pos.by_color[color] |= 1ULL << sq;
+                pos.by_type[type] |= 1ULL << sq;
+            }
+            if (empty)
+                want[n++] = (char)('0' + empty);
+            want[n] = '\0';
+            char got[17] = {0};
+            size_t len = fen_write_rank(&pos, 3, got);
+            cr_assert_eq(len, n, "occupancy %02x: %zu bytes, want %zu", occ, len, n);
+            cr_assert(memcmp(got, want, n) == 0, "occupancy %02x: %.*s, want %s", occ, (int)len,
+                      got, want);
+        }
+    }
+}

@@ -26,8 +26,16 @@ static inline void buf_clear(struct buf *b)
     if (b->data)
         b->data[0] = '\0';
 }
-/** Make room for n more bytes (plus the NUL); returns where they go. */
-char *buf_reserve(struct buf *b, size_t n);
+/** Grow b to hold n more bytes (plus the NUL): buf_reserve()'s slow path. */
+void buf_grow(struct buf *b, size_t n);
+/** Make room for n more bytes (plus the NUL); returns where they go.  Inline: the
+ * writers reserve once or twice a ply, and the room is nearly always there. */
+static inline char *buf_reserve(struct buf *b, size_t n)
+{
+    if (__builtin_expect(b->len + n + 1 > b->cap, 0))
+        buf_grow(b, n);
+    return b->data + b->len;
+}
 void buf_append(struct buf *b, const void *data, size_t len);
 static inline void buf_puts(struct buf *b, const char *s) { buf_append(b, s, strlen(s)); }
 void buf_putc(struct buf *b, char c);
