@@ -707,9 +707,8 @@ size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags)
     }
     dst[n++] = ' ';
     n += fen_put_clock(dst + n, pos->halfmove_clock);
-    dst[n++] = ' ';
     n += fen_put_clock(dst + n, pos->fullmove_number);
-    return n;
+    return n - 1; /* not the blank after the fullmove number */
 }
 
 size_t fen_write(const struct position *pos, char *dst, size_t cap, unsigned flags)

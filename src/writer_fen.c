@@ -34,19 +34,28 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     return true;
 }
 
-void fen_text_castling(struct fen_text *t, const struct position *pos)
+void fen_text_head(struct fen_text *t, const struct position *pos)
 {
-    memcpy(&t->castle_key, pos->castle_rook, sizeof t->castle_key);
-    t->castle_fixed = fen_castling_fixed(pos, t->flags);
-    t->castle_len = (uint8_t)fen_write_castling(pos, t->castling, t->flags);
+    uint64_t key = fen_text_head_key(pos);
+    /* The e.p. square changes twice a double push; the castling rights seldom. */
+    if ((uint32_t)key != t->castle_key || !t->castle_fixed) {
+        t->castle_key = (uint32_t)key;
+        t->castle_fixed = fen_castling_fixed(pos, t->flags);
+        t->castle_len = (uint8_t)fen_write_castling(pos, t->castling, t->flags);
+    }
+    t->head_key = key;
+    /* --ep legal: the e.p. square is written by the position, not the square alone. */
+    t->head_fixed = t->castle_fixed && (pos->ep_square == SQ_NONE || !(t->flags & FEN_EP_LEGAL));
+    t->head_len = (uint8_t)fen_fields_head(pos, t->castling, t->castle_len, t->head, t->flags);
 }
 
 void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags)
 {
     t->flags = flags;
+    t->castle_fixed = false; /* nothing kept yet */
     for (int rank = 0; rank < 8; rank++)
         t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
-    fen_text_castling(t, pos);
+    fen_text_head(t, pos);
 }
 
 /* The ply number as text and a tab, counted up in place (a division loop per line
@@ -89,8 +98,11 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
  * game<TAB>ply<TAB>FEN per ply.  The line's head ("[file\t][offset\t]index\t") is the
  * same on every line of a game: written once, then copied from the line before; the
  * board's text is rebuilt only on the ranks the move touched.  Every copy is of a fixed
- * size (16 bytes, or the head's length when longer) into room reserved once a line.
+ * size (16 bytes, or the head's length when longer), into room reserved once for a run
+ * of lines.
  */
+enum { EVERY_RUN = 256 };
+
 static void write_every(struct buf *out, const struct game_record *rec,
                         const struct writer_options *o)
 {
@@ -98,51 +110,57 @@ static void write_every(struct buf *out, const struct game_record *rec,
         write_every_variant(out, rec, o);
         return;
     }
+    const struct move *moves = rec->mainline;
+    size_t count = rec->mainline_count;
+    if (!count)
+        return;
     struct position pos = rec->start;
     struct fen_text text;
     fen_text_init(&text, &pos, o->fen_flags);
+    size_t head_at = out->len;
+    writer_put_key_columns(out, rec->game, o);
+    writer_put_game_index(out, rec->game);
+    buf_putc(out, '\t');
+    size_t head_len = out->len - head_at;
+    /* A line: the head, the ply and a tab (copied as 16 bytes), a standard FEN (under 100
+     * bytes, written by 16-byte copies), the line end. */
+    size_t line_room = (head_len < 16 ? 16 : head_len) + 16 + 100 + 32;
     char ply[32] = "0\t"; /* read as 16 bytes: a game has fewer than 10^15 plies */
     size_t ply_len = 1;
-    size_t head_at = out->len, head_len = 0;
     /* Only --ep legal reads the checks (position_ep_legal): else the pieces are moved
      * and the checks the move gives are not looked for. */
     bool checks = o->fen_flags & FEN_EP_LEGAL;
-    const struct move *moves = rec->mainline;
-    size_t count = rec->mainline_count;
-    for (size_t i = 0; i < count; i++) {
-        struct move m = moves[i];
-        if (checks)
-            pos_do_move(&pos, m);
-        else
-            pos_move_pieces(&pos, m);
-        fen_text_update(&text, &pos, m);
-        if (i == 0) {
-            head_at = out->len;
-            writer_put_key_columns(out, rec->game, o);
-            writer_put_game_index(out, rec->game);
-            buf_putc(out, '\t');
-            head_len = out->len - head_at;
-        }
-        ply_text_next(ply, &ply_len);
-        size_t head_room = head_len < 16 ? 16 : head_len;
-        char *p = buf_reserve(out, head_room + 16 + FEN_MAX + 16 + 1);
-        size_t n = 0;
-        if (i) {
-            /* The line before is longer than 16 bytes: a short head is copied as 16. */
-            const char *h = out->data + head_at;
-            if (head_len <= 16)
-                memcpy(p, h, 16);
+    for (size_t i = 0; i < count;) {
+        size_t stop = count - i < EVERY_RUN ? count : i + EVERY_RUN;
+        char *line = buf_reserve(out, (stop - i) * line_room);
+        const char *head = out->data + head_at; /* the line before's (moved by a realloc) */
+        for (; i < stop; i++) {
+            struct move m = moves[i];
+            if (checks)
+                pos_do_move(&pos, m);
             else
-                memcpy(p, h, head_len);
-            head_at = out->len;
-            n = head_len;
+                pos_move_pieces(&pos, m);
+            fen_text_update(&text, &pos, m);
+            ply_text_next(ply, &ply_len);
+            size_t n = 0;
+            if (i) { /* the first line's head is written */
+                /* The line before is longer than 16 bytes: a short head is copied as 16. */
+                if (head_len <= 16)
+                    memcpy(line, head, 16);
+                else
+                    memcpy(line, head, head_len);
+                head = line;
+                n = head_len;
+            }
+            memcpy(line + n, ply, 16);
+            n += ply_len + 1;
+            size_t board_len;
+            n += fen_text_write(&text, &pos, line + n, &board_len);
+            line[n++] = '\n';
+            line += n;
         }
-        memcpy(p + n, ply, 16);
-        n += ply_len + 1;
-        size_t board_len;
-        n += fen_text_write(&text, &pos, p + n, &board_len);
-        p[n++] = '\n';
-        out->len += n;
+        head_at = (size_t)(head - out->data);
+        out->len = (size_t)(line - out->data);
         out->data[out->len] = '\0';
     }
 }

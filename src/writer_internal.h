@@ -13,8 +13,15 @@
 struct fen_text {
     char rank[8][16];     /* the rank's text and '/' (fen_rank_slash) */
     uint8_t len[8];       /* with the '/' */
-    uint32_t castle_key;  /* the castle_rook bytes castling[] was written for */
-    bool castle_fixed;    /* castling[] depends on castle_key alone (fen_castling_fixed) */
+    /* The fields up to the clocks (" w KQkq e3 "; the side to move is patched each ply)
+     * for the castling rights and e.p. square in head_key. */
+    uint64_t head_key;
+    bool head_fixed;      /* head[] depends on head_key alone */
+    uint8_t head_len;
+    char head[16];
+    /* The castling field for the rights in castle_key (fixed: for them alone). */
+    uint32_t castle_key;
+    bool castle_fixed;
     uint8_t castle_len;
     char castling[4];
     unsigned flags;       /* enum fen_flags */
@@ -22,8 +29,15 @@ struct fen_text {
 
 /** Every rank of pos, a standard-chess position (no variant). */
 void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags);
-/** The castling field of pos into t (the rights changed). */
-void fen_text_castling(struct fen_text *t, const struct position *pos);
+/** The fields' head of pos into t (its castling rights or e.p. square changed). */
+void fen_text_head(struct fen_text *t, const struct position *pos);
+
+static inline uint64_t fen_text_head_key(const struct position *pos)
+{
+    uint32_t rights;
+    memcpy(&rights, pos->castle_rook, sizeof rights);
+    return rights | (uint64_t)pos->ep_square << 32;
+}
 
 /** After m was played: pos is the position after it.  A standard move touches at most
  * two ranks, its origin's and its destination's (en passant and castling stay on them).
@@ -36,10 +50,8 @@ static inline void fen_text_update(struct fen_text *t, const struct position *po
         if (to != from)
             t->len[to] = (uint8_t)fen_rank_slash(pos, to, t->rank[to]);
     }
-    uint32_t rights;
-    memcpy(&rights, pos->castle_rook, sizeof rights);
-    if (rights != t->castle_key || !t->castle_fixed)
-        fen_text_castling(t, pos);
+    if (fen_text_head_key(pos) != t->head_key || !t->head_fixed)
+        fen_text_head(t, pos);
 }
 
 /** The FEN of pos (whose ranks t holds) into dst (FEN_MAX + 16 bytes: whole 16-byte
@@ -54,7 +66,12 @@ static inline size_t fen_text_write(const struct fen_text *t, const struct posit
     }
     n--; /* no '/' after rank 1 */
     *board_len = n;
-    return n + fen_fields_standard(pos, t->castling, t->castle_len, dst + n, t->flags);
+    memcpy(dst + n, t->head, 16);
+    dst[n + 1] = "wb"[pos->side_to_move];
+    n += t->head_len;
+    n += fen_put_clock(dst + n, pos->halfmove_clock);
+    n += fen_put_clock(dst + n, pos->fullmove_number);
+    return n - 1; /* not the blank after the fullmove number */
 }
 
 /** The fields every per-game JSON object has: file, game, status, tags, uci, san, fen,
