@@ -38,6 +38,7 @@
  * Output is a fixed point: `pgnkit pgn` of its own output is byte-identical.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,12 +360,19 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     n += name_len;
     p[n++] = ' ';
     p[n++] = '"';
-    /* Nearly every value has nothing to escape: one pass that vectorizes finds that, and
-     * one copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
+    /* Nearly every value has nothing to escape: one pass finds that, a table look-up a
+     * byte (tag values are short: the 5 tests a byte, vectorized, cost more), and one
+     * copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
+    static const uint8_t special_byte[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* C0 controls */
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
+        [0xc2] = 1, /* maybe a C1 control */
+    };
+    const unsigned char *u = (const unsigned char *)value;
     unsigned special = 0;
     for (size_t i = 0; i < len; i++)
-        special |= (value[i] == '"') | (value[i] == '\\') | ((unsigned char)value[i] < 0x20) |
-                   (value[i] == 0x7f) | (value[i] == '\xc2'); /* C2: maybe a C1 control */
+        special |= special_byte[u[i]];
     if (!special) {
         memcpy(p + n, value, len);
         n += len;
@@ -552,22 +560,29 @@ static char advance(size_t *column, size_t len)
 
 /*
  * put_comment() of a FEN: "{ ", the FEN's words, " }".  Its words are one blank apart
- * and have nothing to clean, so the comment is copied whole and only the blanks where a
- * line must break become line ends: the same bytes as word by word, in one copy (a FEN
- * a ply made the word-by-word writing the largest cost of fen --comments).
+ * and have nothing to clean, so the FEN is written in place in the output and only the
+ * blanks where a line must break become line ends: the same bytes as word by word (a
+ * FEN a ply made the word-by-word writing the largest cost of fen --comments).
  */
-static void put_fen_comment(struct pgn_out *w, const char *fen, size_t n, size_t board_len)
+static void flush_fen(struct pgn_out *w)
 {
-    /* fen is readable for 96 bytes (flush_fen's buffer): a standard FEN is copied as 96,
-     * a fixed-size copy where the library call cost as much as the rest. */
-    char *p = buf_reserve(w->out, n + 96 + 6);
+    if (!w->fen_pending)
+        return;
+    w->fen_pending = false;
+    const struct position *pos = &w->levels[0].current;
+    /* fen_text_write writes 16-byte pieces: up to 16 bytes past the FEN. */
+    char *p = buf_reserve(w->out, FEN_MAX + 16 + 8);
     size_t at = w->column ? 1 : 0; /* p[0]: the separator before "{", if any */
     memcpy(p + at, "{ ", 2);
-    if (n <= 96)
-        memcpy(p + at + 2, fen, 96);
-    else
-        memcpy(p + at + 2, fen, n);
-    memcpy(p + at + 2 + n, " }", 2);
+    char *fen = p + at + 2;
+    size_t n, board_len;
+    if (pos->variant) {
+        n = fen_write(pos, fen, FEN_MAX, w->o->fen_flags);
+        board_len = (size_t)((const char *)memchr(fen, ' ', n) - fen); /* pockets too */
+    } else {
+        n = fen_text_write(&w->fen_text, pos, fen, &board_len);
+    }
+    memcpy(fen + n, " }", 2);
     size_t column = w->column;
     char sep = advance(&column, board_len + 2); /* "{ " and the board */
     if (at)
@@ -582,31 +597,14 @@ static void put_fen_comment(struct pgn_out *w, const char *fen, size_t n, size_t
         for (size_t i = word; i <= n; i++) {
             if (i < n && fen[i] != ' ')
                 continue;
-            p[at + 2 + word - 1] = advance(&column, i - word);
+            fen[word - 1] = advance(&column, i - word);
             word = i + 1;
         }
-        p[at + 2 + n] = advance(&column, 1); /* before "}" */
+        fen[n] = advance(&column, 1); /* before "}" */
     }
     w->out->len += at + n + 4;
     w->out->data[w->out->len] = '\0';
     w->column = column;
-}
-
-static void flush_fen(struct pgn_out *w)
-{
-    if (!w->fen_pending)
-        return;
-    w->fen_pending = false;
-    char fen[FEN_MAX + 16];
-    size_t n, board_len;
-    const struct position *pos = &w->levels[0].current;
-    if (pos->variant) {
-        n = fen_write(pos, fen, sizeof fen, w->o->fen_flags);
-        board_len = (size_t)((const char *)memchr(fen, ' ', n) - fen); /* pockets too */
-    } else {
-        n = fen_text_write(&w->fen_text, pos, fen, &board_len);
-    }
-    put_fen_comment(w, fen, n, board_len);
     w->force_number = true;
 }
 
@@ -620,7 +618,7 @@ static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
     size_t suffix = tm->suffix_len;
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
     size_t written = tok->len - suffix;
-    if (written != n || memcmp(tok->text, san, n) != 0)
+    if (w->fixes && (written != n || memcmp(tok->text, san, n) != 0)) /* a --fixes report */
         fix(w, "SAN", pgn_token_line(w->rec->game, tok), tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
     if (glyph && !w->o->drop_nags) {
         snprintf(nag, sizeof nag, "$%d", glyph);
@@ -727,6 +725,8 @@ static void write_move_token(struct pgn_out *w, size_t i)
 
 static void check_move_number(struct pgn_out *w, const struct pgn_token *tok)
 {
+    if (!w->fixes)
+        return; /* only a --fixes report reads the number written */
     const struct position *pos = &top(w)->current;
     unsigned long number = 0;
     size_t k = 0, dots;
@@ -894,16 +894,23 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
 {
     if (rec->game->skipped)
         return;
-    struct pgn_out w = {.out = out, .fixes = fixes, .rec = rec, .o = o};
+    /* Not the levels kept inline (5 KB) nor the FEN text: set as they are used (zeroing
+     * them cost 8 instructions a ply). */
+    struct pgn_out w;
+    memset(&w, 0, offsetof(struct pgn_out, fen_text));
+    w.out = out;
+    w.fixes = fixes;
+    w.rec = rec;
+    w.o = o;
     w.fen_comments = o->fen_mode == FEN_MODE_COMMENTS;
     w.force_number = true;
     w.levels = w.inline_levels;
     w.cap = INLINE_LEVELS;
     w.levels[0].raw = !rec->started;
+    w.levels[0].ply = 0;
+    w.levels[0].has_last = false;
     if (rec->started) {
         w.levels[0].current = rec->start;
-        w.levels[0].ply = 0;
-        w.levels[0].has_last = false;
         if (w.fen_comments && !rec->start.variant)
             fen_text_init(&w.fen_text, &rec->start, o->fen_flags);
     }

@@ -47,6 +47,13 @@ void buf_put_u64(struct buf *b, unsigned long long v);
  * writers call it once per ply (move numbers, FEN clocks). */
 static inline size_t decimal_put(char *dst, unsigned long long v)
 {
+    /* Move numbers and clocks are nearly always below 100: no 64-bit loop for them. */
+    if (v < 100) {
+        unsigned u = (unsigned)v, tens = u / 10;
+        dst[0] = (char)('0' + (tens ? tens : u));
+        dst[1] = (char)('0' + u - 10 * tens);
+        return 1 + (tens != 0);
+    }
     char tmp[20];
     size_t n = 0;
     do {
