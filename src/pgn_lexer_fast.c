@@ -170,6 +170,134 @@ static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fas
     return m.phase;
 }
 
+/* scan_fast's state from token to token: locals of scan_fast that fast_token updates
+ * (inlined, so they stay in registers). */
+struct fast_state {
+    size_t i;                /* the next byte */
+    struct pgn_token *tok;   /* the next token's slot */
+    uint64_t line, run;      /* the line, line ends since the last token or tag pair */
+    ptrdiff_t ls1;           /* the index before the line's first byte */
+    struct fast_mark mark;
+};
+
+/* Constants of one scan_fast run. */
+struct fast_env {
+    const char *d;
+    size_t n, max_tok, short_at, win_end;
+};
+
+/*
+ * One token (or blank, line end, tag pair) at st->i: false when the token steps must take
+ * it (st unchanged).  With `windowed` (a constant: scan_fast has a copy of its loop for
+ * each), st->i is below win_end, so each window test skips that comparison; without,
+ * the windows are tried where i < win_end as before.  Tests on the byte itself, in the
+ * order of frequency: a chain of two-instruction tests, where one on the class became a
+ * jump table.
+ */
+static inline __attribute__((always_inline)) bool
+fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
+           bool windowed)
+{
+    const char *d = env->d;
+    const size_t n = env->n, i = st->i;
+    const bool in_window = windowed || i < env->win_end;
+    unsigned char c = (unsigned char)d[i];
+    size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
+    enum pgn_token_kind kind;
+    if (fast_class[c] == CC_OTHER) {
+#ifdef __SSSE3__
+        unsigned bits;
+        if (in_window && (bits = delim_bits(d + i + 1)) != 0) {
+            e = i + 1 + (size_t)__builtin_ctz(bits);
+            next = e + (d[e] == ' ');
+        } else
+#endif
+        {
+            e = run_end(d, i + 1, n);
+            if (e - i > env->max_tok || e >= env->short_at)
+                return false;
+            next = e + (e < n && d[e] == ' ');
+        }
+        kind = PGN_TOK_MOVE;
+    } else if (is_digit((char)c)) {
+#ifdef __SSSE3__
+        size_t len;
+        if (in_window && (len = number_window(d + i)) < 16) {
+            e = i + len;
+            next = e + (d[e] == ' ');
+        } else
+#endif
+        {
+            size_t k = i + 1;
+            while (k < n && is_digit(d[k]))
+                k++;
+            if (k == n || d[k] != '.')
+                return false; /* a result or a bare number */
+            while (k < n && d[k] == '.')
+                k++;
+            if (k - i > env->max_tok || k >= env->short_at)
+                return false;
+            e = k;
+            next = e + (e < n && d[e] == ' ');
+        }
+        kind = PGN_TOK_MOVE_NUMBER;
+    } else if (c == '{') {
+        size_t close;
+        if (in_window && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
+            next = close + 1 + (d[close + 1] == ' ');
+        } else {
+            close = find_stop(d, i + 1, n, '}', '}');
+            if (close == n || d[close] != '}' || close - i - 1 > r->lim.max_comment_bytes)
+                return false; /* over lines, unterminated, or too long: scan_comment's */
+            next = close + 1 + (close + 1 < n && d[close + 1] == ' ');
+        }
+        s = i + 1;
+        e = close;
+        kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+    } else if (c == '\n') {
+        st->i = i + 1;
+        st->run++;
+        st->line++;
+        st->ls1 = (ptrdiff_t)i;
+        return true;
+    } else if (c == ' ' || fast_class[c] == CC_SPACE) {
+        st->i = i + 1;
+        return true;
+    } else if (c == '[') {
+        /* A tag pair inside a tag section.  The end of a game (a tag after movetext), a tag
+         * after a blank line (perhaps a new game) and any tag of a part read again
+         * (stepped over, not kept) are the splitter's. */
+        enum game_phase phase = fast_phase(st->tok, st->mark);
+        if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && st->run >= 2) || r->relex)
+            return false;
+        struct tag_parse tp;
+        size_t j = in_window ? tag_window(r, d, i, n, &tp) : 0;
+        if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
+            return false;
+        /* A usual tag pair: commit_tag's case without an error or an escape. */
+        *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                        {d + tp.value, tp.value_len},
+                                        st->line,
+                                        (uint32_t)((ptrdiff_t)i - st->ls1)};
+        st->mark = (struct fast_mark){st->tok, PHASE_TAGS};
+        st->run = 0;
+        st->i = j;
+        return true;
+    } else {
+        return false;
+    }
+    struct pgn_token *tok = st->tok;
+    tok->text = d + s;
+    tok->len = (uint32_t)(e - s);
+    tok->line = (uint32_t)st->line;
+    tok->col = (uint32_t)((ptrdiff_t)i - st->ls1);
+    tok->kind = (uint8_t)kind;
+    st->tok = tok + 1;
+    st->run = 0;
+    st->i = next;
+    return true;
+}
+
 /*
  * The fast path: move tokens, move numbers with their dots, comments closed on their own
  * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
@@ -184,155 +312,58 @@ static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fas
  *
  * Token room: every token takes at least one byte, so a stretch of data no longer than
  * the free token slots cannot overflow them; the loop runs to the end of such a stretch
- * (`stop`) and checks the room only there, not for each token.
+ * (`stop`) and checks the room only there, not for each token.  Within a stretch, the
+ * bytes below win_end go through a copy of the loop that knows its windows fit.
  *
- * Longer than the house limit on purpose: it is the loop over nearly every byte, and
- * its state must stay in registers from token to token; each branch is one kind of
- * token, and what any of them cannot finish leaves the loop (`goto out`, the one exit
- * that writes the state back) for the token steps.  Out of line (noinline): its
- * caller's slow paths would otherwise take its registers.
+ * Out of line (noinline): its caller's slow paths would otherwise take its registers.
  */
 __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    const size_t n = r->len, max_tok = r->lim.max_token_bytes;
-    /* A token ending at `short_at` or later may go on in bytes not read yet. */
-    const size_t short_at = r->eof ? SIZE_MAX : n;
-    const size_t win_end = window_end(r, n);
-    uint64_t line = r->line, run = r->eols;
-    /* The index before the line's first byte: a column is then one subtraction. */
-    ptrdiff_t ls1 = r->ls - 1;
+    const size_t n = r->len;
+    const struct fast_env env = {r->data, n, r->lim.max_token_bytes,
+                                 /* A token ending at `short_at` or later may go on in
+                                  * bytes not read yet. */
+                                 r->eof ? SIZE_MAX : n, window_end(r, n)};
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
-    if ((ptrdiff_t)n - ls1 > (ptrdiff_t)UINT32_MAX)
+    if ((ptrdiff_t)n - (r->ls - 1) > (ptrdiff_t)UINT32_MAX)
         return i;
     /* A fresh reader has no token array yet, and NULL + 0 is undefined (UBSan). */
     if (!r->toks)
         grow_tokens(r);
-    struct pgn_token *tok = r->toks + r->ntok;
-    struct fast_mark mark = {tok, r->phase};
-    while (i < n) {
+    struct fast_state st = {i, r->toks + r->ntok, r->line, r->eols, r->ls - 1, {NULL, r->phase}};
+    st.mark.tok = st.tok;
+    while (st.i < n) {
         /* Near max_game_tokens the slow path goes on: emit() enforces it.  At part_stop
          * the part being read is due for a cut, which scan_game decides between steps. */
-        size_t at = (size_t)(tok - r->toks);
+        size_t at = (size_t)(st.tok - r->toks);
         if (at + 64 > r->tok_limit || at >= r->part_stop)
             goto out;
         if (r->tok_cap - at < 64) {
-            size_t marked = (size_t)(mark.tok - r->toks);
+            size_t marked = (size_t)(st.mark.tok - r->toks);
             r->ntok = at;
             grow_tokens(r);
-            tok = r->toks + r->ntok;
-            mark.tok = r->toks + marked;
+            st.tok = r->toks + r->ntok;
+            st.mark.tok = r->toks + marked;
         }
         size_t room = r->tok_cap - at;
         if (room > r->tok_limit - at)
             room = r->tok_limit - at;
         if (room > r->part_stop - at)
             room = r->part_stop - at;
-        const size_t stop = n - i > room ? i + room : n;
-        while (i < stop) {
-            unsigned char c = (unsigned char)d[i];
-            size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
-            enum pgn_token_kind kind;
-            /* Tests on the byte itself, in the order of frequency: a chain of two-instruction
-             * tests, where one on the class became a jump table. */
-            if (fast_class[c] == CC_OTHER) {
-#ifdef __SSSE3__
-                unsigned bits;
-                if (i < win_end && (bits = delim_bits(d + i + 1)) != 0) {
-                    e = i + 1 + (size_t)__builtin_ctz(bits);
-                    next = e + (d[e] == ' ');
-                } else
-#endif
-                {
-                    e = run_end(d, i + 1, n);
-                    if (e - i > max_tok || e >= short_at)
-                        goto out;
-                    next = e + (e < n && d[e] == ' ');
-                }
-                kind = PGN_TOK_MOVE;
-            } else if (is_digit((char)c)) {
-#ifdef __SSSE3__
-                size_t len;
-                if (i < win_end && (len = number_window(d + i)) < 16) {
-                    e = i + len;
-                    next = e + (d[e] == ' ');
-                } else
-#endif
-                {
-                    size_t k = i + 1;
-                    while (k < n && is_digit(d[k]))
-                        k++;
-                    if (k == n || d[k] != '.')
-                        goto out; /* a result or a bare number */
-                    while (k < n && d[k] == '.')
-                        k++;
-                    if (k - i > max_tok || k >= short_at)
-                        goto out;
-                    e = k;
-                    next = e + (e < n && d[e] == ' ');
-                }
-                kind = PGN_TOK_MOVE_NUMBER;
-            } else if (c == '{') {
-                size_t close;
-                if (i < win_end && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
-                    next = close + 1 + (d[close + 1] == ' ');
-                } else {
-                    close = find_stop(d, i + 1, n, '}', '}');
-                    if (close == n || d[close] != '}' ||
-                        close - i - 1 > r->lim.max_comment_bytes)
-                        goto out; /* over lines, unterminated, or too long: scan_comment's */
-                    next = close + 1 + (close + 1 < n && d[close + 1] == ' ');
-                }
-                s = i + 1;
-                e = close;
-                kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
-            } else if (c == '\n') {
-                i++;
-                run++;
-                line++;
-                ls1 = (ptrdiff_t)i - 1;
-                continue;
-            } else if (c == ' ' || fast_class[c] == CC_SPACE) {
-                i++;
-                continue;
-            } else if (c == '[') {
-                /* A tag pair inside a tag section.  The end of a game (a tag after movetext),
-                 * a tag after a blank line (perhaps a new game) and any tag of a part read
-                 * again (stepped over, not kept) are the splitter's. */
-                enum game_phase phase = fast_phase(tok, mark);
-                if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && run >= 2) || r->relex)
-                    goto out;
-                struct tag_parse tp;
-                size_t j = i < win_end ? tag_window(r, d, i, n, &tp) : 0;
-                if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
-                    goto out;
-                /* A usual tag pair: commit_tag's case without an error or an escape. */
-                *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
-                                                {d + tp.value, tp.value_len},
-                                                line,
-                                                (uint32_t)((ptrdiff_t)i - ls1)};
-                mark = (struct fast_mark){tok, PHASE_TAGS};
-                run = 0;
-                i = j;
-                continue;
-            } else {
+        const size_t stop = n - st.i > room ? st.i + room : n;
+        const size_t windowed_stop = stop < env.win_end ? stop : env.win_end;
+        while (st.i < windowed_stop)
+            if (!fast_token(r, &env, &st, true))
                 goto out;
-            }
-            tok->text = d + s;
-            tok->len = (uint32_t)(e - s);
-            tok->line = (uint32_t)line;
-            tok->col = (uint32_t)((ptrdiff_t)i - ls1);
-            tok->kind = (uint8_t)kind;
-            tok++;
-            run = 0;
-            i = next;
-        }
+        while (st.i < stop)
+            if (!fast_token(r, &env, &st, false))
+                goto out;
     }
 out:
-    r->line = line;
-    r->ls = ls1 + 1;
-    r->eols = run;
-    r->phase = fast_phase(tok, mark);
-    r->ntok = (size_t)(tok - r->toks);
-    return i;
+    r->line = st.line;
+    r->ls = st.ls1 + 1;
+    r->eols = st.run;
+    r->phase = fast_phase(st.tok, st.mark);
+    r->ntok = (size_t)(st.tok - r->toks);
+    return st.i;
 }
