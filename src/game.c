@@ -261,7 +261,7 @@ PGNKIT_COLD bool glyph_as_nag(struct game_record *rec, const struct pgn_token *t
  */
 struct run {
     const struct pgn_token *tokens;
-    size_t count;           /* g->token_count */
+    const struct pgn_token *end; /* tokens + the part's token count */
     struct position *now;   /* current(lv) */
     struct position *prev;  /* before_last(lv) */
     uint32_t ply;           /* lv->ply */
@@ -271,14 +271,13 @@ struct run {
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
 };
 
-/* Resolve the move token at index i; `mark_next`: token i + 1 is a move token, so
+/* Resolve the move token tok; `mark_next`: the token after it is a move token, so
  * perhaps an e.p. mark.  Returns the tokens consumed; sets run->dead when the move ends
  * the line.  Inlined into its one caller, play_run(), the loop over a run of moves. */
-PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
-                             bool mark_next)
+PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
+                             const struct pgn_token *tok, bool mark_next)
 {
     struct game_record *rec = &r->record;
-    const struct pgn_token *tok = &run->tokens[i];
     struct position *now = run->now;
     size_t used = 1;
     uint32_t ply = run->ply + 1;
@@ -310,7 +309,7 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run, size_t i,
         return used;
     }
     if (run->token_moves)
-        run->token_moves[i] = (struct game_token_move){
+        run->token_moves[tok - run->tokens] = (struct game_token_move){
             o.move, ply, true, san.suffix_len,
             (char)(o.gives_mate ? '#' : o.gives_check ? '+' : 0)};
     run->prev = now;
@@ -332,28 +331,23 @@ static bool is_filler(uint8_t kind)
 /*
  * The next move token's SAN cache slot starts loading while this move is resolved:
  * otherwise that load is a cache miss at the start of nearly every ply.  Between two
- * moves there is usually a number and perhaps a comment: look up to 3 tokens ahead.
- * Returns whether token i + 1 is a move (play_token's e.p. mark question).
+ * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok.
+ * Returns whether the token right after tok is a move (play_token's e.p. mark question).
  */
 PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, const struct run *run,
-                                   size_t i)
+                                   const struct pgn_token *tok)
 {
-    const struct pgn_token *t = &run->tokens[i + 1];
-    size_t left = run->count - i - 1;
-    size_t j = 0;
-    if (left == 0)
+    const struct pgn_token *t = tok + 1, *end = run->end;
+    if (t == end)
         return false;
-    if (t[0].kind != PGN_TOK_MOVE) {
-        j = left >= 2 && t[1].kind == PGN_TOK_MOVE   ? 1
-            : left >= 3 && t[2].kind == PGN_TOK_MOVE ? 2
-                                                     : 3;
-        if (j == 3)
+    if (t->kind != PGN_TOK_MOVE) {
+        if (++t == end || (t->kind != PGN_TOK_MOVE && (++t == end || t->kind != PGN_TOK_MOVE)))
             return false;
     }
     /* One call: where LTO does not inline it, gcc takes a function whose only effect is
      * a prefetch for one without effects, and drops the calls (callgrind saw none). */
-    san_prefetch(r->san, t[j].text, t[j].len);
-    return j == 0;
+    san_prefetch(r->san, t->text, t->len);
+    return t == tok + 1;
 }
 
 /*
@@ -368,22 +362,24 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
 {
     struct game_record *rec = &r->record;
     mainline = mainline && !r->silent;
-    struct run run = {p->tokens, p->count, current(lv), before_last(lv), lv->ply, false, false,
-                      mainline ? r->mainline + rec->mainline_count : NULL,
+    struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
+                      false, false, mainline ? r->mainline + rec->mainline_count : NULL,
                       r->opts.skip_token_moves ? NULL : r->token_moves};
-    while (i < run.count) {
-        uint8_t kind = run.tokens[i].kind;
+    const struct pgn_token *t = p->tokens + i;
+    while (t < run.end) {
+        uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
-            bool mark_next = prefetch_next_move(r, &run, i);
-            i += play_token(r, &run, i, mark_next);
+            bool mark_next = prefetch_next_move(r, &run, t);
+            t += play_token(r, &run, t, mark_next);
             if (run.dead)
                 break;
         } else if (is_filler(kind)) {
-            i++;
+            t++;
         } else {
             break;
         }
     }
+    i = (size_t)(t - p->tokens);
     lv->dead = run.dead;
     if (run.ply != lv->ply) {
         lv->cur ^= run.moved;
