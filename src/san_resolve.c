@@ -427,8 +427,8 @@ PGNKIT_HOT void note_lenient(const struct san *san, const struct san_options *op
 
 /* ---- the resolution itself ---- */
 
-static size_t write_disambiguation(const struct position *pos, struct move m,
-                                   enum piece_type piece, char *dst);
+PGNKIT_HOT size_t write_disambiguation(const struct position *pos, struct move m,
+                                       enum piece_type piece, char *dst);
 
 /* --strict: more origin hints written than canonical SAN needs (Ngf3 for Nf3). */
 PGNKIT_COLD void check_over_disambiguation(const struct position *pos, const struct san *san,
@@ -824,30 +824,46 @@ void san_resolve(const struct position *pos, const struct san *san,
 
 /* ---- canonical SAN ---- */
 
-static size_t write_disambiguation(const struct position *pos, struct move m,
-                                   enum piece_type piece, char *dst)
+/* Which of the rivals (other pieces of the kind attacking m.to) could legally move
+ * there: out of check in standard chess, those not pinned away from the line (a piece
+ * move has no promotion and no en passant); else the generator's list. */
+PGNKIT_NOINLINE bitboard legal_rivals(const struct position *pos, struct move m,
+                                      enum piece_type piece, bitboard rivals)
+{
+    if (!pos->variant && !pos->checkers) {
+        int us = pos->side_to_move, ksq = pos->king_square[us];
+        bitboard enemy = pos->by_color[us ^ 1], occ = position_occupied(pos);
+        bitboard sliders = sliders_of(pos, enemy), legal = 0;
+        while (rivals) {
+            int from = bb_pop(&rivals);
+            if (!pinned_away(pos, ksq, from, m.to, occ, enemy, sliders))
+                legal |= bb_square(from);
+        }
+        return legal;
+    }
+    struct move others[MAX_MOVES];
+    int n = pos->variant ? variant_legal_to(pos, piece, m.to, ~(bitboard)0, others)
+                         : movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
+    bitboard legal = 0;
+    for (int i = 0; i < n; i++)
+        if (others[i].from != m.from && others[i].promo == m.promo)
+            legal |= bb_square(others[i].from);
+    return legal;
+}
+
+PGNKIT_HOT size_t write_disambiguation(const struct position *pos, struct move m,
+                                       enum piece_type piece, char *dst)
 {
     /* A rival must at least attack the square: usually none does, and then no legal
      * move list is needed (in every variant too: a legal move is such an attack). */
     bitboard rivals = att_piece(piece, m.to, position_occupied(pos)) &
                       position_pieces(pos, (enum color)pos->side_to_move, piece) &
                       ~(1ULL << m.from);
-    if (!rivals)
+    if (!rivals || !(rivals = legal_rivals(pos, m, piece, rivals)))
         return 0;
-    struct move others[MAX_MOVES];
-    int n = pos->variant ? variant_legal_to(pos, piece, m.to, ~(bitboard)0, others)
-                         : movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
-    bool rival = false, same_file = false, same_rank = false;
-    for (int i = 0; i < n; i++) {
-        if (others[i].from == m.from || others[i].promo != m.promo)
-            continue;
-        rival = true;
-        same_file |= square_file(others[i].from) == square_file(m.from);
-        same_rank |= square_rank(others[i].from) == square_rank(m.from);
-    }
+    bool same_file = rivals & bb_file(square_file(m.from));
+    bool same_rank = rivals & bb_rank(square_rank(m.from));
     size_t len = 0;
-    if (!rival)
-        return 0;
     if (!same_file)
         dst[len++] = (char)('a' + square_file(m.from));
     else if (!same_rank)
