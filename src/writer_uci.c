@@ -22,21 +22,24 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
 }
 
 /* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
- * is at most 5 bytes plus a separator): this runs for every ply of every game. */
+ * is at most 5 bytes plus a separator): this runs for every ply of every game.  Each
+ * move is followed by a separator, the last one taken back: no test a move for it. */
 static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
 {
     /* In locals: the text is written by byte stores, which may alias *rec, so its
      * fields would be loaded again for every move. */
     const struct move *moves = rec->mainline;
+    const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
+    if (!count)
+        return;
     char *p = buf_reserve(out, count * 6 + 1);
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        if (i)
-            p[n++] = sep;
-        n += uci_write_move(&rec->start, moves[i], ktr, p + n);
+        n += uci_put_move(start, moves[i], ktr, p + n);
+        p[n++] = sep;
     }
-    out->len += n;
+    out->len += n - 1;
     out->data[out->len] = '\0';
 }
 
@@ -181,7 +184,7 @@ static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, 
     char *p = buf_reserve(out, count * 6 + 8);
     size_t len = 0, column = 0;
     for (size_t i = 0; i < count; i++) {
-        size_t n = uci_write_move(start, moves[i], ktr, p + len + (column != 0));
+        size_t n = uci_put_move(start, moves[i], ktr, p + len + (column != 0));
         if (column) {
             bool wrap = column + 1 + n > 80;
             p[len++] = wrap ? '\n' : ' ';

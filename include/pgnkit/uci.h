@@ -59,4 +59,19 @@ static inline size_t uci_write_move(const struct position *pos_before, struct mo
     return n;
 }
 
+/**
+ * uci_write_move() for a writer that puts many moves back to back: the move's 4 or 5
+ * bytes and no NUL (dst: room for 6).  The common move, neither null, drop, castling
+ * nor promotion, is two 2-byte copies after one test.
+ */
+static inline size_t uci_put_move(const struct position *pos_before, struct move m,
+                                  bool chess960_king_takes_rook, char *dst)
+{
+    if (__builtin_expect((m.flags & (MOVE_NULL | MOVE_DROP | MOVE_CASTLE)) | m.promo, 0))
+        return uci_write_move(pos_before, m, chess960_king_takes_rook, dst);
+    memcpy(dst, uci_square_names[m.from], 2);
+    memcpy(dst + 2, uci_square_names[m.to], 2);
+    return 4;
+}
+
 #endif
