@@ -299,13 +299,15 @@ static const char *const group_names[G_COUNT] = {
  * The cache: open addressing over CACHE_SLOTS slots, linear probing over a window of
  * CACHE_PROBES slots.  A slot's first 16 bytes are the key (cache_key: two words that
  * hold the token's bytes and its length), compared in full, so collisions are harmless.
- * It never grows (8192 slots of 32 bytes, 256 KiB per matcher): when the window is full
- * one of its slots is overwritten.  Real files hold 2,000-5,500 distinct move tokens
- * (TWIC, Lichess, TCEC samples in /work/shared/bench); 4096 slots thrashed on the TCEC
- * one (4% misses).  Length 0 marks an empty slot (the empty token is rejected before the
- * cache).  A syntax error is cached too (kind NEG_KIND).
+ * It never grows (4096 slots of 32 bytes, 128 KiB per matcher, one matcher a --jobs
+ * thread): when the window is full one of its slots is overwritten.  Real files hold
+ * 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC samples in /work/shared/bench).
+ * A miss costs little since decode_plain (no regex for the usual spellings): 8192 slots
+ * were no fewer instructions than 4096 on those samples (callgrind, uci: +0.03% twic,
+ * +0.1% TCEC with 4096), and 2048 cost 2-3% more.  Length 0 marks an empty slot (the
+ * empty token is rejected before the cache).  A syntax error is cached too (NEG_KIND).
  */
-enum { CACHE_SLOTS = 8192, CACHE_BITS = 13, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
+enum { CACHE_SLOTS = 4096, CACHE_BITS = 12, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
 enum { NEG_KIND = 0xff };
 
 struct cache_slot {

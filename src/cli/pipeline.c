@@ -596,6 +596,19 @@ static size_t clamp_size(uint64_t n, size_t lo, size_t hi)
     return n < lo ? lo : n > hi ? hi : (size_t)n;
 }
 
+/* A slot's share of a budget: three quarters of the largest power of two within
+ * budget / slots.  Its buffers grow by doubling (buf.c, xgrow), so a share that is a
+ * power of two, or just under, ends in buffers of twice the share once the carried bytes
+ * or the output estimate's error push it over: 4.3 MB of output buffers for 2.5 MiB of
+ * output at --jobs 16.  A quarter left for those stays in one power of two. */
+static size_t slot_share(size_t budget, size_t slots)
+{
+    size_t per = budget / slots, pow2 = 1;
+    while (pow2 <= per / 2)
+        pow2 *= 2;
+    return pow2 / 4 * 3;
+}
+
 /* New bytes for a chunk, so that it writes about its share of the output at the
  * estimated ratio. */
 static size_t fill_bytes_for(const struct pipeline *p, uint64_t out_per_kib)
@@ -791,7 +804,8 @@ static enum fill_result fill_chunk(struct pipeline *p, struct chunk *c, struct i
         }
         if (c->len >= CHUNK_SEARCH_MAX)
             return FILL_SERIAL;
-        want = c->len * 2;
+        /* Doubling from a chunk's share need not land on the limit: stop there. */
+        want = c->len * 2 < CHUNK_SEARCH_MAX ? c->len * 2 : CHUNK_SEARCH_MAX;
     }
 }
 
@@ -969,8 +983,9 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
     pthread_cond_init(&p->work_done, NULL);
     pthread_cond_init(&p->slot_freed, NULL);
     p->slot_count = (size_t)jobs * 2 + 1;
-    p->chunk_input = clamp_size(RING_INPUT / p->slot_count, CHUNK_MIN, CHUNK_BYTES);
-    p->chunk_output = clamp_size(RING_OUTPUT / p->slot_count, CHUNK_OUTPUT_MIN, CHUNK_OUTPUT);
+    p->chunk_input = clamp_size(slot_share(RING_INPUT, p->slot_count), CHUNK_MIN, CHUNK_BYTES);
+    p->chunk_output =
+        clamp_size(slot_share(RING_OUTPUT, p->slot_count), CHUNK_OUTPUT_MIN, CHUNK_OUTPUT);
     p->out_per_kib = RATIO_START * 1024;
     p->fill_bytes = fill_bytes_for(p, p->out_per_kib);
     p->slots = xcalloc(p->slot_count, sizeof *p->slots);
