@@ -13,6 +13,7 @@
 #include "pgnkit/fen.h"
 #include "pgnkit/movegen.h"
 #include "pgnkit/uci.h"
+#include "helpers/helpers.h"
 
 static void suite_init(void) { attacks_init(); }
 
@@ -383,22 +384,18 @@ Test(movegen, has_legal_move_agrees_with_the_generator_on_the_random_suite, .tim
 {
     FILE *f = fopen("testdata/perft/random.perft", "r");
     cr_assert_not_null(f);
-    char line[256];
+    char fen[256];
     int positions = 0, without_moves = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "epd ", 4) != 0)
-            continue;
-        struct position pos;
-        struct diag err;
-        cr_assert_eq(fen_parse(&pos, line + 4, strcspn(line + 4, "\n"), false, &err), 0);
+    struct position pos;
+    while (th_next_epd(f, &pos, fen, sizeof fen)) {
         struct move moves[MAX_MOVES];
         int n = movegen_legal(&pos, moves);
-        cr_assert_eq(position_has_legal_move(&pos), n > 0, "%s", line + 4);
+        cr_assert_eq(position_has_legal_move(&pos), n > 0, "%s", fen);
         without_moves += n == 0;
         for (int i = 0; i < n; i++) {
             struct position next = pos;
             position_do_move(&next, moves[i]);
-            cr_assert(position_ok(&next), "%s after move %d", line + 4, i);
+            cr_assert(position_ok(&next), "%s after move %d", fen, i);
             struct move replies[MAX_MOVES];
             cr_assert_eq(position_has_legal_move(&next), movegen_legal(&next, replies) > 0);
         }

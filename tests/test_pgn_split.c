@@ -197,6 +197,13 @@ static uint64_t reference_lines(const char *d, size_t n)
     return lines;
 }
 
+/* n bytes drawn from a four-letter alphabet. */
+static void fill_random(char *buf, size_t n, const char alphabet[4], unsigned *seed)
+{
+    for (size_t k = 0; k < n; k++)
+        buf[k] = alphabet[next_random(seed) % 4];
+}
+
 static uint64_t count_lines_in(const char *s, size_t n)
 {
     char *d = exact_copy(s, n);
@@ -219,35 +226,19 @@ Test(pgn_split, line_ends_count_as_the_reader_counts_them)
     cr_assert_eq(count_lines_in("a\r\n", 2), 1);
 }
 
-Test(pgn_split, random_buffers_count_what_a_byte_loop_counts)
+/* Buffers of 0-300 random bytes count what a byte loop counts; with add_cr, again with
+ * one CR put at a random position of each. */
+static void check_random_buffers(const char alphabet[4], unsigned seed, int iterations,
+                                 bool add_cr)
 {
-    static const char alphabet[] = {'\n', '\r', 'a', ' '};
-    unsigned seed = 4242;
-    char buf[200];
-    for (int iter = 0; iter < 20000; iter++) {
+    char buf[300];
+    for (int iter = 0; iter < iterations; iter++) {
         size_t n = (size_t)iter % (sizeof buf + 1);
-        for (size_t k = 0; k < n; k++)
-            buf[k] = alphabet[next_random(&seed) % 4];
-        uint64_t want = reference_lines(buf, n);
-        uint64_t got = count_lines_in(buf, n);
+        fill_random(buf, n, alphabet, &seed);
+        uint64_t want = reference_lines(buf, n), got = count_lines_in(buf, n);
         cr_assert_eq(got, want, "iteration %d, %zu bytes: %llu lines, expected %llu", iter, n,
                      (unsigned long long)got, (unsigned long long)want);
-    }
-}
-
-/* Without any CR (the usual file), where the count takes its LF-only path; then one CR
- * at each position of such a buffer, which sends it back to the exact count. */
-Test(pgn_split, buffers_without_cr_count_what_a_byte_loop_counts)
-{
-    static const char alphabet[] = {'\n', 'a', ' ', 'b'};
-    unsigned seed = 99;
-    char buf[300];
-    for (int iter = 0; iter < 6000; iter++) {
-        size_t n = (size_t)iter % (sizeof buf + 1);
-        for (size_t k = 0; k < n; k++)
-            buf[k] = alphabet[next_random(&seed) % 4];
-        cr_assert_eq(count_lines_in(buf, n), reference_lines(buf, n), "%zu bytes", n);
-        if (n) {
+        if (add_cr && n) {
             size_t at = next_random(&seed) % n;
             char was = buf[at];
             buf[at] = '\r';
@@ -255,6 +246,20 @@ Test(pgn_split, buffers_without_cr_count_what_a_byte_loop_counts)
             buf[at] = was;
         }
     }
+}
+
+Test(pgn_split, random_buffers_count_what_a_byte_loop_counts)
+{
+    static const char alphabet[] = {'\n', '\r', 'a', ' '};
+    check_random_buffers(alphabet, 4242, 20000, false);
+}
+
+/* Without any CR (the usual file), where the count takes its LF-only path; then one CR
+ * at each position of such a buffer, which sends it back to the exact count. */
+Test(pgn_split, buffers_without_cr_count_what_a_byte_loop_counts)
+{
+    static const char alphabet[] = {'\n', 'a', ' ', 'b'};
+    check_random_buffers(alphabet, 99, 6000, true);
 }
 
 /* One CRLF or lone CR at each position, the range ending on either side of its LF: the

@@ -14,6 +14,7 @@
 #include "pgnkit/san.h"
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
+#include "helpers/helpers.h"
 
 static struct san_matcher *matcher;
 
@@ -535,15 +536,11 @@ Test(san_resolve, canonical_san_of_every_legal_move_resolves_back_to_it, .timeou
 {
     FILE *f = fopen("testdata/perft/random.perft", "r");
     cr_assert_not_null(f);
-    char line[256];
+    char fen[256];
     long moves_seen = 0;
     static const struct san_options plain = {0}, strict = {.strict = true};
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "epd ", 4) != 0)
-            continue;
-        struct position pos;
-        struct diag err;
-        cr_assert_eq(fen_parse(&pos, line + 4, strcspn(line + 4, "\n"), false, &err), 0);
+    struct position pos;
+    while (th_next_epd(f, &pos, fen, sizeof fen)) {
         struct move moves[MAX_MOVES];
         int n = movegen_legal(&pos, moves);
         for (int i = 0; i < n; i++) {
@@ -558,16 +555,16 @@ Test(san_resolve, canonical_san_of_every_legal_move_resolves_back_to_it, .timeou
                 struct san_outcome o;
                 o.after = &after;
                 san_resolve(&pos, &san, k ? &strict : &plain, &o);
-                cr_assert(o.ok && o.problem_count == 0, "%s in %s: %s", text, line + 4,
+                cr_assert(o.ok && o.problem_count == 0, "%s in %s: %s", text, fen,
                           o.problem_count ? o.problems[0].message : "not ok");
                 cr_assert(o.move.from == moves[i].from && o.move.to == moves[i].to &&
                               o.move.promo == moves[i].promo,
-                          "%s in %s", text, line + 4);
-                cr_assert(memcmp(&after, &want, sizeof want) == 0, "%s in %s", text, line + 4);
+                          "%s in %s", text, fen);
+                cr_assert(memcmp(&after, &want, sizeof want) == 0, "%s in %s", text, fen);
                 char mark = text[len - 1];
-                cr_assert_eq(o.gives_mate, mark == '#', "%s in %s", text, line + 4);
+                cr_assert_eq(o.gives_mate, mark == '#', "%s in %s", text, fen);
                 cr_assert_eq(o.gives_check, mark == '#' || mark == '+', "%s in %s", text,
-                             line + 4);
+                             fen);
             }
             moves_seen++;
         }

@@ -4,6 +4,9 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "pgnkit/fen.h"
 
 char *th_slurp(const char *path, size_t *len)
 {
@@ -18,4 +21,20 @@ char *th_slurp(const char *path, size_t *len)
     fclose(f);
     *len = (size_t)n;
     return data;
+}
+
+bool th_next_epd(FILE *f, struct position *pos, char *fen, size_t cap)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "epd ", 4) != 0)
+            continue;
+        size_t len = strcspn(line + 4, "\n");
+        struct diag err;
+        cr_assert_eq(fen_parse(pos, line + 4, len, false, &err), 0, "%s: %s", line + 4,
+                     err.message);
+        snprintf(fen, cap, "%.*s", (int)len, line + 4);
+        return true;
+    }
+    return false;
 }

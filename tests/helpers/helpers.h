@@ -2,10 +2,19 @@
 #ifndef PGNKIT_TEST_HELPERS_H
 #define PGNKIT_TEST_HELPERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include "pgnkit/position.h"
 
 /** The whole file, NUL-terminated, in malloc'd memory (free it); fails the test if it
  * cannot be read.  *len gets its size. */
 char *th_slurp(const char *path, size_t *len);
+
+/** The next position of a perft suite (its "epd FEN" lines, as in testdata/perft/random.perft):
+ * parsed into *pos (the test fails if it does not parse), its FEN text into fen (for
+ * messages).  False at the end of the file. */
+bool th_next_epd(FILE *f, struct position *pos, char *fen, size_t cap);
 
 #endif
