@@ -26,6 +26,8 @@
 #include "pgnkit/version.h"
 #include "pgnkit/xalloc.h"
 
+#include "game_mainline.h"
+
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
 struct ply_notes {
     bool has_clock, has_eval, eval_mate;
@@ -460,30 +462,22 @@ static void note_comment(struct ply_notes *n, const struct pgn_token *tok)
     }
 }
 
-/* The comments at depth 0 between a played mainline move and the next one belong to it
- * (the same rule as uci --format tsv --with clk,eval). */
+/* A mainline move's clock and eval come from its comments (game_mainline.h: the rule of
+ * uci --format tsv --with clk,eval). */
 static void fill_notes(pgnkit_game *g)
 {
     const struct game_record *rec = g->rec;
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
     memset(g->notes, 0, (rec->mainline_count + 1) * sizeof *g->notes);
     g->notes_filled = true;
-    size_t depth = 0, ply = 0;
-    struct game_part part;
-    for (bool more = rec->started && game_part_first(rec, &part); more;
-         more = game_part_next(rec, &part)) {
-        for (size_t i = 0; i < part.count; i++) {
-            const struct pgn_token *tok = &part.tokens[i];
-            if (tok->kind == PGN_TOK_VARIATION_START)
-                depth++;
-            else if (tok->kind == PGN_TOK_VARIATION_END)
-                depth -= depth > 0;
-            else if (depth == 0 && tok->kind == PGN_TOK_MOVE && part.moves[i].played)
-                ply = part.moves[i].ply;
-            else if (depth == 0 && ply && ply <= rec->mainline_count &&
-                     (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT))
-                note_comment(&g->notes[ply], tok);
-        }
+    size_t ply = 0;
+    struct mainline_walk walk;
+    mainline_walk_start(&walk, rec);
+    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
+        if (step == MAINLINE_MOVE)
+            ply = walk.move->ply;
+        else if (step == MAINLINE_COMMENT && ply <= rec->mainline_count)
+            note_comment(&g->notes[ply], walk.tok);
     }
 }
 

@@ -11,6 +11,7 @@
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
 #include "pgnkit/writer.h"
+#include "game_mainline.h"
 #include "writer_internal.h"
 
 /* A value as a TSV column: tabs and line breaks become spaces. */
@@ -315,8 +316,7 @@ static void keep_extras(struct tsv_row *row, struct buf *kept)
     *kept = next;
 }
 
-/* The mainline moves are the played move tokens at depth 0; each row takes the
- * commands of the comments between its move and the next mainline move. */
+/* A row for each mainline move, with the commands of its comments (game_mainline.h). */
 static void write_tsv(struct buf *out, const struct game_record *rec,
                       const struct writer_options *o)
 {
@@ -325,33 +325,25 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
     struct buf kept;
     buf_init(&kept);
     bool open = false;
-    size_t depth = 0;
-    struct game_part part;
-    for (bool more = rec->started && game_part_first(rec, &part); more;
-         more = game_part_next(rec, &part)) {
-        for (size_t i = 0; i < part.count; i++) {
-            const struct pgn_token *tok = &part.tokens[i];
-            const struct game_token_move *tm = &part.moves[i];
-            if (tok->kind == PGN_TOK_VARIATION_START) {
-                depth++;
-            } else if (tok->kind == PGN_TOK_VARIATION_END) {
-                depth -= depth > 0;
-            } else if (depth == 0 && (tok->kind == PGN_TOK_COMMENT ||
-                                      tok->kind == PGN_TOK_LINE_COMMENT) && open) {
-                note_extras(&row, tok);
-            } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && tm->played) {
-                if (open)
-                    put_tsv_row(out, rec, o, &row);
-                memset(&row, 0, sizeof row);
-                row.ply = tm->ply;
-                uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
-                san_write_marked(&pos, tm->move, tm->check_mark, row.san);
-                position_do_move(&pos, tm->move);
-                open = true;
-            }
+    struct mainline_walk walk;
+    mainline_walk_start(&walk, rec);
+    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
+        if (step == MAINLINE_COMMENT) {
+            note_extras(&row, walk.tok);
+        } else if (step == MAINLINE_PART_END) {
+            if (open)
+                keep_extras(&row, &kept);
+        } else {
+            const struct game_token_move *tm = walk.move;
+            if (open)
+                put_tsv_row(out, rec, o, &row);
+            memset(&row, 0, sizeof row);
+            row.ply = tm->ply;
+            uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
+            san_write_marked(&pos, tm->move, tm->check_mark, row.san);
+            position_do_move(&pos, tm->move);
+            open = true;
         }
-        if (open && part.index + 1 < rec->game->part_count)
-            keep_extras(&row, &kept);
     }
     if (open)
         put_tsv_row(out, rec, o, &row);
@@ -373,37 +365,27 @@ static void put_json_extra(struct buf *out, struct slice v, bool *first)
         buf_puts(out, "null");
 }
 
-/* ,"name":[...]: for each mainline move (a played move token at depth 0), [%name] from
- * the first mainline comment that has one between it and the next mainline move, as
- * the TSV rows take it, else null.  A value is written as soon as it is found, so
- * nothing is kept from part to part. */
+/* ,"name":[...]: for each mainline move, [%name] from the first of its comments that has
+ * one (game_mainline.h), as the TSV rows take it, else null.  A value is written as soon
+ * as it is found, so nothing is kept from part to part. */
 static void put_json_extra_array(struct buf *out, const struct game_record *rec,
                                  const char *name)
 {
     buf_printf(out, ",\"%s\":[", name);
     bool open = false, found = false, first = true;
-    size_t depth = 0;
-    struct game_part part;
-    for (bool more = rec->started && game_part_first(rec, &part); more;
-         more = game_part_next(rec, &part)) {
-        for (size_t i = 0; i < part.count; i++) {
-            const struct pgn_token *tok = &part.tokens[i];
-            if (tok->kind == PGN_TOK_VARIATION_START) {
-                depth++;
-            } else if (tok->kind == PGN_TOK_VARIATION_END) {
-                depth -= depth > 0;
-            } else if (depth == 0 && tok->kind == PGN_TOK_MOVE && part.moves[i].played) {
-                if (open && !found)
-                    put_json_extra(out, (struct slice){NULL, 0}, &first);
-                open = true;
-                found = false;
-            } else if (depth == 0 && open && !found &&
-                       (tok->kind == PGN_TOK_COMMENT || tok->kind == PGN_TOK_LINE_COMMENT)) {
-                struct slice v = comment_command(tok->text, tok->len, name);
-                if (v.ptr) {
-                    put_json_extra(out, v, &first);
-                    found = true;
-                }
+    struct mainline_walk walk;
+    mainline_walk_start(&walk, rec);
+    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
+        if (step == MAINLINE_MOVE) {
+            if (open && !found)
+                put_json_extra(out, (struct slice){NULL, 0}, &first);
+            open = true;
+            found = false;
+        } else if (step == MAINLINE_COMMENT && !found) {
+            struct slice v = comment_command(walk.tok->text, walk.tok->len, name);
+            if (v.ptr) {
+                put_json_extra(out, v, &first);
+                found = true;
             }
         }
     }
