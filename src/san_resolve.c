@@ -506,27 +506,39 @@ PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *s
     return first >= 0 ? first : 0;
 }
 
+/* The chosen move m taken: played into out->after, the outcome filled, and the
+ * written claims checked against it, and for a piece or pawn move written with its
+ * letter (`lettered`) its origin hints too.  One body for choose_inline() and
+ * resolve_quick(); inlined into both (`variant` is a constant in each copy, and
+ * `lettered` in resolve_quick's, which takes only such moves). */
+PGNKIT_HOT void take_move(const struct position *pos, const struct san *san, struct move m,
+                          const struct san_options *opts, struct san_outcome *out,
+                          bool variant, bool lettered)
+{
+    struct played p = play_rules(pos, m, out->after, variant);
+    out->move = m;
+    out->ok = true;
+    out->gives_check = p.checkers != 0;
+    out->gives_mate = p.mate;
+    if (!claims_exact(san, m, &p))
+        check_claims(san, m, &p, out);
+    if (!lettered)
+        return;
+    if (opts->strict)
+        check_over_disambiguation(pos, san, m, out);
+    else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
+             !(san->lenient & SAN_LENIENT_LONG))
+        check_full_origin(pos, san, m, out);
+}
+
 PGNKIT_HOT void choose_inline(const struct position *pos, const struct san *san,
                               const struct move *cands, int n, const struct san_options *opts,
                               struct san_outcome *out, bool variant)
 {
     int pick = n == 1 ? 0 : filter_by_claims(pos, san, cands, n, opts, out);
-    if (pick < 0)
-        return;
-    struct played p = play_rules(pos, cands[pick], out->after, variant);
-    out->move = cands[pick];
-    out->ok = true;
-    out->gives_check = p.checkers != 0;
-    out->gives_mate = p.mate;
-    if (!claims_exact(san, out->move, &p))
-        check_claims(san, out->move, &p, out);
-    if (san->kind != SAN_MOVE || san->piece_implicit)
-        return;
-    if (opts->strict)
-        check_over_disambiguation(pos, san, out->move, out);
-    else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
-             !(san->lenient & SAN_LENIENT_LONG))
-        check_full_origin(pos, san, out->move, out);
+    if (pick >= 0)
+        take_move(pos, san, cands[pick], opts, out, variant,
+                  san->kind == SAN_MOVE && !san->piece_implicit);
 }
 
 /* The rare callers (castling): one copy of the body out of line. */
@@ -795,20 +807,9 @@ PGNKIT_HOT bool resolve_quick(const struct position *pos, const struct san *san,
     if (from < 0)
         return false;
     struct move m = {(uint8_t)from, san->to, 0, flags};
-    struct played p = play(pos, m, out->after);
     out->problem_count = 0;
     out->candidate_count = 0;
-    out->move = m;
-    out->ok = true;
-    out->gives_check = p.checkers != 0;
-    out->gives_mate = p.mate;
-    if (!claims_exact(san, m, &p))
-        check_claims(san, m, &p, out);
-    if (opts->strict)
-        check_over_disambiguation(pos, san, m, out);
-    else if (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN &&
-             !(san->lenient & SAN_LENIENT_LONG))
-        check_full_origin(pos, san, m, out);
+    take_move(pos, san, m, opts, out, false, true);
     return true;
 }
 
