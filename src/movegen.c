@@ -554,7 +554,7 @@ bool movegen_standard_castle(const struct position *pos, enum castle_side side, 
 {
     struct gen_state st;
     struct castle_squares cs;
-    state_init(&st, pos);
+    state_init_light(&st, pos); /* castle_check needs no pinned set */
     const char *reason = castle_check(pos, &st, (int)side & 1, &cs);
     if (reason) {
         if (why)
