@@ -20,6 +20,7 @@
 #include "pgnkit/variant.h"
 #include "pgnkit/xalloc.h"
 #include "inline_hints.h"
+#include "san_internal.h"
 
 /* One variation level: where its line stands and the position its next sibling
  * variation starts from (the position before the level's last move).  The two live in
@@ -47,6 +48,7 @@ struct restart_scan {
 struct game_replayer {
     struct game_options opts;
     struct san_matcher *san;
+    struct san_cache_ref san_cache; /* san's cache, for keys and prefetches inline */
     struct game_record record;
     struct level *levels;
     size_t level_cap;
@@ -74,6 +76,7 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     struct game_replayer *r = xcalloc(1, sizeof *r);
     r->opts = *opts;
     r->san = san;
+    r->san_cache = san_matcher_cache_ref(san);
     diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
     diag_list_init_capped(&r->quiet, 1);
     return r;
@@ -269,20 +272,49 @@ struct run {
     bool dead;              /* lv->dead: an error ended the line */
     struct move *mainline;  /* where the next mainline move goes, or NULL off the mainline */
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
+    const struct pgn_token *keyed; /* the move token prefetch_next_move() found, */
+    struct san_key key;            /* and its SAN cache key, for its decode */
 };
 
-/* Resolve the move token tok; `mark_next`: the token after it is a move token, so
- * perhaps an e.p. mark.  Returns the tokens consumed; sets run->dead when the move ends
- * the line.  Inlined into its one caller, play_run(), the loop over a run of moves. */
+/*
+ * The next move token's SAN cache slot starts loading while this move is resolved:
+ * otherwise that load is a cache miss at the start of nearly every ply.  Between two
+ * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok.
+ * The token and its cache key are kept in run (keyed, key): its decode, a move later,
+ * does not build the key again (play_token calls this once its own decode is done).
+ * Returns whether the token right after tok is a move (play_token's e.p. mark question).
+ */
+PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *run,
+                                   const struct pgn_token *tok)
+{
+    const struct pgn_token *t = tok + 1, *end = run->end;
+    if (t == end)
+        return false;
+    if (t->kind != PGN_TOK_MOVE) {
+        if (++t == end || (t->kind != PGN_TOK_MOVE && (++t == end || t->kind != PGN_TOK_MOVE)))
+            return false;
+    }
+    san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
+    run->keyed = t;
+    return t == tok + 1;
+}
+
+/* Resolve the move token tok.  Returns the tokens consumed; sets run->dead when the
+ * move ends the line.  Inlined into its one caller, play_run(), the loop over a run of
+ * moves. */
 PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
-                             const struct pgn_token *tok, bool mark_next)
+                             const struct pgn_token *tok)
 {
     struct game_record *rec = &r->record;
     struct position *now = run->now;
     size_t used = 1;
     uint32_t ply = run->ply + 1;
     struct san san;
-    if (san_decode(r->san, tok->text, tok->len, &san) != 0) {
+    /* The key the last prefetch found, unless this is the run's first move (or the one
+     * after an e.p. mark, which that prefetch took for a move). */
+    if (run->keyed != tok)
+        san_key_of(r->san_cache, tok->text, tok->len, &run->key);
+    if (san_decode_keyed(r->san, tok->text, tok->len, &run->key, &san) != 0) {
         if (glyph_as_nag(rec, tok))
             return used;
         char msg[DIAG_MESSAGE_MAX];
@@ -292,6 +324,8 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
         run->dead = true;
         return used;
     }
+    /* The next move's key replaces this one's, which is no longer needed. */
+    bool mark_next = prefetch_next_move(r, run, tok);
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
     bool ep_spelling;
     if (mark_next && san_is_ep_mark(tok[1].text, tok[1].len, &ep_spelling)) {
@@ -329,28 +363,6 @@ static bool is_filler(uint8_t kind)
 }
 
 /*
- * The next move token's SAN cache slot starts loading while this move is resolved:
- * otherwise that load is a cache miss at the start of nearly every ply.  Between two
- * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok.
- * Returns whether the token right after tok is a move (play_token's e.p. mark question).
- */
-PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, const struct run *run,
-                                   const struct pgn_token *tok)
-{
-    const struct pgn_token *t = tok + 1, *end = run->end;
-    if (t == end)
-        return false;
-    if (t->kind != PGN_TOK_MOVE) {
-        if (++t == end || (t->kind != PGN_TOK_MOVE && (++t == end || t->kind != PGN_TOK_MOVE)))
-            return false;
-    }
-    /* One call: where LTO does not inline it, gcc takes a function whose only effect is
-     * a prefetch for one without effects, and drops the calls (callgrind saw none). */
-    san_prefetch(r->san, t->text, t->len);
-    return t == tok + 1;
-}
-
-/*
  * Play the run of move tokens from i on level lv, stepping over the filler between
  * them; stop at any other token (variation, result), at the end, or when a move ends
  * the line.  Returns the index of the first token not consumed.  One call per run
@@ -364,13 +376,12 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     mainline = mainline && !r->silent;
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
-                      r->opts.skip_token_moves ? NULL : r->token_moves};
+                      r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0}};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
-            bool mark_next = prefetch_next_move(r, &run, t);
-            t += play_token(r, &run, t, mark_next);
+            t += play_token(r, &run, t);
             if (run.dead)
                 break;
         } else if (is_filler(kind)) {

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "pgn_bytes.h" /* ep_mark_spelling: the reader's test too */
+#include "san_internal.h"
 #include "pgnkit/xalloc.h"
 
 /* ---- letters ------------------------------------------------------------------------ */
@@ -295,26 +296,6 @@ static const char *const group_names[G_COUNT] = {
     "castle", "oq", "zero",  "zq", "lowo", "lq", "null",  "piece", "pawn", "ff",  "fr",  "cap",   "dash",
     "to",     "peq", "pslash", "popen", "promo", "ep",   "check", "mate", "ep2", "suffix"};
 
-/*
- * The cache: open addressing over CACHE_SLOTS slots, linear probing over a window of
- * CACHE_PROBES slots.  A slot's first 16 bytes are the key (cache_key: two words that
- * hold the token's bytes and its length), compared in full, so collisions are harmless.
- * It never grows (4096 slots of 32 bytes, 128 KiB per matcher, one matcher a --jobs
- * thread): when the window is full one of its slots is overwritten.  Real files hold
- * 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC samples in /work/shared/bench).
- * A miss costs little since decode_plain (no regex for the usual spellings): 8192 slots
- * were no fewer instructions than 4096 on those samples (callgrind, uci: +0.03% twic,
- * +0.1% TCEC with 4096), and 2048 cost 2-3% more.  Length 0 marks an empty slot (the
- * empty token is rejected before the cache).  A syntax error is cached too (NEG_KIND).
- */
-enum { CACHE_SLOTS = 4096, CACHE_BITS = 12, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
-enum { NEG_KIND = 0xff };
-
-struct cache_slot {
-    uint64_t key[2];
-    struct san san;
-};
-
 struct san_matcher {
     pcre2_code *code;
     pcre2_match_data *md;
@@ -325,7 +306,7 @@ struct san_matcher {
     struct letter letters[256];
     char *pattern;
     uint64_t hits, misses;
-    struct cache_slot *cache; /* CACHE_SLOTS, or NULL with SAN_MATCHER_NO_CACHE */
+    struct san_cache_slot *cache; /* CACHE_SLOTS, or NULL with SAN_MATCHER_NO_CACHE */
 };
 
 struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err)
@@ -718,71 +699,12 @@ static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, s
     return match_token(m, tok, len, out);
 }
 
-static inline uint64_t load64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static inline uint64_t load32(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static inline uint64_t load16(const unsigned char *p)
-{
-    uint16_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-/*
- * The cache key of tok[0..len), 1 <= len <= CACHE_KEY_MAX, as two words: key[1]'s low
- * byte is the length, so the rest only has to tell apart tokens of one length.  Built
- * from loads that stay inside tok[0..len) (the token may end the reader's buffer): up
- * to 8 bytes, the first and the last w bytes (w = 2 or 4, overlapping) side by side in
- * key[0], which holds them all since len <= 2w; longer, the first 8 in key[0] and the
- * rest (a last-8 load shifted down) above the length in key[1].  Runs twice per ply
- * (san_prefetch, san_decode): no variable shift and no second word to build for the
- * usual 2-8 byte move.
- */
-static inline void cache_key(const unsigned char *tok, size_t len, uint64_t key[2])
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    unsigned char bytes[16] = {0};
-    memcpy(bytes, tok, len < 8 ? len : 8); /* any injective layout will do */
-    key[0] = load64(bytes);
-    memset(bytes, 0, sizeof bytes);
-    bytes[0] = (unsigned char)len;
-    if (len > 8)
-        memcpy(bytes + 1, tok + 8, len - 8);
-    key[1] = load64(bytes);
-#else
-    key[1] = len;
-    if (len >= 4) {
-        if (len <= 8) {
-            key[0] = load32(tok) | load32(tok + len - 4) << 32;
-        } else {
-            key[0] = load64(tok);
-            key[1] |= load64(tok + len - 8) >> (8 * (16 - len)) << 8; /* tok[8..len) */
-        }
-    } else if (len >= 2) {
-        key[0] = load16(tok) | load16(tok + len - 2) << 16;
-    } else {
-        key[0] = tok[0];
-    }
-#endif
-}
-
 /* The miss path: decode with the regex and remember the answer (a syntax error too) in
  * slot, or, when the probe window is full, in one of its slots chosen by the miss
  * counter, a cheap stand-in for random replacement that keeps one hot token from being
  * evicted again and again. */
 static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
-                            const uint64_t key[2], size_t home, struct cache_slot *slot,
+                            const uint64_t key[2], size_t home, struct san_cache_slot *slot,
                             struct san *out)
 {
     if (!slot)
@@ -799,39 +721,28 @@ static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
     return rc;
 }
 
-static size_t cache_home(const uint64_t key[2])
+struct san_cache_ref san_matcher_cache_ref(const struct san_matcher *m)
 {
-    /* The top bits of an odd-constant product depend on every bit below them: key[1]
-     * (the length, and the bytes past 8 of a long token) rotated into key[0]'s high half,
-     * where the last bytes of a short token sit. */
-    uint64_t h = (key[0] ^ (key[1] << 32 | key[1] >> 32)) * 0x9e3779b97f4a7c15u;
-    return (size_t)(h >> (64 - CACHE_BITS));
+    return (struct san_cache_ref){m->cache, m->key_max};
 }
 
 void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
 {
-    if (len - 1 >= m->key_max)
-        return;
-    uint64_t key[2];
-    cache_key((const unsigned char *)tok, len, key);
-    __builtin_prefetch(&m->cache[cache_home(key)]);
+    struct san_key key;
+    san_key_prefetch(san_matcher_cache_ref(m), tok, len, &key);
 }
 
-int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+int san_decode_keyed(struct san_matcher *m, const char *tok, size_t len,
+                     const struct san_key *key, struct san *out)
 {
-    /* len - 1 wraps for the empty token, which is no move (and never cached). */
-    if (len - 1 >= m->key_max)
+    if (key->word[1] == 0)
         return len == 0 ? -1 : decode_uncached(m, tok, len, out);
-
-    uint64_t key[2];
-    cache_key((const unsigned char *)tok, len, key);
-    size_t home = cache_home(key);
-
+    size_t home = key->home;
     for (size_t i = 0; i < CACHE_PROBES; i++) {
-        struct cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
+        struct san_cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
         if (slot->key[1] == 0)
-            return decode_and_store(m, tok, len, key, home, slot, out);
-        if (((slot->key[0] ^ key[0]) | (slot->key[1] ^ key[1])) == 0) {
+            return decode_and_store(m, tok, len, key->word, home, slot, out);
+        if (((slot->key[0] ^ key->word[0]) | (slot->key[1] ^ key->word[1])) == 0) {
             m->hits++;
             if (slot->san.kind == NEG_KIND)
                 return -1;
@@ -839,5 +750,12 @@ int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *o
             return 0;
         }
     }
-    return decode_and_store(m, tok, len, key, home, NULL, out);
+    return decode_and_store(m, tok, len, key->word, home, NULL, out);
+}
+
+int san_decode(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+{
+    struct san_key key;
+    san_key_of(san_matcher_cache_ref(m), tok, len, &key);
+    return san_decode_keyed(m, tok, len, &key, out);
 }
