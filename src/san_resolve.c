@@ -792,15 +792,29 @@ PGNKIT_HOT int quick_origin(const struct position *pos, const struct san *san, u
     return from;
 }
 
-/* Standard chess's plain SAN move with one legal candidate: choose_inline()'s work for
- * that candidate, without collecting it.  False: nothing written but out->after's
- * scratch, and resolve() decides. */
+/* Standard chess's plain SAN move with one legal candidate, or its legal castling:
+ * choose_inline()'s work for that candidate, without collecting it.  False: nothing
+ * written but out->after's scratch, and resolve() decides. */
 PGNKIT_HOT bool resolve_quick(const struct position *pos, const struct san *san,
                               const struct san_options *opts, struct san_outcome *out)
 {
     unsigned lenient = opts->strict ? san->lenient
                                     : (unsigned)(san->lenient & ~SAN_LENIENT_STRICT_ONLY);
-    if (san->kind != SAN_MOVE || san->piece_implicit || lenient)
+    if (lenient)
+        return false;
+    if (san->kind == SAN_CASTLE_KING || san->kind == SAN_CASTLE_QUEEN) {
+        /* resolve_castle()'s work when castling is legal; resolve() says why not. */
+        struct move m;
+        enum castle_side side = san->kind == SAN_CASTLE_KING ? CASTLE_KING_SIDE
+                                                              : CASTLE_QUEEN_SIDE;
+        if (!movegen_standard_castle(pos, side, &m, NULL))
+            return false;
+        out->problem_count = 0;
+        out->candidate_count = 0;
+        take_move(pos, san, m, opts, out, false, false);
+        return true;
+    }
+    if (san->kind != SAN_MOVE || san->piece_implicit)
         return false;
     uint8_t flags;
     int from = quick_origin(pos, san, &flags);
