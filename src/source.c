@@ -2,10 +2,11 @@
  * source.c - compressed, archived and UTF-16 input recognised by content (source.h).
  *
  * Owns: the raw input buffer, the decoders (zlib and libzstd directly for single gzip
- * and zstd streams - why, below - and libarchive for everything else), archive members, the look at each stream's first decoded bytes
- * (source_sniff.h), UTF-16 to UTF-8 transcoding, and the one-line error text.  Does not
- * open files or print: errors are returned as -1/errno plus source_error(), and the CLI
- * decides what to say.
+ * and zstd streams - why, below - and libarchive for everything else, loaded at the first
+ * input that needs it: libarchive_dl.h), archive members, the look at each stream's first
+ * decoded bytes (source_sniff.h), UTF-16 to UTF-8 transcoding, and the one-line error
+ * text.  Does not open files or print: errors are returned as -1/errno plus
+ * source_error(), and the CLI decides what to say.
  *
  * Layers, each reading the one below: raw bytes (in[]) -> decoded bytes of the current
  * stream or member (decode_read) -> the same with its first bytes replayed from head[]
@@ -20,12 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "pgnkit/utf8.h"
+#include "libarchive_dl.h"
 #include "pgnkit/xalloc.h"
 #include "source_sniff.h"
 
@@ -52,6 +52,7 @@ struct source {
     const char *what; /* "gzip", "zip archive", ...; NULL for plain text */
     char what_buf[48];  /* "tar archive (xz)": an archive inside a compressor */
     struct archive *ar;
+    const struct libarchive_api *la; /* set with ar: loaded at the first archive */
     char *member;     /* the current archive member's name (NULL: not an archive) */
     int64_t (*seek)(void *ctx, int64_t offset, int whence); /* source_set_seek */
     uint64_t raw_bytes;
@@ -86,7 +87,7 @@ void source_free(struct source *s)
         inflateEnd(&s->zs);
     ZSTD_freeDCtx(s->zd);
     if (s->ar)
-        archive_read_free(s->ar);
+        s->la->archive_read_free(s->ar);
     free(s->member);
     free(s);
 }
@@ -166,7 +167,7 @@ static la_ssize_t archive_read_cb(struct archive *a, void *ctx, const void **blo
     struct source *s = ctx;
     if (avail(s) == 0) {
         if (fill_input(s, 1) != 0) {
-            archive_set_error(a, s->fail_errno, "%s", s->err);
+            s->la->archive_set_error(a, s->fail_errno, "%s", s->err);
             return -1;
         }
     }
@@ -223,7 +224,7 @@ static int fail_archive(struct source *s)
         return (int)fail(s, s->fail_errno, "%s", s->err);
     if (strcmp(s->what, "7z archive") == 0 && !s->seek)
         return (int)fail(s, EIO, "7z archives cannot be read from a pipe: give the file's name");
-    const char *why = archive_error_string(s->ar);
+    const char *why = s->la->archive_error_string(s->ar);
     return (int)fail(s, EIO, "%s data is truncated or corrupt (%s)", s->what,
                      why ? why : "unreadable");
 }
@@ -264,14 +265,16 @@ static int next_archive_member(struct source *s, bool first)
     char first_name[128] = "";
     const char *office = NULL;
     int rc;
-    while ((rc = archive_read_next_header(s->ar, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
-        int format = archive_format(s->ar);
+    const struct libarchive_api *la = s->la;
+    while ((rc = la->archive_read_next_header(s->ar, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
+        int format = la->archive_format(s->ar);
         if (first)
             name_container(s, format);
-        const char *name = archive_entry_pathname(e);
+        const char *name = la->archive_entry_pathname(e);
         if (!name)
             name = "";
-        if (format == ARCHIVE_FORMAT_RAW && archive_filter_code(s->ar, 0) == ARCHIVE_FILTER_NONE)
+        if (format == ARCHIVE_FORMAT_RAW &&
+            la->archive_filter_code(s->ar, 0) == ARCHIVE_FILTER_NONE)
             /* The magic was there, but not enough for libarchive to take it as such. */
             return (int)fail(s, EIO, "%s data is truncated or corrupt (too short to decode)",
                              s->what);
@@ -284,7 +287,7 @@ static int next_archive_member(struct source *s, bool first)
             snprintf(first_name, sizeof first_name, "%s", name);
         if (!office)
             office = office_kind(name);
-        if (archive_entry_filetype(e) == AE_IFREG && has_pgn_suffix(name)) {
+        if (la->archive_entry_filetype(e) == AE_IFREG && has_pgn_suffix(name)) {
             free(s->member);
             s->member = xstrndup(name, strlen(name));
             return 1;
@@ -292,7 +295,7 @@ static int next_archive_member(struct source *s, bool first)
     }
     if (rc != ARCHIVE_EOF)
         return fail_archive(s);
-    if (!first || archive_format(s->ar) == ARCHIVE_FORMAT_EMPTY)
+    if (!first || la->archive_format(s->ar) == ARCHIVE_FORMAT_EMPTY)
         return 0;
     if (office)
         return (int)fail(s, EINVAL, "%s, not PGN text (a zip archive with no .pgn member)",
@@ -304,19 +307,23 @@ static int next_archive_member(struct source *s, bool first)
 
 static int open_archive(struct source *s)
 {
-    s->ar = archive_read_new();
+    const char *why = NULL;
+    s->la = libarchive_dl(&why);
+    if (!s->la)
+        return (int)fail(s, ENOTSUP, "cannot decode %s: %s", s->what, why);
+    s->ar = s->la->archive_read_new();
     if (!s->ar)
         return (int)fail(s, ENOMEM, "cannot start the archive reader");
-    archive_read_support_filter_all(s->ar);
-    archive_read_support_format_all(s->ar);
-    archive_read_support_format_raw(s->ar);
-    archive_read_set_read_callback(s->ar, archive_read_cb);
+    s->la->archive_read_support_filter_all(s->ar);
+    s->la->archive_read_support_format_all(s->ar);
+    s->la->archive_read_support_format_raw(s->ar);
+    s->la->archive_read_set_read_callback(s->ar, archive_read_cb);
     /* Seeking only where it is needed: zip read front to back (as from a pipe) still gives
      * the members before a damaged or missing end. */
     if (s->seek && strcmp(s->what, "7z archive") == 0)
-        archive_read_set_seek_callback(s->ar, archive_seek_cb);
-    archive_read_set_callback_data(s->ar, s);
-    if (archive_read_open1(s->ar) != ARCHIVE_OK)
+        s->la->archive_read_set_seek_callback(s->ar, archive_seek_cb);
+    s->la->archive_read_set_callback_data(s->ar, s);
+    if (s->la->archive_read_open1(s->ar) != ARCHIVE_OK)
         return fail_archive(s);
     return 0;
 }
@@ -510,10 +517,10 @@ static ssize_t read_plain(struct source *s, char *buf, size_t cap)
  */
 static int check_stream_end(struct source *s)
 {
-    if (archive_format(s->ar) != ARCHIVE_FORMAT_RAW)
+    if (s->la->archive_format(s->ar) != ARCHIVE_FORMAT_RAW)
         return 0;
     uint64_t given = s->raw_bytes - avail(s);
-    uint64_t taken = (uint64_t)archive_filter_bytes(s->ar, -1);
+    uint64_t taken = (uint64_t)s->la->archive_filter_bytes(s->ar, -1);
     if (taken < given || (fill_input(s, 1) == 0 && avail(s) > 0))
         return (int)fail(s, EIO, "unexpected bytes after the %s data (offset %llu)", s->what,
                          (unsigned long long)taken);
@@ -522,7 +529,7 @@ static int check_stream_end(struct source *s)
 
 static ssize_t read_archive(struct source *s, char *buf, size_t cap)
 {
-    la_ssize_t got = archive_read_data(s->ar, buf, cap);
+    la_ssize_t got = s->la->archive_read_data(s->ar, buf, cap);
     if (got == 0 && check_stream_end(s) != 0)
         return -1;
     if (got >= 0)
@@ -609,7 +616,7 @@ enum source_format source_sniff(struct source *s)
         s->format = SOURCE_FORMAT_UNKNOWN;
         return s->format;
     }
-    if (s->ar && archive_format(s->ar) == ARCHIVE_FORMAT_EMPTY) {
+    if (s->ar && s->la->archive_format(s->ar) == ARCHIVE_FORMAT_EMPTY) {
         s->member_end = true;
         return s->format;
     }
