@@ -1,6 +1,9 @@
 /* main.c - entry point: parse the command line, run the command, return its status. */
 #include <signal.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "commands.h"
 #include "config.h"
@@ -17,6 +20,16 @@ int main(int argc, char **argv)
      * and the temporary file removed. */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
+#if defined(__GLIBC__)
+    /* One malloc arena for every thread.  glibc gives each new thread an arena of its own
+     * (up to 8 per core), and memory freed in one is never reused by another: at --jobs 16
+     * that was ~2 MB more peak RSS (30 MB of TWIC).  The threads allocate rarely (their
+     * buffers are reused chunk after chunk: ~3 calls per game at most, pgn --add-tags), so
+     * sharing the lock costs nothing measurable (CPU time at -j2 and -j8 within the VM's
+     * noise; callgrind, -j2 pgn --add-tags on 5 MB: 548.6 -> 544.1 M instructions, with
+     * libarchive's start-up saved: libarchive_dl.h). */
+    mallopt(M_ARENA_MAX, 1);
+#endif
     /* perft takes a FEN and a depth, not files: it has its own small parser. */
     if (argc >= 2 && strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 1, argv + 1);

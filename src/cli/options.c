@@ -398,7 +398,7 @@ static const struct option_entry option_table[] = {
     {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
     {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},
     {"quiet", 'q', false, ALL_CMDS, opt_quiet, "nothing on stderr but failures: no summary line, no game diagnostics (uci, fen, pgn)"},
-    {"jobs", 'j', true, ALL_CMDS, opt_jobs, "N  threads, the reading one included (default: all cores)"},
+    {"jobs", 'j', true, ALL_CMDS, opt_jobs, "N  threads, the reading one included (default: all cores; at most 16 run)"},
     {"progress", 0, false, ALL_CMDS, opt_progress, "show progress on stderr"},
     {"no-progress", 0, false, ALL_CMDS, opt_no_progress, "never show progress"},
     {"tags", 't', true, CMD_BIT(CMD_UCI), opt_tags, "A,B,..  these tags first (text, tsv); only these (json, pgn)"},

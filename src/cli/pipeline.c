@@ -73,14 +73,15 @@ enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 102
  * from the chunk before (the start of a game) and at most CHUNK_BYTES more, with its
  * games (bounded by KEEP_*), and ~CHUNK_OUTPUT of output: slot_count x (carry +
  * CHUNK_BYTES) of input and a budget of slot_count x CHUNK_OUTPUT of output, 2.5 MiB at
- * --jobs 2 (with more jobs the slots share that budget: RING_OUTPUT below).  The output stays within it while no chunk in the ring writes more per byte
- * read than the estimate, which rises at once to each chunk's ratio and falls by an
- * eighth of the difference per chunk.  Where the ratio rises within an input (long
- * comments, then bare moves), the chunks filled before the flusher saw the rise, at most
- * slot_count, hold that much more once: at most CHUNK_BYTES times the new ratio each
- * (~0.9 MB for fen --every), less than every chunk held before.  A chunk also holds more
- * when one game is longer than its bytes, or when it writes more than 32 bytes per byte
- * read (diagnostics of tiny games): chunks are sized here, games are never cut.
+ * --jobs 2 (with more jobs the slots share that budget: RING_OUTPUT below).  The output
+ * stays within it while no chunk in the ring writes more per byte read than the
+ * estimate, which rises at once to each chunk's ratio and falls by an eighth of the
+ * difference per chunk.  Where the ratio rises within an input (long comments, then bare
+ * moves), the chunks filled before the flusher saw the rise, at most slot_count, hold
+ * that much more once: at most CHUNK_BYTES times the new ratio each (~0.9 MB for
+ * fen --every), less than every chunk held before.  A chunk also holds more when one
+ * game is longer than its bytes, or when it writes more than 32 bytes per byte read
+ * (diagnostics of tiny games): chunks are sized here, games are never cut.
  *
  * Nothing waits for the budget (chunk sizes keep it), so it costs no parallelism.  The
  * work per chunk follows its output more than its input (fen --every costs ~1.9 times
@@ -88,7 +89,7 @@ enum { KEEP_GAMES_MAX = 2048, KEEP_DIAGS_MAX = 4096, KEEP_TOKENS_MAX = 128 * 102
  * full one of uci (~1.3 ms), and the costs per chunk (the lock, a wake-up, a reader's
  * restart, the cut) stay the small share they are for uci.
  */
-enum { CHUNK_OUTPUT = 512 * 1024, CHUNK_MIN = 16 * 1024, RATIO_START = 8 };
+enum { CHUNK_OUTPUT = 512 * 1024, CHUNK_MIN = 8 * 1024, RATIO_START = 8 };
 
 /*
  * The ring's budget, whatever --jobs: the sizes above are for --jobs 2 (5 slots); with
@@ -96,11 +97,18 @@ enum { CHUNK_OUTPUT = 512 * 1024, CHUNK_MIN = 16 * 1024, RATIO_START = 8 };
  * (at most the sizes above, at least CHUNK_MIN and CHUNK_OUTPUT_MIN).  Slots for N
  * threads at 128 KiB in and 512 KiB out each were ~1.1 MB a thread: 24 MB at --jobs 8,
  * 42 MB at --jobs 16.  Smaller chunks cost only their fixed costs (a lock, a wake-up, a
- * reader's restart, a cut: microseconds against ~0.15 ms of work in 16 KiB).  A slot's
+ * reader's restart, a cut: microseconds against ~75 us of work in 8 KiB).  A slot's
  * buffers that grew past twice their share (a game longer than the chunk, a join, a
  * search for a cut) are freed when the slot is flushed rather than kept for good.
+ *
+ * The minimums are below the shares at 16 threads, the most that run (run.c: 33 slots,
+ * 12 KiB of input and 48 KiB of output each), so the shares, not they, bound the ring.
+ * At 16 KiB and 64 KiB they did: 33 slots held ~4 MB of output buffers (64 KiB of output
+ * grows a buffer to 128 KiB) and 1 MB of input, and --jobs 32's 65 twice that.  At
+ * 8 KiB, a chunk of fen --every (~7 bytes written per byte read) still writes about its
+ * share at 16 threads.
  */
-enum { RING_INPUT = 5 * CHUNK_BYTES, RING_OUTPUT = 5 * CHUNK_OUTPUT, CHUNK_OUTPUT_MIN = 64 * 1024 };
+enum { RING_INPUT = 5 * CHUNK_BYTES, RING_OUTPUT = 5 * CHUNK_OUTPUT, CHUNK_OUTPUT_MIN = 16 * 1024 };
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
@@ -1006,6 +1014,28 @@ static void pipeline_release(struct pipeline *p)
     pthread_mutex_destroy(&p->lock);
 }
 
+/*
+ * The threads' stacks are reserved at 1 MiB, not glibc's default (RLIMIT_STACK, 8 MiB).
+ * Only the pages touched count in RSS, and they are few: 28 KiB a worker, 44 KiB at the
+ * deepest seen (a move decoded by the PCRE2 regex, whose JIT takes 32 KiB of the stack;
+ * variations and comments of any depth or length are walked with stacks on the heap:
+ * game.c, pgn_reader.c).  But where transparent huge pages are always on, an 8 MiB stack
+ * can be backed by 2 MiB pages, one or more a thread; a 1 MiB one holds no aligned 2 MiB
+ * page.
+ */
+enum { THREAD_STACK = 1 << 20 };
+
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return pthread_create(t, NULL, fn, arg);
+    pthread_attr_setstacksize(&attr, THREAD_STACK);
+    int rc = pthread_create(t, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+
 int pipeline_run(const struct config *cfg, struct input *in, struct router *route,
                  struct progress *prog, struct summary *summary, int jobs)
 {
@@ -1025,10 +1055,10 @@ int pipeline_run(const struct config *cfg, struct input *in, struct router *rout
     sigset_t saved, unused; /* workers never take the signals that remove temporary files */
     output_block_signals(&saved);
     for (; started < workers; started++)
-        if (pthread_create(&threads[started], NULL, worker_main, &wa) != 0)
+        if (start_thread(&threads[started], worker_main, &wa) != 0)
             break;
     output_restore_signals(&saved);
-    bool flushing = pthread_create(&flusher, NULL, flusher_main, &p) == 0;
+    bool flushing = start_thread(&flusher, flusher_main, &p) == 0;
     output_block_signals(&unused); /* the flusher takes them now (flusher_main) */
     bool pending = false;
     int status = started && flushing ? read_chunks(&p, in, prog, &pending) : 2;

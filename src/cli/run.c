@@ -126,16 +126,25 @@ int run(const struct config *cfg)
     return code;
 }
 
+/*
+ * At most JOBS_RUN_MAX threads run, whatever --jobs or the number of cores says.  The
+ * reading thread, which cuts the input for all of them, feeds ~16 cores of uci on TWIC
+ * (~2 GB/s against ~125 MB/s a core: README, "What limits --jobs"), and the one stream
+ * of output fewer still for the per-ply outputs, so more threads only wait; each one
+ * costs memory (~0.2 MB: its SAN cache, its reader's tokens, its stack), and at 16 the
+ * peak RSS stays within 16 MB (30 MB of every bench corpus, every command: README,
+ * "Speed").
+ */
+enum { JOBS_RUN_MAX = 16 };
+
 static int jobs_for(const struct config *cfg)
 {
     /* --max-errors stops at an exact game: only the serial run knows where that is.  A
      * range is one core's share of a file (run more ranges for more cores). */
     if (cfg->max_errors || cfg->range.set)
         return 1;
-    if (cfg->jobs > 0)
-        return cfg->jobs;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 ? (int)cores : 1;
+    long jobs = cfg->jobs > 0 ? cfg->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    return jobs < 1 ? 1 : jobs > JOBS_RUN_MAX ? JOBS_RUN_MAX : (int)jobs;
 }
 
 static int run_input(const struct config *cfg, struct input *in, struct router *route,
