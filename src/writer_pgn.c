@@ -43,6 +43,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "pgnkit/ctrl.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
@@ -228,11 +232,213 @@ static size_t put_words(struct pgn_out *w, const char *pre, const char *s, size_
     return count;
 }
 
+/* advance(): the column after a word of len bytes, and the separator before it ('\n'
+ * when it would pass column 80, '\0' for none at a line's start); put_plain_word()'s
+ * rule for a word that does not start with '%'. */
+static char advance(size_t *column, size_t len)
+{
+    if (!*column) {
+        *column = len;
+        return '\0';
+    }
+    bool fits = *column + 1 + len <= LINE_MAX_COLUMNS;
+    *column = fits ? *column + 1 + len : len;
+    return fits ? ' ' : '\n';
+}
+
+/* ---- comments already in their written form ---- */
+
+/*
+ * Most comments (a clock comment after every move of a Lichess game, an engine's
+ * evaluation) are already written as put_words() would write them: words one blank
+ * apart, nothing to clean.  Such a text is copied whole, and only where a line must
+ * break does a blank become a line end: the same bytes as word by word, for a fraction
+ * of the instructions (word by word cost ~900 a comment, most of fen --comments and pgn
+ * on Lichess games).
+ */
+enum { BYTE_SPACE = 1, BYTE_UNCLEAN = 2 };
+
+/* Per byte: a blank, or a byte a comment cannot keep as is (a control byte or one of the
+ * other blanks, DEL, 0xC2 (maybe a C1 control) or '}'). */
+static const uint8_t comment_byte[256] = {
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, /* C0 controls and blanks */
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    [' '] = BYTE_SPACE, ['}'] = BYTE_UNCLEAN, [0x7f] = BYTE_UNCLEAN, [0xc2] = BYTE_UNCLEAN,
+};
+
+#ifdef __SSE2__
+/* comment_byte[] for 16 bytes: BYTE_UNCLEAN's bits returned, BYTE_SPACE's in *spaces. */
+static inline unsigned comment_bits(const char *s, unsigned *spaces)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i bad = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v); /* <= 0x1F */
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc2)));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
+    *spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    return (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
+/* Whether s[0, len) has no byte to clean and no two blanks side by side; *blanks gets
+ * the blanks of a text of at most 64 bytes (bit i: s[i] is one). */
+static bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
+{
+    uint64_t mask = 0;
+#ifdef __SSE2__
+    if (len >= 16) {
+        /* 16 bytes a step, the last step's 16 ending at len (bytes before len only). */
+        unsigned bad = 0, pairs = 0, carry = 0, spaces;
+        size_t i = 0;
+        for (; i + 16 <= len; i += 16) {
+            bad |= comment_bits(s + i, &spaces);
+            pairs |= spaces & (spaces << 1 | carry);
+            carry = spaces >> 15;
+            if (i < 64)
+                mask |= (uint64_t)spaces << i;
+        }
+        if (i < len) {
+            bad |= comment_bits(s + len - 16, &spaces);
+            if (len <= 64)
+                mask |= (uint64_t)spaces << (len - 16);
+            spaces >>= 16 - (len - i); /* the bytes from i on */
+            pairs |= spaces & (spaces << 1 | carry);
+        }
+        *blanks = mask;
+        return !bad && !pairs;
+    }
+#endif
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned bad = 0, prev = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = comment_byte[u[i]];
+        bad |= c & (prev | BYTE_UNCLEAN); /* unclean, or a blank after a blank */
+        if (i < 64)
+            mask |= (uint64_t)(c & BYTE_SPACE) << i;
+        prev = c;
+    }
+    *blanks = mask;
+    return !bad;
+}
+
+/* s[0, n) to p by fixed-size copies, none reading outside s[0, n) (a token's text), up
+ * to 15 bytes written past p + n. */
+static inline void copy_text(char *p, const char *s, size_t n)
+{
+    if (n >= 16) {
+        for (size_t i = 0; i + 16 < n; i += 16)
+            memcpy(p + i, s + i, 16);
+        memcpy(p + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(p, s, 8);
+        memcpy(p + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(p, s, 4);
+        memcpy(p + n - 4, s + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            p[i] = s[i];
+    }
+}
+
+/* advance() for a word starting with first: a word starting with '%' never starts a line
+ * (put_separator()'s rule; never the first word, here). */
+static char advance_word(size_t *column, size_t len, char first)
+{
+    if (first == '%' && *column) {
+        *column += 1 + len;
+        return ' ';
+    }
+    return advance(column, len);
+}
+
+/* The blanks of body[0, blen) as a mask (bit i: body[i]), for a body over 64 bytes. */
+static uint64_t blank_mask(const char *body, size_t blen)
+{
+    uint64_t mask = 0;
+    for (size_t i = 0; i < blen; i++)
+        mask |= (uint64_t)(body[i] == ' ') << i;
+    return mask;
+}
+
+/*
+ * A simple comment "{ body }" written in place whose line passes column 80: each word's
+ * separator (p[0] before "{ " if at, else the blank before it in body) as put_words()
+ * would write it.  Word by word from the blanks' mask (blanks: bit i for body[i], for a
+ * body of at most 64 bytes; a longer body is walked 64 bytes at a time).
+ */
+static void wrap_simple_comment(struct pgn_out *w, char *p, size_t at, char *body, size_t blen,
+                                uint64_t blanks)
+{
+    size_t column = w->column, word = 0, extra = 2; /* "{ " belongs to the first word */
+    for (size_t base = 0;; base += 64) {
+        if (base)
+            blanks = blank_mask(body + base, blen - base < 64 ? blen - base : 64);
+        for (; blanks; blanks &= blanks - 1) {
+            size_t end = base + (size_t)__builtin_ctzll(blanks);
+            char sep = advance_word(&column, end - word + extra, extra ? '{' : body[word]);
+            if (!extra)
+                body[word - 1] = sep;
+            else if (at)
+                p[0] = sep;
+            extra = 0;
+            word = end + 1;
+        }
+        if (blen - base <= 64)
+            break;
+    }
+    char sep = advance_word(&column, blen - word + extra, extra ? '{' : body[word]);
+    if (!extra)
+        body[word - 1] = sep;
+    else if (at)
+        p[0] = sep;
+    body[blen] = advance(&column, 1); /* before "}" */
+    w->column = column;
+}
+
+/* put_comment() of a simple text (comment_is_simple, a word at least): its words are
+ * the text without a blank at either end.  False: not simple, nothing written. */
+static bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
+{
+    uint64_t blanks;
+    if (!comment_is_simple(s, len, &blanks))
+        return false;
+    size_t a = len && s[0] == ' ';
+    size_t b = len > a && s[len - 1] == ' ' ? len - 1 : len;
+    if (a >= b)
+        return false; /* no word: "{ }" */
+    size_t blen = b - a, total = blen + 4, at = w->column ? 1 : 0;
+    char *p = buf_reserve(w->out, total + 1 + 16);
+    memcpy(p + at, "{ ", 2);
+    char *body = p + at + 2;
+    copy_text(body, s + a, blen);
+    memcpy(body + blen, " }", 2);
+    if (w->column + at + total <= LINE_MAX_COLUMNS) {
+        /* Fits whole on the line: every separator a blank. */
+        if (at)
+            p[0] = ' ';
+        w->column += at + total;
+    } else {
+        /* The body's blanks: the text's but the leading one, none past the body. */
+        blanks >>= a;
+        if (blen < 64)
+            blanks &= ((uint64_t)1 << blen) - 1;
+        else if (a)
+            blanks = blank_mask(body, 64); /* the text's mask held 63 of them */
+        wrap_simple_comment(w, p, at, body, blen, blanks);
+    }
+    w->out->len += at + total;
+    w->out->data[w->out->len] = '\0';
+    return true;
+}
+
 static void put_comment(struct pgn_out *w, const char *s, size_t len)
 {
-    if (!put_words(w, "{ ", s, len))
-        put_word(w, "{", "", 0);
-    put_word(w, "", "}", 1);
+    if (!put_simple_comment(w, s, len)) {
+        if (!put_words(w, "{ ", s, len))
+            put_word(w, "{", "", 0);
+        put_word(w, "", "}", 1);
+    }
     w->force_number = true;
 }
 
@@ -544,20 +750,6 @@ static void push_level(struct pgn_out *w)
 }
 
 /* ---- moves ---- */
-
-/* advance(): the column after a word of len bytes, and the separator before it ('\n'
- * when it would pass column 80, '\0' for none at a line's start); put_plain_word()'s
- * rule for a word that does not start with '%'. */
-static char advance(size_t *column, size_t len)
-{
-    if (!*column) {
-        *column = len;
-        return '\0';
-    }
-    bool fits = *column + 1 + len <= LINE_MAX_COLUMNS;
-    *column = fits ? *column + 1 + len : len;
-    return fits ? ' ' : '\n';
-}
 
 /*
  * put_comment() of a FEN: "{ ", the FEN's words, " }".  Its words are one blank apart

@@ -1,5 +1,6 @@
 /* test_writer_pgn.c - the PGN writer against a struct buf: export-format details. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pgnkit/buf.h"
@@ -119,6 +120,145 @@ Test(writer_pgn, fen_comments_follow_the_move_and_its_nags)
                                      "b KQkq e3 0 1 } *\n\n");
     buf_release(&out);
     buf_release(&fixes);
+}
+
+/* xorshift64: the random texts below are the same on every run. */
+static uint64_t next_random(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* One random comment's words, twice: in `simple` one blank apart (perhaps one blank
+ * before and after), as the writer writes them, and in `spaced` the same words apart by
+ * runs of other blanks, which the writer rewrites word by word.  Words of 1-40 bytes,
+ * now and then 60-90 (longer than a line), some starting with '%' (never at a line's
+ * start), some with UTF-8. */
+static void random_comment(uint64_t *seed, struct buf *simple, struct buf *spaced)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789[]:.=+-%";
+    static const char *const gaps[] = {"  ", "\t", " \n ", "\r\n", " \t"};
+    size_t words = 1 + next_random(seed) % 12;
+    if (next_random(seed) % 2)
+        buf_putc(simple, ' ');
+    buf_putc(spaced, '\t');
+    for (size_t k = 0; k < words; k++) {
+        if (k) {
+            buf_putc(simple, ' ');
+            buf_puts(spaced, gaps[next_random(seed) % 5]);
+        }
+        size_t len = next_random(seed) % 16 ? 1 + next_random(seed) % 40
+                                            : 60 + next_random(seed) % 31;
+        for (size_t i = 0; i < len; i++) {
+            uint64_t r = next_random(seed);
+            const char *c = r % 23 == 0 ? "\xc3\xa9" : (char[2]){letters[r % 44], '\0'};
+            buf_puts(simple, c);
+            buf_puts(spaced, c);
+        }
+    }
+    if (next_random(seed) % 2)
+        buf_putc(simple, ' ');
+}
+
+/*
+ * A comment already written one blank apart is copied whole and broken only where a
+ * line must (writer_pgn.c, put_simple_comment): the same bytes as the same words
+ * written word by word.  500 random games of 1-40 knight moves with comments after
+ * random moves (and one before the first), so comments start at every column; the
+ * plain and the --comments (FEN) writings both.
+ */
+Test(writer_pgn, simple_comments_wrap_as_word_by_word)
+{
+    static const char *const moves[4] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    uint64_t seed = 0x9e3779b97f4a7c15;
+    for (int game = 0; game < 500; game++) {
+        struct buf a, b;
+        buf_init(&a);
+        buf_init(&b);
+        size_t plies = 1 + next_random(&seed) % 40;
+        for (size_t ply = 0; ply <= plies; ply++) {
+            if (ply ? next_random(&seed) % 2 : game % 3 == 0) {
+                buf_putc(&a, '{');
+                buf_putc(&b, '{');
+                random_comment(&seed, &a, &b);
+                buf_puts(&a, "} ");
+                buf_puts(&b, "} ");
+            }
+            if (ply < plies) {
+                buf_printf(&a, "%s%s ", ply % 2 ? "" : "1. ", moves[ply % 4]);
+                buf_printf(&b, "%s%s ", ply % 2 ? "" : "1. ", moves[ply % 4]);
+            }
+        }
+        buf_puts(&a, "*\n");
+        buf_puts(&b, "*\n");
+        for (int fen = 0; fen < 2; fen++) {
+            struct writer_options o = {.fen_mode = fen ? FEN_MODE_COMMENTS : FEN_MODE_FINAL};
+            struct buf out_a, out_b, fixes_a, fixes_b;
+            normalize(a.data, &o, &out_a, &fixes_a);
+            normalize(b.data, &o, &out_b, &fixes_b);
+            cr_assert_str_eq(out_a.data, out_b.data, "game %d: %s", game, a.data);
+            buf_release(&out_a);
+            buf_release(&out_b);
+            buf_release(&fixes_a);
+            buf_release(&fixes_b);
+        }
+        buf_release(&a);
+        buf_release(&b);
+    }
+}
+
+/*
+ * A byte a comment cannot keep as it is, at every place of comments of 1-66 bytes: '}'
+ * (from a ';' comment) becomes ')', a control byte U+FFFD, a tab or two blanks one
+ * blank between words.  The expected text from those rules, the comment fitting on the
+ * line after "1. e4" with the result.
+ */
+Test(writer_pgn, comment_bytes_to_clean_anywhere)
+{
+    static const struct {
+        const char *in, *out;
+        bool split; /* a blank: the words are the text's split at it */
+    } kinds[] = {
+        {"}", ")", false}, {"\x01", "\xef\xbf\xbd", false}, {"\xc2\x85", "\xef\xbf\xbd", false},
+        {"\x7f", "\xef\xbf\xbd", false}, {"\t", " ", true}, {"  ", " ", true},
+    };
+    for (size_t kind = 0; kind < sizeof kinds / sizeof kinds[0]; kind++) {
+        for (size_t len = 1; len <= 66; len++) {
+            for (size_t at = 0; at < len; at++) {
+                char text[160], want[200];
+                size_t inlen = strlen(kinds[kind].in);
+                memset(text, 'a', at);
+                memcpy(text + at, kinds[kind].in, inlen);
+                memset(text + at + inlen, 'b', len - at - 1);
+                text[len - 1 + inlen] = '\0';
+                char game[256];
+                snprintf(game, sizeof game, "1. e4 ;%s\n*", text);
+                /* Expected: the words, a blank apart, in "{ ... }". */
+                size_t n = 0;
+                n += (size_t)snprintf(want + n, sizeof want - n, "1. e4 {");
+                if (kinds[kind].split) {
+                    if (at)
+                        n += (size_t)snprintf(want + n, sizeof want - n, " %.*s", (int)at, text);
+                    if (len - at - 1)
+                        n += (size_t)snprintf(want + n, sizeof want - n, " %s",
+                                              text + at + inlen);
+                } else {
+                    n += (size_t)snprintf(want + n, sizeof want - n, " %.*s%s%s", (int)at, text,
+                                          kinds[kind].out, text + at + inlen);
+                }
+                snprintf(want + n, sizeof want - n, " } *\n\n");
+                struct writer_options o = {0};
+                struct buf out, fixes;
+                normalize(game, &o, &out, &fixes);
+                cr_assert_str_eq(movetext(&out), want, "kind %zu, len %zu, at %zu", kind, len,
+                                 at);
+                buf_release(&out);
+                buf_release(&fixes);
+            }
+        }
+    }
 }
 
 /*
