@@ -50,6 +50,7 @@
 #include "pgnkit/ctrl.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/san_resolve.h"
+#include "pgnkit/uci.h"
 #include "pgnkit/writer.h"
 #include "pgnkit/xalloc.h"
 #include "position_internal.h"
@@ -352,47 +353,62 @@ static char advance_word(size_t *column, size_t len, char first)
     return advance(column, len);
 }
 
-/* The blanks of body[0, blen) as a mask (bit i: body[i]), for a body over 64 bytes. */
-static uint64_t blank_mask(const char *body, size_t blen)
+/* The separators after the first word (wrap_first's column after it given): `tail` holds
+ * the blanks of body[first, blen) (bit k: body[first + k]), at most 64 bytes. */
+static void wrap_tail(struct pgn_out *w, size_t column, char *body, size_t blen, size_t first,
+                      uint64_t tail)
 {
-    uint64_t mask = 0;
-    for (size_t i = 0; i < blen; i++)
-        mask |= (uint64_t)(body[i] == ' ') << i;
-    return mask;
+    if (first < blen) {
+        size_t word = first + 1; /* tail's bit 0 is the blank before it */
+        for (tail &= tail - 1; tail; tail &= tail - 1) {
+            size_t end = first + (size_t)__builtin_ctzll(tail);
+            body[word - 1] = advance_word(&column, end - word, body[word]);
+            word = end + 1;
+        }
+        body[word - 1] = advance_word(&column, blen - word, body[word]);
+    }
+    body[blen] = advance(&column, 1); /* before "}" */
+    w->column = column;
 }
 
 /*
- * A simple comment "{ body }" written in place whose line passes column 80: each word's
- * separator (p[0] before "{ " if at, else the blank before it in body) as put_words()
- * would write it.  Word by word from the blanks' mask (blanks: bit i for body[i], for a
- * body of at most 64 bytes; a longer body is walked 64 bytes at a time).
+ * The separators of "{ body }" written in place (body: words one blank apart) whose line
+ * passes column 80, as put_words() would write them: p[0] before "{ " when `at`, else
+ * the blank before each word, and the one before "}".  Here the first word's (body[0,
+ * first) after "{ "); when the rest (rest bytes and " }") fits on its line, its blanks
+ * stay blanks and 0 is returned, else the column after the first word, for wrap_tail().
+ * Inline: this settles most FENs (their fields after the board fit).
  */
-static void wrap_simple_comment(struct pgn_out *w, char *p, size_t at, char *body, size_t blen,
-                                uint64_t blanks)
+static inline size_t wrap_first(struct pgn_out *w, char *p, size_t at, size_t first,
+                                size_t rest)
+{
+    size_t column = w->column;
+    char sep = advance(&column, first + 2);
+    if (at)
+        p[0] = sep;
+    if (column + rest + 2 <= LINE_MAX_COLUMNS) {
+        w->column = column + rest + 2;
+        return 0;
+    }
+    return column;
+}
+
+/* wrap_first() and wrap_tail() for a longer text: its blanks found byte by byte. */
+static void wrap_words_slow(struct pgn_out *w, char *p, size_t at, char *body, size_t blen)
 {
     size_t column = w->column, word = 0, extra = 2; /* "{ " belongs to the first word */
-    for (size_t base = 0;; base += 64) {
-        if (base)
-            blanks = blank_mask(body + base, blen - base < 64 ? blen - base : 64);
-        for (; blanks; blanks &= blanks - 1) {
-            size_t end = base + (size_t)__builtin_ctzll(blanks);
-            char sep = advance_word(&column, end - word + extra, extra ? '{' : body[word]);
-            if (!extra)
-                body[word - 1] = sep;
-            else if (at)
-                p[0] = sep;
-            extra = 0;
-            word = end + 1;
-        }
-        if (blen - base <= 64)
-            break;
+    for (size_t i = 0; i <= blen; i++) {
+        if (i < blen && body[i] != ' ')
+            continue;
+        char sep = advance_word(&column, i - word + extra, extra ? '{' : body[word]);
+        if (!extra)
+            body[word - 1] = sep;
+        else if (at)
+            p[0] = sep;
+        extra = 0;
+        word = i + 1;
     }
-    char sep = advance_word(&column, blen - word + extra, extra ? '{' : body[word]);
-    if (!extra)
-        body[word - 1] = sep;
-    else if (at)
-        p[0] = sep;
-    body[blen] = advance(&column, 1); /* before "}" */
+    body[blen] = advance(&column, 1);
     w->column = column;
 }
 
@@ -418,14 +434,15 @@ static bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
         if (at)
             p[0] = ' ';
         w->column += at + total;
+    } else if (b <= 64) {
+        /* The text's mask covers the body: its blanks from the first word's end on. */
+        uint64_t body_blanks = (blanks >> a) & (((uint64_t)2 << (blen - 1)) - 1);
+        size_t first = body_blanks ? (size_t)__builtin_ctzll(body_blanks) : blen;
+        size_t column = wrap_first(w, p, at, first, blen - first);
+        if (column)
+            wrap_tail(w, column, body, blen, first, body_blanks >> first);
     } else {
-        /* The body's blanks: the text's but the leading one, none past the body. */
-        blanks >>= a;
-        if (blen < 64)
-            blanks &= ((uint64_t)1 << blen) - 1;
-        else if (a)
-            blanks = blank_mask(body, 64); /* the text's mask held 63 of them */
-        wrap_simple_comment(w, p, at, body, blen, blanks);
+        wrap_words_slow(w, p, at, body, blen);
     }
     w->out->len += at + total;
     w->out->data[w->out->len] = '\0';
@@ -751,6 +768,25 @@ static void push_level(struct pgn_out *w)
 
 /* ---- moves ---- */
 
+/* The blanks of s[0, len), len <= 32, as a mask (bit k: s[k]); s is readable for 32
+ * bytes (the output's room). */
+static uint64_t fen_blanks(const char *s, size_t len)
+{
+    uint64_t mask;
+#ifdef __SSE2__
+    const __m128i blank = _mm_set1_epi8(' ');
+    __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+    mask = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, blank)) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, blank)) << 16;
+#else
+    mask = 0;
+    for (size_t k = 0; k < 32; k++)
+        mask |= (uint64_t)(s[k] == ' ') << k;
+#endif
+    return mask & (((uint64_t)1 << len) - 1);
+}
+
 /*
  * put_comment() of a FEN: "{ ", the FEN's words, " }".  Its words are one blank apart
  * and have nothing to clean, so the FEN is written in place in the output and only the
@@ -763,8 +799,9 @@ static void flush_fen(struct pgn_out *w)
         return;
     w->fen_pending = false;
     const struct position *pos = &w->levels[0].current;
-    /* fen_text_write writes 16-byte pieces: up to 16 bytes past the FEN. */
-    char *p = buf_reserve(w->out, FEN_MAX + 16 + 8);
+    /* fen_text_write writes 16-byte pieces, up to 16 bytes past the FEN; fen_blanks reads
+     * 32 bytes from the board's end. */
+    char *p = buf_reserve(w->out, FEN_MAX + 40);
     size_t at = w->column ? 1 : 0; /* p[0]: the separator before "{", if any */
     memcpy(p + at, "{ ", 2);
     char *fen = p + at + 2;
@@ -776,60 +813,129 @@ static void flush_fen(struct pgn_out *w)
         n = fen_text_write(&w->fen_text, pos, fen, &board_len);
     }
     memcpy(fen + n, " }", 2);
-    size_t column = w->column;
-    char sep = advance(&column, board_len + 2); /* "{ " and the board */
-    if (at)
-        p[0] = sep;
-    /* The rest ("w KQkq - 0 1 }", words a blank apart) fits on the board's line whole
-     * in most FENs: its blanks stay blanks. */
-    if (column + (n - board_len) + 2 <= LINE_MAX_COLUMNS) {
-        column += n - board_len + 2;
-    } else {
-        /* Each word's separator is the byte before it, a blank of the FEN. */
-        size_t word = board_len + 1;
-        for (size_t i = word; i <= n; i++) {
-            if (i < n && fen[i] != ' ')
-                continue;
-            fen[word - 1] = advance(&column, i - word);
-            word = i + 1;
-        }
-        fen[n] = advance(&column, 1); /* before "}" */
-    }
+    size_t column = wrap_first(w, p, at, board_len, n - board_len);
+    if (column && n - board_len <= 32)
+        wrap_tail(w, column, fen, n, board_len, fen_blanks(fen + board_len, n - board_len));
+    else if (column)
+        wrap_words_slow(w, p, at, fen, n);
     w->out->len += at + n + 4;
     w->out->data[w->out->len] = '\0';
-    w->column = column;
     w->force_number = true;
 }
 
-static void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
+/*
+ * The number (when due) and canonical SAN of standard chess's usual move as one word
+ * straight into the output, by fixed-size stores: a pawn move, or a piece move to a
+ * square no other piece of its kind attacks (no disambiguation, so none of
+ * write_disambiguation's legal-move questions).  san_write_marked()'s text for such a
+ * move, mark included (tests/test_writer_pgn.c: every legal move of random.perft).
+ * False for any other move (castling, null, a rival): nothing written.
+ */
+PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, struct move m,
+                               char mark)
+{
+    if (m.flags & (MOVE_NULL | MOVE_CASTLE | MOVE_DROP))
+        return false;
+    enum piece_type piece = piece_type_of(pos->board[m.from]);
+    int us = pos->side_to_move;
+    if (piece != PAWN && (att_piece(piece, m.to, position_occupied(pos)) &
+                          position_pieces(pos, (enum color)us, piece) & ~bb_square(m.from)))
+        return false;
+    size_t column = w->column, at = column ? 1 : 0; /* p[0]: the separator */
+    char *p = buf_reserve(w->out, 1 + 32), *q = p + at;
+    size_t n = 0;
+    if (us == WHITE || w->force_number)
+        n = put_move_number(q, pos->fullmove_number, us == WHITE);
+    if (piece != PAWN) {
+        q[n++] = "PNBRQK"[piece];
+        if (m.flags & MOVE_CAPTURE)
+            q[n++] = 'x';
+    } else if (m.flags & MOVE_CAPTURE) {
+        q[n++] = (char)('a' + square_file(m.from));
+        q[n++] = 'x';
+    }
+    memcpy(q + n, uci_square_names[m.to], 2);
+    n += 2;
+    if (m.promo) {
+        q[n++] = '=';
+        q[n++] = "PNBRQK"[m.promo];
+    }
+    q[n] = mark; /* '\0' when none */
+    n += mark != 0;
+    if (at) {
+        bool fits = column + 1 + n <= LINE_MAX_COLUMNS;
+        p[0] = fits ? ' ' : '\n';
+        column = fits ? column + 1 : 0;
+    }
+    w->column = column + n;
+    w->out->len += at + n;
+    w->out->data[w->out->len] = '\0';
+    w->force_number = false;
+    return true;
+}
+
+/* Whether the position before move token i may be asked for: a variation may start
+ * before the line's next move (push_level takes it).  Only the next played move rules
+ * that out; the end of the part does not. */
+static bool before_move_needed(const struct pgn_out *w, size_t i)
+{
+    /* Looked for right after the move or after one number (a longer look cost more than
+     * the copy it saves). */
+    size_t j = i + 1, count = w->part.count;
+    if (j < count && w->part.tokens[j].kind == PGN_TOK_MOVE_NUMBER)
+        j++;
+    return j >= count || w->part.tokens[j].kind != PGN_TOK_MOVE || !w->part.moves[j].played;
+}
+
+/* Standard chess: the move's pieces, then the checks it gives, which the replay found
+ * (its mark is '+' or '#' exactly when the move gives check): the king's attackers
+ * looked for only then.  pos_do_move found them from the move, for every move. */
+PGNKIT_HOT void play_marked(struct position *pos, struct move m, char mark)
+{
+    pos_move_pieces(pos, m);
+    int us = pos->side_to_move;
+    pos->checkers = mark ? pos_attackers(pos, pos->king_square[us], us ^ 1,
+                                         position_occupied(pos))
+                         : 0;
+}
+
+static void write_played_move(struct pgn_out *w, size_t i, const struct pgn_token *tok,
                               const struct game_token_move *tm)
 {
     struct pgn_level *lv = top(w);
-    char san[16], nag[8];
-    size_t n = san_write_marked(&lv->current, tm->move, tm->check_mark, san);
-    put_numbered_san(w, &lv->current, san, n);
+    struct position *pos = &lv->current;
+    bool standard = !pos->variant;
+    /* --fixes compares the SAN with the token's: written by san_write_marked. */
+    if (w->fixes || !standard || !put_usual_move(w, pos, tm->move, tm->check_mark)) {
+        char san[16];
+        size_t n = san_write_marked(pos, tm->move, tm->check_mark, san);
+        put_numbered_san(w, pos, san, n);
+        size_t written = tok->len - tm->suffix_len;
+        if (w->fixes && (written != n || memcmp(tok->text, san, n) != 0))
+            fix(w, "SAN", pgn_token_line(w->rec->game, tok), tok->col, tm->ply, "%.*s -> %s",
+                (int)written, tok->text, san);
+    }
     size_t suffix = tm->suffix_len;
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
-    size_t written = tok->len - suffix;
-    if (w->fixes && (written != n || memcmp(tok->text, san, n) != 0)) /* a --fixes report */
-        fix(w, "SAN", pgn_token_line(w->rec->game, tok), tok->col, tm->ply, "%.*s -> %s", (int)written, tok->text, san);
     if (glyph && !w->o->drop_nags) {
+        char nag[8];
         snprintf(nag, sizeof nag, "$%d", glyph);
         put_word(w, "", nag, strlen(nag));
         w->force_number = true;
     }
-    lv->before_last = lv->current;
-    /* Standard chess inline: position_do_move, out of line, cost 110 instructions a ply
-     * (callgrind, fen --comments). */
-    if (lv->current.variant)
-        position_do_move(&lv->current, tm->move);
+    /* The position before the move is kept only when a variation may ask for it (a
+     * 160-byte copy a ply otherwise). */
+    if (!standard || before_move_needed(w, i))
+        lv->before_last = *pos;
+    if (standard)
+        play_marked(pos, tm->move, tm->check_mark);
     else
-        pos_do_move(&lv->current, tm->move);
+        position_do_move(pos, tm->move);
     lv->has_last = true;
     lv->ply = tm->ply;
     w->fen_pending = w->fen_comments && w->depth == 0;
-    if (w->fen_pending && !lv->current.variant)
-        fen_text_update(&w->fen_text, &lv->current, tm->move);
+    if (w->fen_pending && standard)
+        fen_text_update(&w->fen_text, pos, tm->move);
 }
 
 /* Whether diagnostic d lies before the token's position (diags are in file order). */
@@ -915,7 +1021,7 @@ static void write_move_token(struct pgn_out *w, size_t i)
         put_word(w, "", tok->text, tok->len);
         w->force_number = false;
     } else if (tm->played) {
-        write_played_move(w, tok, tm);
+        write_played_move(w, i, tok, tm);
     } else if (!is_ep_mark_after_move(&w->part, i) && !write_glyph_word(w, tok)) {
         start_unplayed(w, tok);
     }

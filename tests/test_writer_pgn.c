@@ -3,12 +3,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "helpers/helpers.h"
 #include "pgnkit/buf.h"
+#include "pgnkit/fen.h"
 #include "pgnkit/game.h"
+#include "pgnkit/movegen.h"
 #include "pgnkit/pgn_reader.h"
+#include "pgnkit/san_resolve.h"
+#include "pgnkit/uci.h"
 #include "pgnkit/writer.h"
 
-/* Normalize text (one game) with the given writer options; out and fixes are filled. */
+/* Normalize text (one game) with the given writer options; out and fixes are filled
+ * (fixes NULL: no --fixes report, the writer's usual path). */
 static void normalize(const char *text, const struct writer_options *o, struct buf *out,
                       struct buf *fixes)
 {
@@ -19,7 +25,8 @@ static void normalize(const char *text, const struct writer_options *o, struct b
     struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
     struct pgn_game g;
     buf_init(out);
-    buf_init(fixes);
+    if (fixes)
+        buf_init(fixes);
     while (pgn_reader_next(reader, &g, &err) == 1)
         writer_pgn_fixes(out, fixes, game_replay(r, &g), o);
     pgn_reader_free(reader);
@@ -122,6 +129,75 @@ Test(writer_pgn, fen_comments_follow_the_move_and_its_nags)
     buf_release(&fixes);
 }
 
+/*
+ * --ep legal after a check (the writer plays its moves without looking for checks: the
+ * replay's mark says when to): the e.p. square only when a capture there is legal.
+ * d7-d5 uncovers the c8 bishop's check on f5: exd6 leaves the king in check, no square;
+ * d7-d5 checking e4 itself: exd6 takes the checker, d6.
+ */
+Test(writer_pgn, fen_comments_ep_square_after_a_check)
+{
+    struct writer_options o = {.fen_mode = FEN_MODE_COMMENTS, .fen_flags = FEN_EP_LEGAL};
+    struct buf out;
+    normalize("[SetUp \"1\"]\n[FEN \"2b1k3/3p4/8/4PK2/8/8/8/8 b - - 0 1\"]\n\n1... d5 *", &o,
+              &out, NULL);
+    cr_assert_str_eq(movetext(&out), "1... d5+ { 2b1k3/8/8/3pPK2/8/8/8/8 w - - 0 2 } *\n\n");
+    buf_release(&out);
+    normalize("[SetUp \"1\"]\n[FEN \"4k3/3p4/8/4P3/4K3/8/8/8 b - - 0 1\"]\n\n1... d5 *", &o,
+              &out, NULL);
+    cr_assert_str_eq(movetext(&out), "1... d5+ { 4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 2 } *\n\n");
+    buf_release(&out);
+}
+
+/*
+ * The SAN written for every legal move of every position of random.perft (pawn moves,
+ * captures, promotions, checks and mates, castling, pieces with and without rivals,
+ * pinned ones) is san_write()'s: one game per move from the position's FEN, the move
+ * written in UCI form (so nothing is copied from the token), "N. SAN" or "N... SAN".
+ */
+Test(writer_pgn, every_legal_move_is_written_as_san_write_writes_it, .timeout = 120)
+{
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char fen[256];
+    long moves_seen = 0;
+    struct position pos;
+    struct writer_options o = {0};
+    while (th_next_epd(f, &pos, fen, sizeof fen)) {
+        struct move moves[MAX_MOVES];
+        int n = movegen_legal(&pos, moves);
+        struct buf in, want;
+        buf_init(&in);
+        buf_init(&want);
+        for (int i = 0; i < n; i++) {
+            char uci[8], san[16];
+            uci_write_move(&pos, moves[i], false, uci);
+            san_write(&pos, moves[i], san);
+            buf_printf(&in, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n\n", fen, uci);
+            buf_printf(&want, "%u%s %s *\n", pos.fullmove_number,
+                       pos.side_to_move == WHITE ? "." : "...", san);
+        }
+        struct buf out, got;
+        normalize(in.data ? in.data : "", &o, &out, NULL);
+        buf_init(&got);
+        /* Each game's movetext: the line after its tags' blank line. */
+        for (const char *p = out.data; p && (p = strstr(p, "\n\n")) != NULL;) {
+            const char *end = strchr(p + 2, '\n');
+            cr_assert_not_null(end);
+            buf_append(&got, p + 2, (size_t)(end + 1 - (p + 2)));
+            p = end + 2;
+        }
+        cr_assert_str_eq(got.data ? got.data : "", want.data ? want.data : "", "%s", fen);
+        moves_seen += n;
+        buf_release(&in);
+        buf_release(&want);
+        buf_release(&got);
+        buf_release(&out);
+    }
+    fclose(f);
+    cr_assert_gt(moves_seen, 100000);
+}
+
 /* xorshift64: the random texts below are the same on every run. */
 static uint64_t next_random(uint64_t *s)
 {
@@ -195,14 +271,12 @@ Test(writer_pgn, simple_comments_wrap_as_word_by_word)
         buf_puts(&b, "*\n");
         for (int fen = 0; fen < 2; fen++) {
             struct writer_options o = {.fen_mode = fen ? FEN_MODE_COMMENTS : FEN_MODE_FINAL};
-            struct buf out_a, out_b, fixes_a, fixes_b;
-            normalize(a.data, &o, &out_a, &fixes_a);
-            normalize(b.data, &o, &out_b, &fixes_b);
+            struct buf out_a, out_b;
+            normalize(a.data, &o, &out_a, NULL);
+            normalize(b.data, &o, &out_b, NULL);
             cr_assert_str_eq(out_a.data, out_b.data, "game %d: %s", game, a.data);
             buf_release(&out_a);
             buf_release(&out_b);
-            buf_release(&fixes_a);
-            buf_release(&fixes_b);
         }
         buf_release(&a);
         buf_release(&b);
@@ -250,12 +324,11 @@ Test(writer_pgn, comment_bytes_to_clean_anywhere)
                 }
                 snprintf(want + n, sizeof want - n, " } *\n\n");
                 struct writer_options o = {0};
-                struct buf out, fixes;
-                normalize(game, &o, &out, &fixes);
+                struct buf out;
+                normalize(game, &o, &out, NULL);
                 cr_assert_str_eq(movetext(&out), want, "kind %zu, len %zu, at %zu", kind, len,
                                  at);
                 buf_release(&out);
-                buf_release(&fixes);
             }
         }
     }
