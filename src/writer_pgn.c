@@ -268,24 +268,59 @@ static const uint8_t comment_byte[256] = {
 };
 
 #ifdef __SSE2__
+/* The bytes comment_bits() compares with, 16 of each: loaded, where gcc built each with
+ * three instructions a call (from _mm_set1_epi8, or from these values when it sees them). */
+static const union {
+    uint8_t bytes[5][16];
+    __m128i v[5];
+} comment_vectors = {{
+    {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f},
+    {0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f},
+    {0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2},
+    {'}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}'},
+    {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '},
+}};
+
 /* comment_byte[] for 16 bytes: BYTE_UNCLEAN's bits returned, BYTE_SPACE's in *spaces. */
 static inline unsigned comment_bits(const char *s, unsigned *spaces)
 {
+    const __m128i *k = comment_vectors.v;
+    __asm__("" : "+r"(k)); /* gcc no longer knows the values: it loads them */
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i bad = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v); /* <= 0x1F */
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc2)));
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
-    *spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    __m128i bad = _mm_cmpeq_epi8(_mm_min_epu8(v, k[0]), v); /* <= 0x1F */
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, k[1]));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, k[2]));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, k[3]));
+    *spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k[4]));
     return (unsigned)_mm_movemask_epi8(bad);
 }
 #endif
 
+/* comment_is_simple() byte by byte (a text under 16 bytes, or no SSE2): out of line, so
+ * the usual clock or evaluation comment's inline path stays short. */
+PGNKIT_NOINLINE bool short_comment_is_simple(const char *s, size_t len, uint64_t *blanks)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned bad = 0, prev = 0;
+    uint64_t mask = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = comment_byte[u[i]];
+        bad |= c & (prev | BYTE_UNCLEAN); /* unclean, or a blank after a blank */
+        if (i < 64)
+            mask |= (uint64_t)(c & BYTE_SPACE) << i;
+        prev = c;
+    }
+    *blanks = mask;
+    return !bad;
+}
+
 /* Whether s[0, len) has no byte to clean and no two blanks side by side; *blanks gets
  * the blanks of a text of at most 64 bytes (bit i: s[i] is one). */
-static bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
+PGNKIT_HOT bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
 {
+#ifdef __SSE2__
     uint64_t mask = 0;
+#endif
 #ifdef __SSE2__
     if (len >= 16) {
         /* 16 bytes a step, the last step's 16 ending at len (bytes before len only). */
@@ -309,21 +344,11 @@ static bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
         return !bad && !pairs;
     }
 #endif
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned bad = 0, prev = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned c = comment_byte[u[i]];
-        bad |= c & (prev | BYTE_UNCLEAN); /* unclean, or a blank after a blank */
-        if (i < 64)
-            mask |= (uint64_t)(c & BYTE_SPACE) << i;
-        prev = c;
-    }
-    *blanks = mask;
-    return !bad;
+    return short_comment_is_simple(s, len, blanks);
 }
 
-/* s[0, n) to p by fixed-size copies, none reading outside s[0, n) (a token's text), up
- * to 15 bytes written past p + n. */
+/* s[0, n) to p by fixed-size copies, overlapping ones for the last bytes: none reads
+ * outside s[0, n) (a token's text) nor writes outside p[0, n). */
 static inline void copy_text(char *p, const char *s, size_t n)
 {
     if (n >= 16) {
@@ -354,7 +379,8 @@ static char advance_word(size_t *column, size_t len, char first)
 }
 
 /* The separators after the first word (wrap_first's column after it given): `tail` holds
- * the blanks of body[first, blen) (bit k: body[first + k]), at most 64 bytes. */
+ * the blanks of body[first, blen) (bit k: body[first + k]), at most 64 bytes, whose words
+ * may start with '%' (never at a line's start). */
 static void wrap_tail(struct pgn_out *w, size_t column, char *body, size_t blen, size_t first,
                       uint64_t tail)
 {
@@ -369,6 +395,30 @@ static void wrap_tail(struct pgn_out *w, size_t column, char *body, size_t blen,
     }
     body[blen] = advance(&column, 1); /* before "}" */
     w->column = column;
+}
+
+/*
+ * wrap_tail() when no word of the tail starts with '%' (a FEN's never does): the line
+ * breaks at most once in it, before its first word that ends past column 80, since the
+ * rest (at most 64 bytes, then " }") fits on the new line.  That word's blank is the last
+ * one at most 80 - column bytes into the tail (a word ending there still fits).
+ */
+static inline void wrap_tail_once(struct pgn_out *w, size_t column, char *body, size_t blen,
+                                  size_t first, uint64_t tail)
+{
+    size_t len = blen - first; /* the tail, its first blank included */
+    if (column + len <= LINE_MAX_COLUMNS) {
+        body[blen] = '\n'; /* the words fit, "}" does not */
+        w->column = 1;
+        return;
+    }
+    /* len > 80 - column, so 80 - column < 64 here. */
+    uint64_t fit = column < LINE_MAX_COLUMNS
+                       ? tail & (((uint64_t)2 << (LINE_MAX_COLUMNS - column)) - 1)
+                       : 1;
+    size_t b = 63 - (size_t)__builtin_clzll(fit | 1);
+    body[first + b] = '\n';
+    w->column = len - b + 1; /* the rest, a blank and "}" */
 }
 
 /*
@@ -412,9 +462,31 @@ static void wrap_words_slow(struct pgn_out *w, char *p, size_t at, char *body, s
     w->column = column;
 }
 
+/* Whether a word of body[0, blen) (at most 64 bytes, readable for 64: the output's room)
+ * after its first starts with '%': blanks holds body's blanks. */
+static bool starts_with_percent(const char *body, size_t blen, uint64_t blanks)
+{
+    uint64_t after_blank = blanks << 1;
+    if (blen < 64)
+        after_blank &= ((uint64_t)1 << blen) - 1;
+    uint64_t pct = 0;
+#ifdef __SSE2__
+    const __m128i percent = _mm_set1_epi8('%');
+    for (size_t i = 0; i < blen; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(body + i));
+        pct |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, percent)) << i;
+    }
+#else
+    for (size_t i = 0; i < blen; i++)
+        pct |= (uint64_t)(body[i] == '%') << i;
+#endif
+    return (pct & after_blank) != 0;
+}
+
 /* put_comment() of a simple text (comment_is_simple, a word at least): its words are
- * the text without a blank at either end.  False: not simple, nothing written. */
-static bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
+ * the text without a blank at either end.  False: not simple, nothing written.  Inline
+ * (with put_comment): once a ply in Lichess games, where the call cost ~25 instructions. */
+PGNKIT_HOT bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
 {
     uint64_t blanks;
     if (!comment_is_simple(s, len, &blanks))
@@ -439,7 +511,9 @@ static bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
         uint64_t body_blanks = (blanks >> a) & (((uint64_t)2 << (blen - 1)) - 1);
         size_t first = body_blanks ? (size_t)__builtin_ctzll(body_blanks) : blen;
         size_t column = wrap_first(w, p, at, first, blen - first);
-        if (column)
+        if (column && !starts_with_percent(body, blen, body_blanks))
+            wrap_tail_once(w, column, body, blen, first, body_blanks >> first);
+        else if (column)
             wrap_tail(w, column, body, blen, first, body_blanks >> first);
     } else {
         wrap_words_slow(w, p, at, body, blen);
@@ -449,7 +523,7 @@ static bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
     return true;
 }
 
-static void put_comment(struct pgn_out *w, const char *s, size_t len)
+PGNKIT_HOT void put_comment(struct pgn_out *w, const char *s, size_t len)
 {
     if (!put_simple_comment(w, s, len)) {
         if (!put_words(w, "{ ", s, len))
@@ -540,12 +614,26 @@ static bool is_result_text(const struct slice *s)
     return false;
 }
 
+/* The index in roster[] of a tag name, or -1: by its length, then a fixed-size compare
+ * or two (every tag of every game asks; a loop of strlen and memcmp over the roster cost
+ * ~60 instructions a tag). */
 static int roster_index(const struct slice *name)
 {
-    for (int k = 0; k < 7; k++)
-        if (name->len == strlen(roster[k]) && memcmp(name->ptr, roster[k], name->len) == 0)
-            return k;
-    return -1;
+    const char *p = name->ptr;
+    switch (name->len) {
+    case 4:
+        return memcmp(p, "Site", 4) == 0 ? 1 : memcmp(p, "Date", 4) == 0 ? 2 : -1;
+    case 5:
+        return memcmp(p, "Event", 5) == 0   ? 0
+               : memcmp(p, "Round", 5) == 0 ? 3
+               : memcmp(p, "White", 5) == 0 ? 4
+               : memcmp(p, "Black", 5) == 0 ? 5
+                                            : -1;
+    case 6:
+        return memcmp(p, "Result", 6) == 0 ? 6 : -1;
+    default:
+        return -1;
+    }
 }
 
 /* The game's termination marker: the one the replay met, else the game's last token if
@@ -580,7 +668,7 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     char *p = buf_reserve(out, name_len + 3 * len + 6);
     size_t n = 0;
     p[n++] = '[';
-    memcpy(p + n, name, name_len);
+    copy_text(p + n, name, name_len); /* fixed-size copies: a memcpy call cost more */
     n += name_len;
     p[n++] = ' ';
     p[n++] = '"';
@@ -598,7 +686,7 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     for (size_t i = 0; i < len; i++)
         special |= special_byte[u[i]];
     if (!special) {
-        memcpy(p + n, value, len);
+        copy_text(p + n, value, len);
         n += len;
     } else {
         for (size_t i = 0; i < len; i++) {
@@ -710,10 +798,18 @@ static void write_added_tags(struct pgn_out *w)
 static void write_tags(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
+    /* Each roster tag's first occurrence (game_tag's answer), in one pass. */
+    size_t first[7] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    for (size_t i = 0; i < g->tag_count; i++) {
+        int k = roster_index(&g->tags[i].name);
+        if (k >= 0 && first[k] == SIZE_MAX)
+            first[k] = i;
+    }
     for (int k = 0; k < 7; k++) {
-        const struct slice *v = game_tag(g, roster[k]);
         const char *fill = k == 2 ? "????.??.??" : "?";
-        struct slice value = k == 6 ? result : v ? *v : (struct slice){fill, strlen(fill)};
+        struct slice value = k == 6                  ? result
+                             : first[k] != SIZE_MAX ? g->tags[first[k]].value
+                                                    : (struct slice){fill, strlen(fill)};
         writer_put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
     for (size_t i = 0; i < g->tag_count; i++)
@@ -722,7 +818,8 @@ static void write_tags(struct pgn_out *w, struct slice result)
                     g->tags[i].value.len);
     write_added_tags(w);
     buf_putc(w->out, '\n');
-    note_tag_fixes(w);
+    if (w->fixes)
+        note_tag_fixes(w);
 }
 
 static void note_result_fixes(struct pgn_out *w, struct slice result)
@@ -793,10 +890,8 @@ static uint64_t fen_blanks(const char *s, size_t len)
  * blanks where a line must break become line ends: the same bytes as word by word (a
  * FEN a ply made the word-by-word writing the largest cost of fen --comments).
  */
-static void flush_fen(struct pgn_out *w)
+PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
 {
-    if (!w->fen_pending)
-        return;
     w->fen_pending = false;
     const struct position *pos = &w->levels[0].current;
     /* fen_text_write writes 16-byte pieces, up to 16 bytes past the FEN; fen_blanks reads
@@ -815,12 +910,19 @@ static void flush_fen(struct pgn_out *w)
     memcpy(fen + n, " }", 2);
     size_t column = wrap_first(w, p, at, board_len, n - board_len);
     if (column && n - board_len <= 32)
-        wrap_tail(w, column, fen, n, board_len, fen_blanks(fen + board_len, n - board_len));
+        wrap_tail_once(w, column, fen, n, board_len, fen_blanks(fen + board_len, n - board_len));
     else if (column)
         wrap_words_slow(w, p, at, fen, n);
     w->out->len += at + n + 4;
     w->out->data[w->out->len] = '\0';
     w->force_number = true;
+}
+
+/* The FEN comment due, if any (write_usual_run has its own copy of write_fen_comment). */
+static void flush_fen(struct pgn_out *w)
+{
+    if (w->fen_pending)
+        write_fen_comment(w);
 }
 
 /*
@@ -874,19 +976,6 @@ PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, st
     return true;
 }
 
-/* Whether the position before move token i may be asked for: a variation may start
- * before the line's next move (push_level takes it).  Only the next played move rules
- * that out; the end of the part does not. */
-static bool before_move_needed(const struct pgn_out *w, size_t i)
-{
-    /* Looked for right after the move or after one number (a longer look cost more than
-     * the copy it saves). */
-    size_t j = i + 1, count = w->part.count;
-    if (j < count && w->part.tokens[j].kind == PGN_TOK_MOVE_NUMBER)
-        j++;
-    return j >= count || w->part.tokens[j].kind != PGN_TOK_MOVE || !w->part.moves[j].played;
-}
-
 /* Standard chess: the move's pieces, then the checks it gives, which the replay found
  * (its mark is '+' or '#' exactly when the move gives check): the king's attackers
  * looked for only then.  pos_do_move found them from the move, for every move. */
@@ -899,8 +988,9 @@ PGNKIT_HOT void play_marked(struct position *pos, struct move m, char mark)
                          : 0;
 }
 
-static void write_played_move(struct pgn_out *w, size_t i, const struct pgn_token *tok,
-                              const struct game_token_move *tm)
+/* Inline: write_usual_run() writes nearly every move (its call cost ~30 instructions). */
+PGNKIT_HOT void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
+                                  const struct game_token_move *tm)
 {
     struct pgn_level *lv = top(w);
     struct position *pos = &lv->current;
@@ -923,10 +1013,9 @@ static void write_played_move(struct pgn_out *w, size_t i, const struct pgn_toke
         put_word(w, "", nag, strlen(nag));
         w->force_number = true;
     }
-    /* The position before the move is kept only when a variation may ask for it (a
-     * 160-byte copy a ply otherwise). */
-    if (!standard || before_move_needed(w, i))
-        lv->before_last = *pos;
+    /* Copied every move: looking ahead for a variation that may ask for it cost more
+     * than the 160-byte copy. */
+    lv->before_last = *pos;
     if (standard)
         play_marked(pos, tm->move, tm->check_mark);
     else
@@ -1021,7 +1110,7 @@ static void write_move_token(struct pgn_out *w, size_t i)
         put_word(w, "", tok->text, tok->len);
         w->force_number = false;
     } else if (tm->played) {
-        write_played_move(w, i, tok, tm);
+        write_played_move(w, tok, tm);
     } else if (!is_ep_mark_after_move(&w->part, i) && !write_glyph_word(w, tok)) {
         start_unplayed(w, tok);
     }
@@ -1144,6 +1233,46 @@ static bool in_dropped_variation(const struct pgn_out *w, const struct pgn_token
     return true;
 }
 
+/*
+ * The tokens from i on, while they are the usual ones of a line being written: numbers,
+ * played moves, comments and NAGs -- write_token()'s work for them, without its questions
+ * about the walk's state, which a run of them does not change (the caller asked them
+ * once: not in a "not replayed" comment nor a dropped variation, the line replayed, no
+ * --fixes report).  Returns the first token not written.
+ */
+static size_t write_usual_run(struct pgn_out *w, size_t i)
+{
+    const struct pgn_token *tokens = w->part.tokens;
+    const struct game_token_move *moves = w->part.moves;
+    for (size_t count = w->part.count; i < count; i++) {
+        const struct pgn_token *tok = &tokens[i];
+        unsigned kind = tok->kind;
+        if (kind > PGN_TOK_LINE_COMMENT || (kind == PGN_TOK_MOVE && !moves[i].played))
+            return i; /* write_token()'s */
+        if (kind != PGN_TOK_NAG && w->fen_pending)
+            write_fen_comment(w);
+        switch (kind) {
+        case PGN_TOK_MOVE:
+            write_played_move(w, tok, &moves[i]);
+            break;
+        case PGN_TOK_MOVE_NUMBER:
+            break;
+        case PGN_TOK_COMMENT:
+        case PGN_TOK_LINE_COMMENT:
+            if (!w->o->drop_comments)
+                put_comment(w, tok->text, tok->len);
+            break;
+        case PGN_TOK_NAG:
+            if (!w->o->drop_nags) {
+                put_word(w, "", tok->text, tok->len);
+                w->force_number = true;
+            }
+            break;
+        }
+    }
+    return i;
+}
+
 static void write_movetext(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
@@ -1151,6 +1280,9 @@ static void write_movetext(struct pgn_out *w, struct slice result)
     for (bool more = game_part_first(w->rec, &w->part); more;
          more = game_part_next(w->rec, &w->part)) {
         for (size_t i = 0; i < w->part.count; i++) {
+            if (!w->remainder && !dropped_nest && !w->fixes && !top(w)->raw &&
+                (i = write_usual_run(w, i)) == w->part.count)
+                break;
             const struct pgn_token *tok = &w->part.tokens[i];
             if (w->remainder && ends_remainder(w, tok))
                 close_remainder(w);
