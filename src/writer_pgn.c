@@ -573,6 +573,16 @@ static void put_numbered_san(struct pgn_out *w, const struct position *pos, cons
     w->force_number = false;
 }
 
+/* "$n" for a glyph's NAG (1-146), a word of its own; snprintf cost ~650 instructions a
+ * glyph (Lichess games mark many moves ?! ? ??). */
+static void put_nag(struct pgn_out *w, int nag)
+{
+    char text[24] = "$";
+    size_t n = 1 + decimal_put(text + 1, (unsigned)nag);
+    put_plain_word(w, "", 0, text, n);
+    w->force_number = true;
+}
+
 /* ---- the --fixes report ---- */
 
 static void fix(struct pgn_out *w, const char *kind, uint64_t line, uint64_t col, uint32_t ply,
@@ -1007,12 +1017,8 @@ PGNKIT_HOT void write_played_move(struct pgn_out *w, const struct pgn_token *tok
     }
     size_t suffix = tm->suffix_len;
     int glyph = suffix ? san_glyph_nag(tok->text + tok->len - suffix, suffix) : 0;
-    if (glyph && !w->o->drop_nags) {
-        char nag[8];
-        snprintf(nag, sizeof nag, "$%d", glyph);
-        put_word(w, "", nag, strlen(nag));
-        w->force_number = true;
-    }
+    if (glyph && !w->o->drop_nags)
+        put_nag(w, glyph);
     /* Copied every move: looking ahead for a variation that may ask for it cost more
      * than the 160-byte copy. */
     lv->before_last = *pos;
@@ -1095,10 +1101,7 @@ static bool write_glyph_word(struct pgn_out *w, const struct pgn_token *tok)
     int nag = san_glyph_nag(tok->text, tok->len);
     if (!nag)
         return false;
-    char text[8];
-    snprintf(text, sizeof text, "$%d", nag);
-    put_word(w, "", text, strlen(text));
-    w->force_number = true;
+    put_nag(w, nag);
     return true;
 }
 
