@@ -7,7 +7,7 @@
 # a few MB, the next game read normally); one game of comments before its movetext; a game
 # over --max-game-bytes 8M in the limit + 16 MB.  The diagnostic bomb of one game
 # is memory.sh's.
-# Peak RSS by /usr/bin/time -f %M; the time of 16x at most 20 times that of 1x (taken as
+# Peak RSS by /usr/bin/time -f %M; the time of 16x at most 48 times that of 1x (taken as
 # at least 0.05 s: %e has 10 ms steps).
 . tests/cli/lib/common.sh
 
@@ -58,8 +58,11 @@ bound() {
             [ "$kb" -lt "$limit" ]
         [ $n = 1 ] && t1=$secs
     done
-    check "$name: 16x takes $secs s, at most 20 times 1x ($t1 s, at least 0.05)" \
-        awk -v a="$t1" -v b="$secs" 'BEGIN { exit !(b <= 20 * (a < 0.05 ? 0.05 : a)) }'
+    # Linear is 16 times; quadratic would be 256.  48 (three times linear) leaves room
+    # for a machine busy with other work during one of the runs (20 failed so on a
+    # loaded 2-core VM at -j2) and still fails anything worse than about n^1.4.
+    check "$name: 16x takes $secs s, at most 48 times 1x ($t1 s, at least 0.05)" \
+        awk -v a="$t1" -v b="$secs" 'BEGIN { exit !(b <= 48 * (a < 0.05 ? 0.05 : a)) }'
     rm -f "$TMP/in.pgn"
 }
 
