@@ -252,21 +252,35 @@ void writer_uci_header(struct buf *out, const struct writer_options *o)
 
 struct tsv_row {
     uint32_t ply;
+    uint8_t uci_len, san_len;
     char uci[8];
     char san[16];
     struct slice extra[EXTRA_COUNT];
 };
 
-static void put_tsv_row(struct buf *out, const struct game_record *rec,
-                        const struct writer_options *o, const struct tsv_row *row)
+/* The columns every row of a game starts with (its tags, keys and number, and a tab),
+ * written once a game: rows are written a ply at a time. */
+static void put_tsv_head(struct buf *head, const struct game_record *rec,
+                         const struct writer_options *o)
 {
     for (size_t t = 0; t < o->tag_count; t++) {
-        put_tag_column(out, rec->game, o->tags[t]);
-        buf_putc(out, '\t');
+        put_tag_column(head, rec->game, o->tags[t]);
+        buf_putc(head, '\t');
     }
-    writer_put_key_columns(out, rec->game, o);
-    writer_put_game_index(out, rec->game);
-    buf_printf(out, "\t%u\t%s\t%s", row->ply, row->uci, row->san);
+    writer_put_key_columns(head, rec->game, o);
+    writer_put_game_index(head, rec->game);
+    buf_putc(head, '\t');
+}
+
+static void put_tsv_row(struct buf *out, const struct buf *head, const struct game_record *rec,
+                        const struct writer_options *o, const struct tsv_row *row)
+{
+    buf_append(out, head->data, head->len);
+    buf_put_u64(out, row->ply);
+    buf_putc(out, '\t');
+    buf_append(out, row->uci, row->uci_len);
+    buf_putc(out, '\t');
+    buf_append(out, row->san, row->san_len);
     for (int k = 0; k < EXTRA_COUNT; k++) {
         if (!(o->with & (1u << k)))
             continue;
@@ -322,8 +336,10 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
 {
     struct position pos = rec->start;
     struct tsv_row row;
-    struct buf kept;
+    struct buf kept, head;
     buf_init(&kept);
+    buf_init(&head);
+    put_tsv_head(&head, rec, o);
     bool open = false;
     struct mainline_walk walk;
     mainline_walk_start(&walk, rec);
@@ -336,18 +352,19 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
         } else {
             const struct game_token_move *tm = walk.move;
             if (open)
-                put_tsv_row(out, rec, o, &row);
+                put_tsv_row(out, &head, rec, o, &row);
             memset(&row, 0, sizeof row);
             row.ply = tm->ply;
-            uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
-            san_write_marked(&pos, tm->move, tm->check_mark, row.san);
+            row.uci_len = (uint8_t)uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
+            row.san_len = (uint8_t)san_write_marked(&pos, tm->move, tm->check_mark, row.san);
             position_do_move(&pos, tm->move);
             open = true;
         }
     }
     if (open)
-        put_tsv_row(out, rec, o, &row);
+        put_tsv_row(out, &head, rec, o, &row);
     buf_release(&kept);
+    buf_release(&head);
 }
 
 /* ---- --with clk,eval,emt in JSON: one array per value, aligned with "uci" ---- */
