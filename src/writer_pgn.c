@@ -1173,6 +1173,20 @@ static void close_remainder(struct pgn_out *w)
     w->force_number = true;
 }
 
+/* A comment or a NAG, unless --no-comments / --no-nags drops it; after a NAG the next
+ * move is numbered again. */
+static inline void write_aside(struct pgn_out *w, const struct pgn_token *tok)
+{
+    if (tok->kind == PGN_TOK_NAG) {
+        if (!w->o->drop_nags) {
+            put_word(w, "", tok->text, tok->len);
+            w->force_number = true;
+        }
+    } else if (!w->o->drop_comments) {
+        put_comment(w, tok->text, tok->len);
+    }
+}
+
 /* One token outside a remainder comment. */
 static void write_token(struct pgn_out *w, size_t i)
 {
@@ -1191,8 +1205,8 @@ static void write_token(struct pgn_out *w, size_t i)
         return;
     case PGN_TOK_COMMENT:
     case PGN_TOK_LINE_COMMENT:
-        if (!w->o->drop_comments)
-            put_comment(w, tok->text, tok->len);
+    case PGN_TOK_NAG:
+        write_aside(w, tok);
         return;
     case PGN_TOK_VARIATION_START:
         push_level(w);
@@ -1207,11 +1221,6 @@ static void write_token(struct pgn_out *w, size_t i)
     case PGN_TOK_RESULT:
         if (!w->depth)
             return; /* the termination marker is written at the end */
-        put_word(w, "", tok->text, tok->len);
-        break;
-    default: /* NAG */
-        if (w->o->drop_nags)
-            return;
         put_word(w, "", tok->text, tok->len);
         break;
     }
@@ -1260,16 +1269,8 @@ static size_t write_usual_run(struct pgn_out *w, size_t i)
             break;
         case PGN_TOK_MOVE_NUMBER:
             break;
-        case PGN_TOK_COMMENT:
-        case PGN_TOK_LINE_COMMENT:
-            if (!w->o->drop_comments)
-                put_comment(w, tok->text, tok->len);
-            break;
-        case PGN_TOK_NAG:
-            if (!w->o->drop_nags) {
-                put_word(w, "", tok->text, tok->len);
-                w->force_number = true;
-            }
+        default: /* a comment or a NAG */
+            write_aside(w, tok);
             break;
         }
     }
