@@ -53,10 +53,11 @@
 #include "pgnkit/uci.h"
 #include "pgnkit/writer.h"
 #include "pgnkit/xalloc.h"
+#include "pgn_line.h"
 #include "position_internal.h"
 #include "writer_internal.h"
 
-enum { LINE_MAX_COLUMNS = 80, INLINE_LEVELS = 16 };
+enum { INLINE_LEVELS = 16 };
 
 /* One line of play (the mainline or an open variation). */
 struct pgn_level {
@@ -68,7 +69,7 @@ struct pgn_level {
 };
 
 struct pgn_out {
-    struct buf *out;
+    struct pgn_line line;        /* the output and its column */
     struct buf *fixes;           /* NULL: no --fixes report */
     const struct game_record *rec;
     struct game_part part;       /* the part of the game's tokens being written */
@@ -76,7 +77,6 @@ struct pgn_out {
     bool fen_comments;
     bool fen_pending;            /* a mainline move was written; its FEN comment is due */
     bool force_number;           /* the next black move needs "N..." */
-    size_t column;
     bool remainder;              /* inside a "not replayed" comment */
     size_t remainder_nest;       /* '(' opened inside that comment */
     struct pgn_level *levels;
@@ -89,447 +89,10 @@ struct pgn_out {
 static const char *const roster[7] = {"Event", "Site", "Date", "Round", "White", "Black",
                                       "Result"};
 
-/* ---- words and wrapping ---- */
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Word s[0, len) into p, each control character as U+FFFD (3 bytes); in a comment, '}' as
- * ')'. */
-static void put_clean_word(char *p, const char *s, size_t len, bool in_comment)
-{
-    for (size_t i = 0; i < len; i++) {
-        size_t n = ctrl_len(s, i, len);
-        if (n) {
-            memcpy(p, "\xef\xbf\xbd", 3);
-            p += 3;
-            i += n - 1;
-        } else {
-            *p++ = in_comment && s[i] == '}' ? ')' : s[i];
-        }
-    }
-}
-
-/* Whether comment text needs cleaning word by word: a control byte or a '}' in it. */
-static bool comment_is_clean(const char *s, size_t len)
-{
-    return ctrl_find(s, len) == len && !memchr(s, '}', len);
-}
-
-/* The separator before a word of total bytes starting with first, into p (its bytes
- * returned), and the column after it: a blank, or a line end when the word would pass
- * column 80.  A word starting with '%' never starts a line (it would read as an escape
- * line): no wrap before it, and a blank before it as the first word of the movetext. */
-static size_t put_separator(struct pgn_out *w, char first, size_t total, char *p)
-{
-    if (w->column) {
-        bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
-        p[0] = fits || first == '%' ? ' ' : '\n';
-        w->column = fits || first == '%' ? w->column + 1 : 0;
-        return 1;
-    }
-    if (first == '%') {
-        /* The movetext's first word (a game copied as written: "%x" read mid-line). */
-        p[0] = ' ';
-        w->column = 1;
-        return 1;
-    }
-    return 0;
-}
-
-/* One unbreakable word, pre then s, written as is (the caller knows it holds no control
- * character, and no '}' in a comment), after its separator.  One reservation for both:
- * this runs for every word written. */
-static void put_plain_word(struct pgn_out *w, const char *pre, size_t prelen, const char *s,
-                           size_t len)
-{
-    size_t total = prelen + len;
-    char first = prelen ? pre[0] : len ? s[0] : '\0';
-    char *p = buf_reserve(w->out, total + 1);
-    size_t n = put_separator(w, first, total, p);
-    memcpy(p + n, pre, prelen);
-    memcpy(p + n + prelen, s, len);
-    n += total;
-    w->out->len += n;
-    w->out->data[w->out->len] = '\0';
-    w->column += total;
-}
-
-/* put_plain_word() of a word of at most 32 bytes from a buffer readable for 32: copied as
- * 32, a fixed-size copy where a library call cost more than the word (once a ply). */
-static void put_short_word(struct pgn_out *w, const char *s, size_t len)
-{
-    char *p = buf_reserve(w->out, 1 + 32);
-    size_t n = put_separator(w, len ? s[0] : '\0', len, p);
-    memcpy(p + n, s, 32);
-    w->out->len += n + len;
-    w->out->data[w->out->len] = '\0';
-    w->column += len;
-}
-
-/* put_plain_word() for any word: a control character is written as U+FFFD, and in
- * comment text (in_comment), where a '}' would end the comment, '}' as ')'. */
-static void put_word_ex(struct pgn_out *w, const char *pre, const char *s, size_t len,
-                        bool in_comment)
-{
-    size_t prelen = strlen(pre);
-    /* Comment text may hold control characters, and a token a C1 one (C2 80-9F is no
-     * delimiter): each is written as U+FFFD. */
-    bool ctrl = ctrl_find(s, len) < len;
-    if (!ctrl && (!in_comment || !memchr(s, '}', len))) {
-        put_plain_word(w, pre, prelen, s, len);
-        return;
-    }
-    size_t total = prelen + (ctrl ? ctrl_clean_size(s, len) : len);
-    char first = prelen ? pre[0] : len ? s[0] : '\0';
-    if (w->column) {
-        bool fits = w->column + 1 + total <= LINE_MAX_COLUMNS;
-        buf_putc(w->out, fits || first == '%' ? ' ' : '\n');
-        w->column = fits || first == '%' ? w->column + 1 : 0;
-    } else if (first == '%') {
-        buf_putc(w->out, ' ');
-        w->column = 1;
-    }
-    char *p = buf_reserve(w->out, total);
-    memcpy(p, pre, prelen);
-    if (ctrl)
-        put_clean_word(p + prelen, s, len, in_comment);
-    else
-        for (size_t i = 0; i < len; i++)
-            p[prelen + i] = in_comment && s[i] == '}' ? ')' : s[i];
-    w->out->len += total;
-    w->out->data[w->out->len] = '\0';
-    w->column += total;
-}
-
-static void put_word(struct pgn_out *w, const char *pre, const char *s, size_t len)
-{
-    put_word_ex(w, pre, s, len, false);
-}
-
-/* The words of s[0..len), the first one prefixed by pre; returns how many.  Comment
- * text: the test for bytes to clean is made once for the whole text. */
-static size_t put_words(struct pgn_out *w, const char *pre, const char *s, size_t len)
-{
-    bool clean = comment_is_clean(s, len);
-    size_t prelen = strlen(pre);
-    size_t count = 0;
-    for (size_t i = 0; i < len;) {
-        while (i < len && is_space(s[i]))
-            i++;
-        size_t start = i;
-        while (i < len && !is_space(s[i]))
-            i++;
-        if (i == start)
-            continue;
-        if (clean)
-            put_plain_word(w, count ? "" : pre, count ? 0 : prelen, s + start, i - start);
-        else
-            put_word_ex(w, count ? "" : pre, s + start, i - start, true);
-        count++;
-    }
-    return count;
-}
-
-/* advance(): the column after a word of len bytes, and the separator before it ('\n'
- * when it would pass column 80, '\0' for none at a line's start); put_plain_word()'s
- * rule for a word that does not start with '%'. */
-static char advance(size_t *column, size_t len)
-{
-    if (!*column) {
-        *column = len;
-        return '\0';
-    }
-    bool fits = *column + 1 + len <= LINE_MAX_COLUMNS;
-    *column = fits ? *column + 1 + len : len;
-    return fits ? ' ' : '\n';
-}
-
-/* ---- comments already in their written form ---- */
-
-/*
- * Most comments (a clock comment after every move of a Lichess game, an engine's
- * evaluation) are already written as put_words() would write them: words one blank
- * apart, nothing to clean.  Such a text is copied whole, and only where a line must
- * break does a blank become a line end: the same bytes as word by word, for a fraction
- * of the instructions (word by word cost ~900 a comment, most of fen --comments and pgn
- * on Lichess games).
- */
-enum { BYTE_SPACE = 1, BYTE_UNCLEAN = 2 };
-
-/* Per byte: a blank, or a byte a comment cannot keep as is (a control byte or one of the
- * other blanks, DEL, 0xC2 (maybe a C1 control) or '}'). */
-static const uint8_t comment_byte[256] = {
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, /* C0 controls and blanks */
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    [' '] = BYTE_SPACE, ['}'] = BYTE_UNCLEAN, [0x7f] = BYTE_UNCLEAN, [0xc2] = BYTE_UNCLEAN,
-};
-
-#ifdef __SSE2__
-/* The bytes comment_bits() compares with, 16 of each: loaded, where gcc built each with
- * three instructions a call (from _mm_set1_epi8, or from these values when it sees them). */
-static const union {
-    uint8_t bytes[5][16];
-    __m128i v[5];
-} comment_vectors = {{
-    {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f},
-    {0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f},
-    {0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2, 0xc2},
-    {'}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}', '}'},
-    {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '},
-}};
-
-/* comment_byte[] for 16 bytes: BYTE_UNCLEAN's bits returned, BYTE_SPACE's in *spaces. */
-static inline unsigned comment_bits(const char *s, unsigned *spaces)
-{
-    const __m128i *k = comment_vectors.v;
-    __asm__("" : "+r"(k)); /* gcc no longer knows the values: it loads them */
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i bad = _mm_cmpeq_epi8(_mm_min_epu8(v, k[0]), v); /* <= 0x1F */
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, k[1]));
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, k[2]));
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, k[3]));
-    *spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k[4]));
-    return (unsigned)_mm_movemask_epi8(bad);
-}
-#endif
-
-/* comment_is_simple() byte by byte (a text under 16 bytes, or no SSE2): out of line, so
- * the usual clock or evaluation comment's inline path stays short. */
-PGNKIT_NOINLINE bool short_comment_is_simple(const char *s, size_t len, uint64_t *blanks)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned bad = 0, prev = 0;
-    uint64_t mask = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned c = comment_byte[u[i]];
-        bad |= c & (prev | BYTE_UNCLEAN); /* unclean, or a blank after a blank */
-        if (i < 64)
-            mask |= (uint64_t)(c & BYTE_SPACE) << i;
-        prev = c;
-    }
-    *blanks = mask;
-    return !bad;
-}
-
-/* Whether s[0, len) has no byte to clean and no two blanks side by side; *blanks gets
- * the blanks of a text of at most 64 bytes (bit i: s[i] is one). */
-PGNKIT_HOT bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
-{
-#ifdef __SSE2__
-    uint64_t mask = 0;
-#endif
-#ifdef __SSE2__
-    if (len >= 16) {
-        /* 16 bytes a step, the last step's 16 ending at len (bytes before len only). */
-        unsigned bad = 0, pairs = 0, carry = 0, spaces;
-        size_t i = 0;
-        for (; i + 16 <= len; i += 16) {
-            bad |= comment_bits(s + i, &spaces);
-            pairs |= spaces & (spaces << 1 | carry);
-            carry = spaces >> 15;
-            if (i < 64)
-                mask |= (uint64_t)spaces << i;
-        }
-        if (i < len) {
-            bad |= comment_bits(s + len - 16, &spaces);
-            if (len <= 64)
-                mask |= (uint64_t)spaces << (len - 16);
-            spaces >>= 16 - (len - i); /* the bytes from i on */
-            pairs |= spaces & (spaces << 1 | carry);
-        }
-        *blanks = mask;
-        return !bad && !pairs;
-    }
-#endif
-    return short_comment_is_simple(s, len, blanks);
-}
-
-/* s[0, n) to p by fixed-size copies, overlapping ones for the last bytes: none reads
- * outside s[0, n) (a token's text) nor writes outside p[0, n). */
-static inline void copy_text(char *p, const char *s, size_t n)
-{
-    if (n >= 16) {
-        for (size_t i = 0; i + 16 < n; i += 16)
-            memcpy(p + i, s + i, 16);
-        memcpy(p + n - 16, s + n - 16, 16);
-    } else if (n >= 8) {
-        memcpy(p, s, 8);
-        memcpy(p + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(p, s, 4);
-        memcpy(p + n - 4, s + n - 4, 4);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            p[i] = s[i];
-    }
-}
-
-/* advance() for a word starting with first: a word starting with '%' never starts a line
- * (put_separator()'s rule; never the first word, here). */
-static char advance_word(size_t *column, size_t len, char first)
-{
-    if (first == '%' && *column) {
-        *column += 1 + len;
-        return ' ';
-    }
-    return advance(column, len);
-}
-
-/* The separators after the first word (wrap_first's column after it given): `tail` holds
- * the blanks of body[first, blen) (bit k: body[first + k]), at most 64 bytes, whose words
- * may start with '%' (never at a line's start). */
-static void wrap_tail(struct pgn_out *w, size_t column, char *body, size_t blen, size_t first,
-                      uint64_t tail)
-{
-    if (first < blen) {
-        size_t word = first + 1; /* tail's bit 0 is the blank before it */
-        for (tail &= tail - 1; tail; tail &= tail - 1) {
-            size_t end = first + (size_t)__builtin_ctzll(tail);
-            body[word - 1] = advance_word(&column, end - word, body[word]);
-            word = end + 1;
-        }
-        body[word - 1] = advance_word(&column, blen - word, body[word]);
-    }
-    body[blen] = advance(&column, 1); /* before "}" */
-    w->column = column;
-}
-
-/*
- * wrap_tail() when no word of the tail starts with '%' (a FEN's never does): the line
- * breaks at most once in it, before its first word that ends past column 80, since the
- * rest (at most 64 bytes, then " }") fits on the new line.  That word's blank is the last
- * one at most 80 - column bytes into the tail (a word ending there still fits).
- */
-static inline void wrap_tail_once(struct pgn_out *w, size_t column, char *body, size_t blen,
-                                  size_t first, uint64_t tail)
-{
-    size_t len = blen - first; /* the tail, its first blank included */
-    if (column + len <= LINE_MAX_COLUMNS) {
-        body[blen] = '\n'; /* the words fit, "}" does not */
-        w->column = 1;
-        return;
-    }
-    /* len > 80 - column, so 80 - column < 64 here. */
-    uint64_t fit = column < LINE_MAX_COLUMNS
-                       ? tail & (((uint64_t)2 << (LINE_MAX_COLUMNS - column)) - 1)
-                       : 1;
-    size_t b = 63 - (size_t)__builtin_clzll(fit | 1);
-    body[first + b] = '\n';
-    w->column = len - b + 1; /* the rest, a blank and "}" */
-}
-
-/*
- * The separators of "{ body }" written in place (body: words one blank apart) whose line
- * passes column 80, as put_words() would write them: p[0] before "{ " when `at`, else
- * the blank before each word, and the one before "}".  Here the first word's (body[0,
- * first) after "{ "); when the rest (rest bytes and " }") fits on its line, its blanks
- * stay blanks and 0 is returned, else the column after the first word, for wrap_tail().
- * Inline: this settles most FENs (their fields after the board fit).
- */
-static inline size_t wrap_first(struct pgn_out *w, char *p, size_t at, size_t first,
-                                size_t rest)
-{
-    size_t column = w->column;
-    char sep = advance(&column, first + 2);
-    if (at)
-        p[0] = sep;
-    if (column + rest + 2 <= LINE_MAX_COLUMNS) {
-        w->column = column + rest + 2;
-        return 0;
-    }
-    return column;
-}
-
-/* wrap_first() and wrap_tail() for a longer text: its blanks found byte by byte. */
-static void wrap_words_slow(struct pgn_out *w, char *p, size_t at, char *body, size_t blen)
-{
-    size_t column = w->column, word = 0, extra = 2; /* "{ " belongs to the first word */
-    for (size_t i = 0; i <= blen; i++) {
-        if (i < blen && body[i] != ' ')
-            continue;
-        char sep = advance_word(&column, i - word + extra, extra ? '{' : body[word]);
-        if (!extra)
-            body[word - 1] = sep;
-        else if (at)
-            p[0] = sep;
-        extra = 0;
-        word = i + 1;
-    }
-    body[blen] = advance(&column, 1);
-    w->column = column;
-}
-
-/* Whether a word of body[0, blen) (at most 64 bytes, readable for 64: the output's room)
- * after its first starts with '%': blanks holds body's blanks. */
-static bool starts_with_percent(const char *body, size_t blen, uint64_t blanks)
-{
-    uint64_t after_blank = blanks << 1;
-    if (blen < 64)
-        after_blank &= ((uint64_t)1 << blen) - 1;
-    uint64_t pct = 0;
-#ifdef __SSE2__
-    const __m128i percent = _mm_set1_epi8('%');
-    for (size_t i = 0; i < blen; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(body + i));
-        pct |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, percent)) << i;
-    }
-#else
-    for (size_t i = 0; i < blen; i++)
-        pct |= (uint64_t)(body[i] == '%') << i;
-#endif
-    return (pct & after_blank) != 0;
-}
-
-/* put_comment() of a simple text (comment_is_simple, a word at least): its words are
- * the text without a blank at either end.  False: not simple, nothing written.  Inline
- * (with put_comment): once a ply in Lichess games, where the call cost ~25 instructions. */
-PGNKIT_HOT bool put_simple_comment(struct pgn_out *w, const char *s, size_t len)
-{
-    uint64_t blanks;
-    if (!comment_is_simple(s, len, &blanks))
-        return false;
-    size_t a = len && s[0] == ' ';
-    size_t b = len > a && s[len - 1] == ' ' ? len - 1 : len;
-    if (a >= b)
-        return false; /* no word: "{ }" */
-    size_t blen = b - a, total = blen + 4, at = w->column ? 1 : 0;
-    char *p = buf_reserve(w->out, total + 1 + 16);
-    memcpy(p + at, "{ ", 2);
-    char *body = p + at + 2;
-    copy_text(body, s + a, blen);
-    memcpy(body + blen, " }", 2);
-    if (w->column + at + total <= LINE_MAX_COLUMNS) {
-        /* Fits whole on the line: every separator a blank. */
-        if (at)
-            p[0] = ' ';
-        w->column += at + total;
-    } else if (b <= 64) {
-        /* The text's mask covers the body: its blanks from the first word's end on. */
-        uint64_t body_blanks = (blanks >> a) & (((uint64_t)2 << (blen - 1)) - 1);
-        size_t first = body_blanks ? (size_t)__builtin_ctzll(body_blanks) : blen;
-        size_t column = wrap_first(w, p, at, first, blen - first);
-        if (column && !starts_with_percent(body, blen, body_blanks))
-            wrap_tail_once(w, column, body, blen, first, body_blanks >> first);
-        else if (column)
-            wrap_tail(w, column, body, blen, first, body_blanks >> first);
-    } else {
-        wrap_words_slow(w, p, at, body, blen);
-    }
-    w->out->len += at + total;
-    w->out->data[w->out->len] = '\0';
-    return true;
-}
-
+/* A comment, after which a black move needs its number again. */
 PGNKIT_HOT void put_comment(struct pgn_out *w, const char *s, size_t len)
 {
-    if (!put_simple_comment(w, s, len)) {
-        if (!put_words(w, "{ ", s, len))
-            put_word(w, "{", "", 0);
-        put_word(w, "", "}", 1);
-    }
+    pgn_line_comment(&w->line, s, len);
     w->force_number = true;
 }
 
@@ -552,10 +115,10 @@ static void put_numbered(struct pgn_out *w, const struct position *pos, const ch
     if (pos->side_to_move == WHITE || w->force_number)
         num[put_move_number(num, pos->fullmove_number, pos->side_to_move == WHITE)] = '\0';
     if (in_comment && num[0]) {
-        put_word(w, "", num, strlen(num) - 1);
+        pgn_line_word(&w->line, "", num, strlen(num) - 1);
         num[0] = '\0';
     }
-    put_word_ex(w, num, move, len, in_comment);
+    pgn_line_word_ex(&w->line, num, move, len, in_comment);
     w->force_number = false;
 }
 
@@ -569,7 +132,7 @@ static void put_numbered_san(struct pgn_out *w, const struct position *pos, cons
     if (pos->side_to_move == WHITE || w->force_number)
         n = put_move_number(word, pos->fullmove_number, pos->side_to_move == WHITE);
     memcpy(word + n, san, 16);
-    put_short_word(w, word, n + len);
+    pgn_line_short_word(&w->line, word, n + len);
     w->force_number = false;
 }
 
@@ -579,7 +142,7 @@ static void put_nag(struct pgn_out *w, int nag)
 {
     char text[24] = "$";
     size_t n = 1 + decimal_put(text + 1, (unsigned)nag);
-    put_plain_word(w, "", 0, text, n);
+    pgn_line_plain_word(&w->line, "", 0, text, n);
     w->force_number = true;
 }
 
@@ -678,7 +241,7 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     char *p = buf_reserve(out, name_len + 3 * len + 6);
     size_t n = 0;
     p[n++] = '[';
-    copy_text(p + n, name, name_len); /* fixed-size copies: a memcpy call cost more */
+    pgn_line_copy(p + n, name, name_len); /* fixed-size copies: a memcpy call cost more */
     n += name_len;
     p[n++] = ' ';
     p[n++] = '"';
@@ -696,7 +259,7 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
     for (size_t i = 0; i < len; i++)
         special |= special_byte[u[i]];
     if (!special) {
-        copy_text(p + n, value, len);
+        pgn_line_copy(p + n, value, len);
         n += len;
     } else {
         for (size_t i = 0; i < len; i++) {
@@ -800,7 +363,8 @@ static void write_added_tags(struct pgn_out *w)
         const char *name = w->o->add_tags[k];
         buf_clear(&value);
         if (added_value(w, name, &value))
-            writer_put_tag(w->out, name, strlen(name), value.data ? value.data : "", value.len);
+            writer_put_tag(w->line.out, name, strlen(name), value.data ? value.data : "",
+                           value.len);
     }
     buf_release(&value);
 }
@@ -820,14 +384,14 @@ static void write_tags(struct pgn_out *w, struct slice result)
         struct slice value = k == 6                  ? result
                              : first[k] != SIZE_MAX ? g->tags[first[k]].value
                                                     : (struct slice){fill, strlen(fill)};
-        writer_put_tag(w->out, roster[k], strlen(roster[k]), value.ptr, value.len);
+        writer_put_tag(w->line.out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
     for (size_t i = 0; i < g->tag_count; i++)
         if (roster_index(&g->tags[i].name) < 0 && !is_replaced(w, &g->tags[i].name))
-            writer_put_tag(w->out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
-                    g->tags[i].value.len);
+            writer_put_tag(w->line.out, g->tags[i].name.ptr, g->tags[i].name.len,
+                           g->tags[i].value.ptr, g->tags[i].value.len);
     write_added_tags(w);
-    buf_putc(w->out, '\n');
+    buf_putc(w->line.out, '\n');
     if (w->fixes)
         note_tag_fixes(w);
 }
@@ -906,8 +470,8 @@ PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
     const struct position *pos = &w->levels[0].current;
     /* fen_text_write writes 16-byte pieces, up to 16 bytes past the FEN; fen_blanks reads
      * 32 bytes from the board's end. */
-    char *p = buf_reserve(w->out, FEN_MAX + 40);
-    size_t at = w->column ? 1 : 0; /* p[0]: the separator before "{", if any */
+    char *p = buf_reserve(w->line.out, FEN_MAX + 40);
+    size_t at = w->line.column ? 1 : 0; /* p[0]: the separator before "{", if any */
     memcpy(p + at, "{ ", 2);
     char *fen = p + at + 2;
     size_t n, board_len;
@@ -918,13 +482,14 @@ PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
         n = fen_text_write(&w->fen_text, pos, fen, &board_len);
     }
     memcpy(fen + n, " }", 2);
-    size_t column = wrap_first(w, p, at, board_len, n - board_len);
+    size_t column = pgn_line_wrap_first(&w->line, p, at, board_len, n - board_len);
     if (column && n - board_len <= 32)
-        wrap_tail_once(w, column, fen, n, board_len, fen_blanks(fen + board_len, n - board_len));
+        pgn_line_wrap_tail_once(&w->line, column, fen, n, board_len,
+                                fen_blanks(fen + board_len, n - board_len));
     else if (column)
-        wrap_words_slow(w, p, at, fen, n);
-    w->out->len += at + n + 4;
-    w->out->data[w->out->len] = '\0';
+        pgn_line_wrap_slow(&w->line, p, at, fen, n);
+    w->line.out->len += at + n + 4;
+    w->line.out->data[w->line.out->len] = '\0';
     w->force_number = true;
 }
 
@@ -953,8 +518,8 @@ PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, st
     if (piece != PAWN && (att_piece(piece, m.to, position_occupied(pos)) &
                           position_pieces(pos, (enum color)us, piece) & ~bb_square(m.from)))
         return false;
-    size_t column = w->column, at = column ? 1 : 0; /* p[0]: the separator */
-    char *p = buf_reserve(w->out, 1 + 32), *q = p + at;
+    size_t column = w->line.column, at = column ? 1 : 0; /* p[0]: the separator */
+    char *p = buf_reserve(w->line.out, 1 + 32), *q = p + at;
     size_t n = 0;
     if (us == WHITE || w->force_number)
         n = put_move_number(q, pos->fullmove_number, us == WHITE);
@@ -975,13 +540,13 @@ PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, st
     q[n] = mark; /* '\0' when none */
     n += mark != 0;
     if (at) {
-        bool fits = column + 1 + n <= LINE_MAX_COLUMNS;
+        bool fits = column + 1 + n <= PGN_LINE_COLUMNS;
         p[0] = fits ? ' ' : '\n';
         column = fits ? column + 1 : 0;
     }
-    w->column = column + n;
-    w->out->len += at + n;
-    w->out->data[w->out->len] = '\0';
+    w->line.column = column + n;
+    w->line.out->len += at + n;
+    w->line.out->data[w->line.out->len] = '\0';
     w->force_number = false;
     return true;
 }
@@ -1073,10 +638,10 @@ static void start_unplayed(struct pgn_out *w, const struct pgn_token *tok)
     }
     char head[64];
     snprintf(head, sizeof head, "(%s):", d ? diag_code_name(d->code) : "ERROR");
-    put_word(w, "{ ", "pgnkit:", 7);
-    put_word(w, "", "not", 3);
-    put_word(w, "", "replayed", 8);
-    put_word(w, "", head, strlen(head));
+    pgn_line_word(&w->line, "{ ", "pgnkit:", 7);
+    pgn_line_word(&w->line, "", "not", 3);
+    pgn_line_word(&w->line, "", "replayed", 8);
+    pgn_line_word(&w->line, "", head, strlen(head));
     /* The move number goes inside too, so the comment alone reads as movetext. */
     w->force_number = true;
     put_numbered(w, &lv->current, tok->text, tok->len, true);
@@ -1110,7 +675,7 @@ static void write_move_token(struct pgn_out *w, size_t i)
     const struct pgn_token *tok = &w->part.tokens[i];
     const struct game_token_move *tm = &w->part.moves[i];
     if (top(w)->raw) {
-        put_word(w, "", tok->text, tok->len);
+        pgn_line_word(&w->line, "", tok->text, tok->len);
         w->force_number = false;
     } else if (tm->played) {
         write_played_move(w, tok, tm);
@@ -1130,7 +695,8 @@ static void check_move_number(struct pgn_out *w, const struct pgn_token *tok)
         number = number * 10 + (unsigned long)(tok->text[k++] - '0');
     dots = tok->len - k;
     if (number != pos->fullmove_number || (dots >= 3 && pos->side_to_move == WHITE))
-        fix(w, "MOVE_NUMBER", pgn_token_line(w->rec->game, tok), tok->col, top(w)->ply + 1, "%.*s -> %u%s",
+        fix(w, "MOVE_NUMBER", pgn_token_line(w->rec->game, tok), tok->col, top(w)->ply + 1,
+            "%.*s -> %u%s",
             (int)tok->len, tok->text, pos->fullmove_number,
             pos->side_to_move == WHITE ? "." : "...");
 }
@@ -1143,9 +709,9 @@ static void write_remainder_token(struct pgn_out *w, const struct pgn_token *tok
     switch (tok->kind) {
     case PGN_TOK_COMMENT:
     case PGN_TOK_LINE_COMMENT:
-        put_word(w, "", "<", 1);
-        put_words(w, "", tok->text, tok->len);
-        put_word(w, "", ">", 1);
+        pgn_line_word(&w->line, "", "<", 1);
+        pgn_line_words(&w->line, "", tok->text, tok->len);
+        pgn_line_word(&w->line, "", ">", 1);
         return;
     case PGN_TOK_VARIATION_START:
         w->remainder_nest++;
@@ -1156,7 +722,7 @@ static void write_remainder_token(struct pgn_out *w, const struct pgn_token *tok
     default:
         break;
     }
-    put_word(w, "", tok->text, tok->len);
+    pgn_line_word(&w->line, "", tok->text, tok->len);
 }
 
 static bool ends_remainder(const struct pgn_out *w, const struct pgn_token *tok)
@@ -1168,7 +734,7 @@ static bool ends_remainder(const struct pgn_out *w, const struct pgn_token *tok)
 
 static void close_remainder(struct pgn_out *w)
 {
-    put_word(w, "", "}", 1);
+    pgn_line_word(&w->line, "", "}", 1);
     w->remainder = false;
     w->force_number = true;
 }
@@ -1179,7 +745,7 @@ static inline void write_aside(struct pgn_out *w, const struct pgn_token *tok)
 {
     if (tok->kind == PGN_TOK_NAG) {
         if (!w->o->drop_nags) {
-            put_word(w, "", tok->text, tok->len);
+            pgn_line_word(&w->line, "", tok->text, tok->len);
             w->force_number = true;
         }
     } else if (!w->o->drop_comments) {
@@ -1199,7 +765,7 @@ static void write_token(struct pgn_out *w, size_t i)
         return;
     case PGN_TOK_MOVE_NUMBER:
         if (top(w)->raw)
-            put_word(w, "", tok->text, tok->len);
+            pgn_line_word(&w->line, "", tok->text, tok->len);
         else
             check_move_number(w, tok);
         return;
@@ -1210,18 +776,18 @@ static void write_token(struct pgn_out *w, size_t i)
         return;
     case PGN_TOK_VARIATION_START:
         push_level(w);
-        put_word(w, "", "(", 1);
+        pgn_line_word(&w->line, "", "(", 1);
         break;
     case PGN_TOK_VARIATION_END:
         if (!w->depth)
             return;
         w->depth--;
-        put_word(w, "", ")", 1);
+        pgn_line_word(&w->line, "", ")", 1);
         break;
     case PGN_TOK_RESULT:
         if (!w->depth)
             return; /* the termination marker is written at the end */
-        put_word(w, "", tok->text, tok->len);
+        pgn_line_word(&w->line, "", tok->text, tok->len);
         break;
     }
     w->force_number = true;
@@ -1300,11 +866,11 @@ static void write_movetext(struct pgn_out *w, struct slice result)
         close_remainder(w);
     flush_fen(w);
     for (; w->depth; w->depth--) {
-        put_word(w, "", ")", 1);
+        pgn_line_word(&w->line, "", ")", 1);
         fix(w, "VARIATION_CLOSED", g->line, 1, 0, "an unterminated variation is closed");
     }
-    put_word(w, "", result.ptr, result.len);
-    buf_puts(w->out, "\n\n");
+    pgn_line_word(&w->line, "", result.ptr, result.len);
+    buf_puts(w->line.out, "\n\n");
 }
 
 /* --fix-result: the result a final checkmate or stalemate decides, when the game's
@@ -1338,7 +904,7 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
      * them cost 8 instructions a ply). */
     struct pgn_out w;
     memset(&w, 0, offsetof(struct pgn_out, fen_text));
-    w.out = out;
+    w.line.out = out;
     w.fixes = fixes;
     w.rec = rec;
     w.o = o;

@@ -240,7 +240,7 @@ static void random_comment(uint64_t *seed, struct buf *simple, struct buf *space
 
 /*
  * A comment already written one blank apart is copied whole and broken only where a
- * line must (writer_pgn.c, put_simple_comment): the same bytes as the same words
+ * line must (pgn_line.c, put_simple_comment): the same bytes as the same words
  * written word by word.  500 random games of 1-40 knight moves with comments after
  * random moves (and one before the first), so comments start at every column; the
  * plain and the --comments (FEN) writings both.
