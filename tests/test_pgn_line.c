@@ -160,39 +160,63 @@ Test(pgn_line, words_wrap_at_column_80)
     }
 }
 
+/* One round's start: a word of 0-89 bytes, so what follows starts at any column. */
+struct round {
+    struct buf out, ref;
+    struct pgn_line line;
+    size_t column, lead_len;
+};
+
+static void round_start(struct round *r, uint64_t *seed)
+{
+    buf_init(&r->out);
+    buf_init(&r->ref);
+    r->line = (struct pgn_line){&r->out, 0};
+    r->column = 0;
+    r->lead_len = next(seed) % 90;
+    char lead[96];
+    memset(lead, 'a', sizeof lead);
+    if (r->lead_len) {
+        pgn_line_word(&r->line, "", lead, r->lead_len);
+        ref_word(&r->ref, &r->column, lead, r->lead_len);
+    }
+}
+
+/* The round's output against the rule's, then both released. */
+static void round_end(struct round *r, const char *what, const char *s, size_t len)
+{
+    cr_assert_str_eq(r->out.data, r->ref.data, "%s \"%.*s\" at column %zu", what, (int)len, s,
+                     r->lead_len);
+    cr_assert_eq(r->line.column, r->column);
+    assert_lines_keep_the_rules(&r->out);
+    buf_release(&r->out);
+    buf_release(&r->ref);
+}
+
+/* No two blanks side by side in s[0, len): as most comments and every FEN are written. */
+static void one_blank_apart(char *s, size_t len)
+{
+    for (size_t i = 1; i < len; i++)
+        if (s[i] == ' ' && s[i - 1] == ' ')
+            s[i] = 'y';
+}
+
 /* A comment of 0-150 bytes after a word that leaves the line at any column: the whole
  * copy (words one blank apart, nothing to clean) and the word-by-word path write what
  * the rule writes. */
 static void check_comments(bool plain, uint64_t seed)
 {
     for (int round = 0; round < 20000; round++) {
-        struct buf out, ref;
-        buf_init(&out);
-        buf_init(&ref);
-        struct pgn_line line = {&out, 0};
-        size_t column = 0;
-        char lead[96];
-        size_t lead_len = next(&seed) % 90;
-        memset(lead, 'a', sizeof lead);
-        if (lead_len) {
-            pgn_line_word(&line, "", lead, lead_len);
-            ref_word(&ref, &column, lead, lead_len);
-        }
+        struct round r;
+        round_start(&r, &seed);
         char text[160];
         size_t len = next(&seed) % 151;
         random_text(&seed, text, len, plain);
-        if (plain && next(&seed) % 2) /* one blank apart, as most comments are */
-            for (size_t i = 1; i < len; i++)
-                if (text[i] == ' ' && text[i - 1] == ' ')
-                    text[i] = 'y';
-        pgn_line_comment(&line, text, len);
-        ref_comment(&ref, &column, text, len);
-        cr_assert_str_eq(out.data, ref.data, "comment \"%.*s\" at column %zu", (int)len, text,
-                         lead_len);
-        cr_assert_eq(line.column, column);
-        assert_lines_keep_the_rules(&out);
-        buf_release(&out);
-        buf_release(&ref);
+        if (plain && next(&seed) % 2)
+            one_blank_apart(text, len);
+        pgn_line_comment(&r.line, text, len);
+        ref_comment(&r.ref, &r.column, text, len);
+        round_end(&r, "comment", text, len);
     }
 }
 
@@ -212,40 +236,24 @@ Test(pgn_line, comment_in_place_wraps_as_word_by_word)
 {
     uint64_t seed = 0x94d049bb133111eb;
     for (int round = 0; round < 20000; round++) {
-        struct buf out, ref;
-        buf_init(&out);
-        buf_init(&ref);
-        struct pgn_line line = {&out, 0};
-        size_t column = 0;
-        char lead[96];
-        size_t lead_len = next(&seed) % 90;
-        memset(lead, 'b', sizeof lead);
-        if (lead_len) {
-            pgn_line_word(&line, "", lead, lead_len);
-            ref_word(&ref, &column, lead, lead_len);
-        }
+        struct round r;
+        round_start(&r, &seed);
         char body[128];
         size_t blen = 1 + next(&seed) % 120;
         random_text(&seed, body, blen, true);
         body[0] = 'w';
         body[blen - 1] = 'z';
-        for (size_t i = 1; i < blen; i++)
-            if (body[i] == ' ' && body[i - 1] == ' ')
-                body[i] = 'y';
-        size_t at = line.column ? 1 : 0;
-        char *p = buf_reserve(&out, blen + 8);
+        one_blank_apart(body, blen);
+        size_t at = r.line.column ? 1 : 0;
+        char *p = buf_reserve(&r.out, blen + 8);
         memcpy(p + at, "{ ", 2);
         memcpy(p + at + 2, body, blen);
         memcpy(p + at + 2 + blen, " }", 2);
-        pgn_line_wrap_slow(&line, p, at, p + at + 2, blen);
-        out.len += at + blen + 4;
-        out.data[out.len] = '\0';
-        ref_comment(&ref, &column, body, blen);
-        cr_assert_str_eq(out.data, ref.data, "body \"%.*s\" at column %zu", (int)blen, body,
-                         lead_len);
-        cr_assert_eq(line.column, column);
-        buf_release(&out);
-        buf_release(&ref);
+        pgn_line_wrap_slow(&r.line, p, at, p + at + 2, blen);
+        r.out.len += at + blen + 4;
+        r.out.data[r.out.len] = '\0';
+        ref_comment(&r.ref, &r.column, body, blen);
+        round_end(&r, "body", body, blen);
     }
 }
 
