@@ -21,6 +21,7 @@
 #include "pgnkit/xalloc.h"
 #include "inline_hints.h"
 #include "san_internal.h"
+#include "san_resolve_internal.h"
 
 /* One variation level: where its line stands and the position its next sibling
  * variation starts from (the position before the level's last move).  The two live in
@@ -274,6 +275,11 @@ struct run {
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
     const struct pgn_token *keyed; /* the move token prefetch_next_move() found, */
     struct san_key key;            /* and its SAN cache key, for its decode */
+    /* The last move was played in place (san_play_quick): prev is not the position
+     * before it until san_unplay_quick() rebuilds it from undo, which only a diagnostic
+     * and the end of the run (a variation may start from it) ask for. */
+    bool in_place;
+    struct quick_undo undo;
 };
 
 /*
@@ -297,6 +303,32 @@ PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *ru
     san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
     run->keyed = t;
     return t == tok + 1;
+}
+
+/*
+ * The move of tok (its SAN decoded) by san_resolve(), on a copy: whatever
+ * san_play_quick() does not take.  Out of line: inlined, its general resolution's
+ * locals took the registers of the per-ply path.  Returns false when the move ends the
+ * line (run->dead set).
+ */
+PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, struct run *run,
+                                   const struct pgn_token *tok, uint32_t ply,
+                                   const struct san *san, struct san_outcome *o)
+{
+    struct position *now = run->now;
+    o->after = run->prev; /* no longer needed once this move is played */
+    san_resolve(now, san, &r->opts.san, o);
+    if (o->problem_count)
+        report_problems(&r->record, tok, ply, now, o);
+    if (!o->ok) {
+        run->dead = true;
+        return false;
+    }
+    run->prev = now;
+    run->now = o->after;
+    run->moved = !run->moved;
+    run->in_place = false;
+    return true;
 }
 
 /* Resolve the move token tok.  Returns the tokens consumed; sets run->dead when the
@@ -334,21 +366,19 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
         used = 2;
     }
     struct san_outcome o;
-    o.after = run->prev; /* no longer needed once this move is played */
-    san_resolve(now, &san, &r->opts.san, &o);
-    if (o.problem_count)
-        report_problems(rec, tok, ply, now, &o);
-    if (!o.ok) {
-        run->dead = true;
+    if (san_play_quick(now, &san, &r->opts.san, &run->undo, &o)) {
+        run->in_place = true;
+        if (o.problem_count) {
+            san_unplay_quick(run->prev, now, &run->undo);
+            report_problems(rec, tok, ply, run->prev, &o);
+        }
+    } else if (!play_resolved(r, run, tok, ply, &san, &o)) {
         return used;
     }
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
             o.move, ply, true, san.suffix_len,
             (char)(o.gives_mate ? '#' : o.gives_check ? '+' : 0)};
-    run->prev = now;
-    run->now = o.after;
-    run->moved = !run->moved;
     run->ply = ply;
     if (run->mainline)
         *run->mainline++ = o.move; /* room: see reset_record() */
@@ -376,7 +406,8 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     mainline = mainline && !r->silent;
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
-                      r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0}};
+                      r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
+                      false, {0}};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
@@ -391,6 +422,8 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         }
     }
     i = (size_t)(t - p->tokens);
+    if (run.in_place)
+        san_unplay_quick(run.prev, run.now, &run.undo);
     lv->dead = run.dead;
     if (run.ply != lv->ply) {
         lv->cur ^= run.moved;

@@ -17,6 +17,7 @@
 #include "inline_hints.h"
 #include "movegen_internal.h"
 #include "position_internal.h"
+#include "san_resolve_internal.h"
 
 static const char *const piece_names[PIECE_TYPE_COUNT] = {"pawn",  "knight", "bishop",
                                                           "rook",  "queen",  "king"};
@@ -835,6 +836,76 @@ void san_resolve(const struct position *pos, const struct san *san,
         resolve_variant(pos, san, opts, out);
     else if (!resolve_quick(pos, san, opts, out))
         resolve(pos, san, opts, out, false);
+}
+
+/* ---- the usual move, played in place ---- */
+
+/*
+ * resolve_quick()'s piece or pawn move without its copy of the position (play()'s
+ * *after = *pos, 160 bytes a ply) and without the tests san_resolve() makes on the way
+ * there.  The same move and the same outcome: only the cases where take_move() would
+ * check no origin hint (not --strict, no full origin square) and the capture mark is
+ * right are taken here, so the only problems left are the check and mate marks'
+ * (check_claims, from the move played alone).
+ */
+bool san_play_quick(struct position *pos, const struct san *san, const struct san_options *opts,
+                    struct quick_undo *undo, struct san_outcome *out)
+{
+    if (pos->variant || opts->strict || san->kind != SAN_MOVE || san->piece_implicit ||
+        san->lenient || (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN))
+        return false;
+    uint8_t flags;
+    int from = quick_origin(pos, san, &flags);
+    if (from < 0 || san->capture != (flags & MOVE_CAPTURE))
+        return false;
+    struct move m = {(uint8_t)from, san->to, 0, flags};
+    *undo = (struct quick_undo){pos->checkers, pos->halfmove_clock, m, pos->board[m.to],
+                                pos->ep_square, {{pos->castle_rook[WHITE][0],
+                                                  pos->castle_rook[WHITE][1]},
+                                                 {pos->castle_rook[BLACK][0],
+                                                  pos->castle_rook[BLACK][1]}}};
+    pos_do_move(pos, m);
+    struct played p;
+    p.variant_win = false;
+    p.checkers = __builtin_popcountll(pos->checkers);
+    p.mate = p.checkers && !position_has_legal_move(pos);
+    out->move = m;
+    out->ok = true;
+    out->gives_check = p.checkers != 0;
+    out->gives_mate = p.mate;
+    out->problem_count = 0;
+    out->candidate_count = 0;
+    if (!claims_exact(san, m, &p))
+        check_claims(san, m, &p, out);
+    return true;
+}
+
+/* pos_move_pieces() backwards for a plain move: the mover back on move.from, the
+ * victim (if any) back on move.to, and the fields the move overwrote. */
+__attribute__((cold)) void san_unplay_quick(struct position *before, const struct position *after,
+                      const struct quick_undo *undo)
+{
+    struct move m = undo->move;
+    int us = after->side_to_move ^ 1;
+    uint8_t piece = after->board[m.to], victim = undo->victim;
+    bitboard ft = bb_square(m.from) | bb_square(m.to);
+    *before = *after;
+    before->board[m.from] = piece;
+    before->board[m.to] = victim;
+    before->by_type[piece_type_of(piece)] ^= ft;
+    before->by_color[us] ^= ft;
+    if (victim != PIECE_NONE) {
+        before->by_type[piece_type_of(victim)] |= bb_square(m.to);
+        before->by_color[us ^ 1] |= bb_square(m.to);
+    }
+    if (piece_type_of(piece) == KING)
+        before->king_square[us] = m.from;
+    before->side_to_move = (uint8_t)us;
+    before->fullmove_number -= (uint32_t)us;
+    before->halfmove_clock = undo->halfmove_clock;
+    before->ep_square = undo->ep_square;
+    memcpy(before->castle_rook, undo->castle_rook, sizeof before->castle_rook);
+    before->checkers = undo->checkers;
 }
 
 /* ---- canonical SAN ---- */

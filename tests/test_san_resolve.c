@@ -15,6 +15,7 @@
 #include "pgnkit/san_resolve.h"
 #include "pgnkit/uci.h"
 #include "helpers/helpers.h"
+#include "../src/san_resolve_internal.h"
 
 static struct san_matcher *matcher;
 
@@ -571,4 +572,75 @@ Test(san_resolve, canonical_san_of_every_legal_move_resolves_back_to_it, .timeou
     }
     fclose(f);
     cr_assert_gt(moves_seen, 100000);
+}
+
+/*
+ * san_play_quick() is san_resolve() played in place: wherever it takes a move, the move,
+ * what it gives, the problems and the position after are san_resolve()'s (the oracle),
+ * and san_unplay_quick() gives back the position before, byte for byte; wherever it
+ * declines, the position is untouched.  Every legal move of the random perft positions,
+ * written as canonical SAN, without its check mark (MATE_MISSING, CHECK_MISSING) and
+ * with a '+' it does not earn (CHECK_SPURIOUS), plain and under --strict (declined).
+ */
+static void quick_against_resolve(const struct position *pos, const char *text, size_t len,
+                                  const struct san_options *opts, long *taken)
+{
+    struct san san;
+    if (san_decode(matcher, text, len, &san) != 0)
+        return;
+    struct position after, in_place = *pos, before;
+    struct san_outcome want, got;
+    want.after = &after;
+    san_resolve(pos, &san, opts, &want);
+    struct quick_undo undo;
+    if (!san_play_quick(&in_place, &san, opts, &undo, &got)) {
+        cr_assert(memcmp(&in_place, pos, sizeof *pos) == 0, "%.*s: touched", (int)len, text);
+        return;
+    }
+    (*taken)++;
+    cr_assert(want.ok && got.ok, "%.*s", (int)len, text);
+    cr_assert(memcmp(&want.move, &got.move, sizeof got.move) == 0, "%.*s", (int)len, text);
+    cr_assert(want.gives_check == got.gives_check && want.gives_mate == got.gives_mate,
+              "%.*s", (int)len, text);
+    cr_assert_eq(want.problem_count, got.problem_count, "%.*s", (int)len, text);
+    for (int k = 0; k < got.problem_count; k++)
+        cr_assert(want.problems[k].code == got.problems[k].code &&
+                      strcmp(want.problems[k].message, got.problems[k].message) == 0,
+                  "%.*s", (int)len, text);
+    cr_assert(memcmp(&after, &in_place, sizeof after) == 0, "%.*s: after", (int)len, text);
+    san_unplay_quick(&before, &in_place, &undo);
+    cr_assert(memcmp(&before, pos, sizeof before) == 0, "%.*s: before", (int)len, text);
+}
+
+Test(san_resolve, quick_in_place_is_resolve_on_a_copy, .timeout = 120)
+{
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char fen[256];
+    long taken = 0, marks = 0;
+    static const struct san_options plain = {0}, strict = {.strict = true};
+    struct position pos;
+    while (th_next_epd(f, &pos, fen, sizeof fen)) {
+        struct move moves[MAX_MOVES];
+        int n = movegen_legal(&pos, moves);
+        for (int i = 0; i < n; i++) {
+            char text[20];
+            size_t len = san_write(&pos, moves[i], text);
+            quick_against_resolve(&pos, text, len, &plain, &taken);
+            long before = taken;
+            quick_against_resolve(&pos, text, len, &strict, &taken);
+            cr_assert_eq(taken, before, "%s taken under --strict", text);
+            if (text[len - 1] == '+' || text[len - 1] == '#') {
+                quick_against_resolve(&pos, text, len - 1, &plain, &marks);
+            } else {
+                text[len] = '+';
+                quick_against_resolve(&pos, text, len + 1, &plain, &marks);
+            }
+        }
+    }
+    fclose(f);
+    /* Most moves are the usual kind (the rest: castling, promotions, en passant, moves
+     * out of check, two pieces of a kind that reach the square). */
+    cr_assert_gt(taken, 50000);
+    cr_assert_gt(marks, 50000);
 }
