@@ -275,9 +275,10 @@ struct run {
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
     const struct pgn_token *keyed; /* the move token prefetch_next_move() found, */
     struct san_key key;            /* and its SAN cache key, for its decode */
-    /* The last move was played in place (san_play_quick): prev is not the position
-     * before it until san_unplay_quick() rebuilds it from undo, which only a diagnostic
-     * and the end of the run (a variation may start from it) ask for. */
+    bool quick;             /* play_quick() may play: standard chess, not --strict */
+    /* The last move was played in place (play_quick): prev is not the position before
+     * it until san_unplay_quick() rebuilds it from undo, which only a diagnostic and the
+     * end of the run (a variation may start from it) ask for. */
     bool in_place;
     struct quick_undo undo;
 };
@@ -305,9 +306,62 @@ PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *ru
     return t == tok + 1;
 }
 
+/* The claims of the move play_quick() just played are not all right: their problems,
+ * in the context of the position before it (rebuilt). */
+PGNKIT_COLD void quick_claims(struct game_replayer *r, struct run *run,
+                              const struct pgn_token *tok, uint32_t ply, const struct san *san,
+                              struct move m, struct quick_played p)
+{
+    struct san_outcome o;
+    san_quick_outcome(san, m, p, &o);
+    if (!o.problem_count)
+        return;
+    san_unplay_quick(run->prev, run->now, &run->undo);
+    report_problems(&r->record, tok, ply, run->prev, &o);
+}
+
+/*
+ * The usual move of standard chess (san_quick_move), start to end: its SAN read in the
+ * cache slot its prefetch found, the move played in place, the next move's slot
+ * prefetched, and nothing else (no SAN copied, no outcome filled: the general path's
+ * stores and loads were a third of the ply).  Returns false with nothing changed but
+ * the token's key for anything else, which play_token() then takes from the start.
+ */
+PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+{
+    if (run->keyed != tok) {
+        san_key_of(r->san_cache, tok->text, tok->len, &run->key);
+        run->keyed = tok;
+    }
+    const struct san *san = san_cache_find(r->san_cache, &run->key);
+    struct move m;
+    if (!san || !san_quick_move(run->now, san, &m))
+        return false;
+    /* "exd6 e.p." written as two tokens: play_token's. */
+    const struct pgn_token *next = tok + 1;
+    bool ep_spelling;
+    if (next < run->end && next->kind == PGN_TOK_MOVE &&
+        san_is_ep_mark(next->text, next->len, &ep_spelling))
+        return false;
+    /* The slot stays as it is until the next decode: san is read in place. */
+    prefetch_next_move(r, run, tok);
+    uint32_t ply = run->ply + 1;
+    struct quick_played p = san_play_in_place(run->now, m, &run->undo);
+    run->in_place = true;
+    if (!san_quick_claims_exact(san, m, p))
+        quick_claims(r, run, tok, ply, san, m, p);
+    if (run->token_moves)
+        run->token_moves[tok - run->tokens] = (struct game_token_move){
+            m, ply, true, san->suffix_len, (char)(p.mate ? '#' : p.checkers ? '+' : 0)};
+    run->ply = ply;
+    if (run->mainline)
+        *run->mainline++ = m; /* room: see reset_record() */
+    return true;
+}
+
 /*
  * The move of tok (its SAN decoded) by san_resolve(), on a copy: whatever
- * san_play_quick() does not take.  Out of line: inlined, its general resolution's
+ * play_quick() does not take.  Out of line: inlined, its general resolution's
  * locals took the registers of the per-ply path.  Returns false when the move ends the
  * line (run->dead set).
  */
@@ -366,15 +420,8 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
         used = 2;
     }
     struct san_outcome o;
-    if (san_play_quick(now, &san, &r->opts.san, &run->undo, &o)) {
-        run->in_place = true;
-        if (o.problem_count) {
-            san_unplay_quick(run->prev, now, &run->undo);
-            report_problems(rec, tok, ply, run->prev, &o);
-        }
-    } else if (!play_resolved(r, run, tok, ply, &san, &o)) {
+    if (!play_resolved(r, run, tok, ply, &san, &o))
         return used;
-    }
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
             o.move, ply, true, san.suffix_len,
@@ -407,11 +454,15 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
-                      false, {0}};
+                      !r->opts.san.strict && !current(lv)->variant, false, {0}};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
+            if (run.quick && play_quick(r, &run, t)) {
+                t++;
+                continue;
+            }
             t += play_token(r, &run, t);
             if (run.dead)
                 break;

@@ -142,6 +142,24 @@ PGNKIT_HOT void san_key_prefetch(struct san_cache_ref c, const char *tok, size_t
         __builtin_prefetch(&c.slots[key->home]);
 }
 
+/* The cached SAN of the token of that key, or NULL: a miss (san_decode_keyed decodes
+ * it then), a token the cache does not take, or a syntax error.  Inline, for the
+ * replay's usual move, which reads the slot in place (valid until the next decode).
+ * It does not count in san_matcher_cache_stats(). */
+PGNKIT_HOT const struct san *san_cache_find(struct san_cache_ref c, const struct san_key *key)
+{
+    if (key->word[1] == 0)
+        return NULL;
+    for (size_t i = 0; i < CACHE_PROBES; i++) {
+        const struct san_cache_slot *slot = &c.slots[(key->home + i) & (CACHE_SLOTS - 1)];
+        if (slot->key[1] == 0)
+            return NULL;
+        if (((slot->key[0] ^ key->word[0]) | (slot->key[1] ^ key->word[1])) == 0)
+            return slot->san.kind == NEG_KIND ? NULL : &slot->san;
+    }
+    return NULL;
+}
+
 /** san_decode() of tok[0..len) with its key from san_key_of() for the same matcher. */
 int san_decode_keyed(struct san_matcher *m, const char *tok, size_t len,
                      const struct san_key *key, struct san *out);

@@ -841,34 +841,52 @@ void san_resolve(const struct position *pos, const struct san *san,
 /* ---- the usual move, played in place ---- */
 
 /*
- * resolve_quick()'s piece or pawn move without its copy of the position (play()'s
- * *after = *pos, 160 bytes a ply) and without the tests san_resolve() makes on the way
- * there.  The same move and the same outcome: only the cases where take_move() would
- * check no origin hint (not --strict, no full origin square) and the capture mark is
- * right are taken here, so the only problems left are the check and mate marks'
- * (check_claims, from the move played alone).
+ * resolve_quick()'s piece or pawn move, for the replay's per-ply path, which plays it
+ * without play()'s copy of the position (160 bytes a ply) and without the tests
+ * san_resolve() makes on the way there.  The same move and the same outcome: only the
+ * cases where take_move() would check no origin hint (not --strict, the caller's test;
+ * no full origin square) and the capture mark is right are taken here, so the only
+ * problems left are the check and mate marks' (san_quick_outcome).
  */
-bool san_play_quick(struct position *pos, const struct san *san, const struct san_options *opts,
-                    struct quick_undo *undo, struct san_outcome *out)
+bool san_quick_move(const struct position *pos, const struct san *san, struct move *m)
 {
-    if (pos->variant || opts->strict || san->kind != SAN_MOVE || san->piece_implicit ||
-        san->lenient || (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN))
+    if (san->kind != SAN_MOVE || san->piece_implicit || san->lenient ||
+        (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN))
         return false;
     uint8_t flags;
     int from = quick_origin(pos, san, &flags);
     if (from < 0 || san->capture != (flags & MOVE_CAPTURE))
         return false;
-    struct move m = {(uint8_t)from, san->to, 0, flags};
+    *m = (struct move){(uint8_t)from, san->to, 0, flags};
+    return true;
+}
+
+struct quick_played san_play_in_place(struct position *pos, struct move m,
+                                      struct quick_undo *undo)
+{
     *undo = (struct quick_undo){pos->checkers, pos->halfmove_clock, m, pos->board[m.to],
                                 pos->ep_square, {{pos->castle_rook[WHITE][0],
                                                   pos->castle_rook[WHITE][1]},
                                                  {pos->castle_rook[BLACK][0],
                                                   pos->castle_rook[BLACK][1]}}};
     pos_do_move(pos, m);
-    struct played p;
-    p.variant_win = false;
+    struct quick_played p;
     p.checkers = __builtin_popcountll(pos->checkers);
     p.mate = p.checkers && !position_has_legal_move(pos);
+    return p;
+}
+
+bool san_quick_claims_exact(const struct san *san, struct move m, struct quick_played q)
+{
+    struct played p = {q.checkers, q.mate, false};
+    return claims_exact(san, m, &p);
+}
+
+/* take_move()'s outcome for it: the claims checked (check_claims). */
+__attribute__((cold)) void san_quick_outcome(const struct san *san, struct move m,
+                                             struct quick_played q, struct san_outcome *out)
+{
+    struct played p = {q.checkers, q.mate, false};
     out->move = m;
     out->ok = true;
     out->gives_check = p.checkers != 0;
@@ -877,7 +895,6 @@ bool san_play_quick(struct position *pos, const struct san *san, const struct sa
     out->candidate_count = 0;
     if (!claims_exact(san, m, &p))
         check_claims(san, m, &p, out);
-    return true;
 }
 
 /* pos_move_pieces() backwards for a plain move: the mover back on move.from, the

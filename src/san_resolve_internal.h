@@ -21,18 +21,31 @@ struct quick_undo {
     uint8_t castle_rook[COLOR_COUNT][2];
 };
 
-/*
- * san_resolve()'s usual case, played on *pos itself: standard chess, a move token
- * written plainly (no lenient spelling, no --strict, no full origin square) whose one
- * legal candidate resolve_quick() finds and whose capture mark is right.  Fills *out as
- * san_resolve() would (ok, the move, what it gives, the claims' problems; out->after is
- * not used) and *undo.  Returns false with *pos untouched for anything else: then
- * san_resolve() decides, from the same position.
- */
-bool san_play_quick(struct position *pos, const struct san *san, const struct san_options *opts,
-                    struct quick_undo *undo, struct san_outcome *out);
+/* What the move played in place gives: the number of checkers, and mate. */
+struct quick_played {
+    int checkers;
+    bool mate;
+};
 
-/* The position before the move san_play_quick() played, into *before, from the one
+/*
+ * san_resolve()'s usual case, decided on pos alone: a move token written plainly (no
+ * lenient spelling, no promotion, no full origin square) whose one legal candidate
+ * resolve_quick() finds and whose capture mark is right.  Standard chess, and not
+ * --strict: the caller's test.  Sets *m; false (nothing written) for anything else,
+ * which san_resolve() then decides.
+ */
+bool san_quick_move(const struct position *pos, const struct san *san, struct move *m);
+/* Play it on *pos itself, its undo kept, and say what it gives. */
+struct quick_played san_play_in_place(struct position *pos, struct move m,
+                                      struct quick_undo *undo);
+/* Whether every mark written is what the move does: no problem to report. */
+bool san_quick_claims_exact(const struct san *san, struct move m, struct quick_played p);
+/* san_resolve()'s outcome for that move (ok, the move, what it gives, the claims'
+ * problems; out->after is not used). */
+void san_quick_outcome(const struct san *san, struct move m, struct quick_played p,
+                       struct san_outcome *out);
+
+/* The position before the move san_play_in_place() played, into *before, from the one
  * after it (*after, unchanged since) and its undo. */
 void san_unplay_quick(struct position *before, const struct position *after,
                       const struct quick_undo *undo);
