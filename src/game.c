@@ -308,7 +308,8 @@ PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *ru
 
 /* The claims of the move play_quick() just played are not all right: their problems,
  * in the context of the position before it (rebuilt). */
-PGNKIT_COLD void quick_claims(struct game_replayer *r, struct run *run,
+PGNKIT_COLD void quick_claims(struct game_replayer *r, struct position *prev,
+                              const struct position *now, struct quick_undo undo,
                               const struct pgn_token *tok, uint32_t ply, const struct san *san,
                               struct move m, struct quick_played p)
 {
@@ -316,8 +317,8 @@ PGNKIT_COLD void quick_claims(struct game_replayer *r, struct run *run,
     san_quick_outcome(san, m, p, &o);
     if (!o.problem_count)
         return;
-    san_unplay_quick(run->prev, run->now, &run->undo);
-    report_problems(&r->record, tok, ply, run->prev, &o);
+    san_unplay_quick(prev, now, &undo);
+    report_problems(&r->record, tok, ply, prev, &o);
 }
 
 /*
@@ -349,7 +350,7 @@ PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struc
     struct quick_played p = san_play_in_place(run->now, m, &run->undo);
     run->in_place = true;
     if (!san_quick_claims_exact(san, m, p))
-        quick_claims(r, run, tok, ply, san, m, p);
+        quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, p);
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
             m, ply, true, san->suffix_len, (char)(p.mate ? '#' : p.checkers ? '+' : 0)};
@@ -365,24 +366,15 @@ PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struc
  * locals took the registers of the per-ply path.  Returns false when the move ends the
  * line (run->dead set).
  */
-PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, struct run *run,
-                                   const struct pgn_token *tok, uint32_t ply,
-                                   const struct san *san, struct san_outcome *o)
+PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, const struct position *now,
+                                   struct position *scratch, const struct pgn_token *tok,
+                                   uint32_t ply, const struct san *san, struct san_outcome *o)
 {
-    struct position *now = run->now;
-    o->after = run->prev; /* no longer needed once this move is played */
+    o->after = scratch; /* no longer needed once this move is played */
     san_resolve(now, san, &r->opts.san, o);
     if (o->problem_count)
         report_problems(&r->record, tok, ply, now, o);
-    if (!o->ok) {
-        run->dead = true;
-        return false;
-    }
-    run->prev = now;
-    run->now = o->after;
-    run->moved = !run->moved;
-    run->in_place = false;
-    return true;
+    return o->ok;
 }
 
 /* Resolve the move token tok.  Returns the tokens consumed; sets run->dead when the
@@ -420,8 +412,14 @@ PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
         used = 2;
     }
     struct san_outcome o;
-    if (!play_resolved(r, run, tok, ply, &san, &o))
+    if (!play_resolved(r, now, run->prev, tok, ply, &san, &o)) {
+        run->dead = true;
         return used;
+    }
+    run->prev = now;
+    run->now = o.after;
+    run->moved = !run->moved;
+    run->in_place = false;
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
             o.move, ply, true, san.suffix_len,
