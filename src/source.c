@@ -23,6 +23,7 @@
 
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "pgnkit/utf8.h"
 #include "libarchive_dl.h"
@@ -110,6 +111,18 @@ const char *source_format_name(enum source_format format)
 const char *source_error(const struct source *s) { return s->failed ? s->err : NULL; }
 
 uint64_t source_raw_bytes(const struct source *s) { return s->raw_bytes; }
+
+size_t source_decoder_bytes(const struct source *s)
+{
+    /* libzstd's own count: its context, input block and window buffer, allocated when the
+     * frame header was read (start_member decodes the first bytes). */
+    if (s->zd)
+        return ZSTD_sizeof_DCtx(s->zd);
+    /* zlib: the 32 KiB window, and ~7 KiB of inflate state (zlib's zconf.h). */
+    if (s->z_ready)
+        return (32 + 7) * 1024;
+    return 0;
+}
 
 static ssize_t fail(struct source *s, int errnum, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -352,9 +365,11 @@ static int start_gzip(struct source *s)
     return 0;
 }
 
+/* The context may exist already: holds_tar decoded the first bytes with it. */
 static int start_zstd(struct source *s)
 {
-    s->zd = ZSTD_createDCtx();
+    if (!s->zd)
+        s->zd = ZSTD_createDCtx();
     return s->zd ? 0 : (int)fail(s, ENOMEM, "cannot start the zstd decoder");
 }
 
@@ -382,16 +397,19 @@ static bool holds_tar(struct source *s)
         made = sizeof first - z.avail_out;
         inflateEnd(&z);
     } else {
-        ZSTD_DCtx *d = ZSTD_createDCtx();
-        if (!d)
+        /* With the context that will decode the stream, reset after: a context of its
+         * own allocated the window (8 MiB for zstd -19) once more, for 512 bytes, and
+         * glibc, seeing so large a block freed, raised its mmap threshold past it: the
+         * window and every later buffer came from the heap, where freed pages stay. */
+        if (start_zstd(s) != 0)
             return false;
         ZSTD_inBuffer in = {s->in + s->in_pos, avail(s), 0};
         ZSTD_outBuffer out = {first, sizeof first, 0};
         while (out.pos < out.size && in.pos < in.size &&
-               !ZSTD_isError(ZSTD_decompressStream(d, &out, &in)))
+               !ZSTD_isError(ZSTD_decompressStream(s->zd, &out, &in)))
             ;
         made = out.pos;
-        ZSTD_freeDCtx(d);
+        ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
     }
     return made >= 262 && memcmp(first + 257, "ustar", 5) == 0;
 }
@@ -467,6 +485,10 @@ static ssize_t read_zstd(struct source *s, char *buf, size_t cap)
         ZSTD_inBuffer in = {s->in + s->in_pos, avail(s), 0};
         ZSTD_outBuffer out = {buf, cap, 0};
         size_t rc = ZSTD_decompressStream(s->zd, &out, &in);
+        if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge)
+            return fail(s, EIO, "zstd data with a window over 128 MiB (zstd --long=28 or "
+                        "more), past the limit pgnkit shares with zstd -d: decode it with "
+                        "'zstd -dc --memory=2048MB' into pgnkit's standard input");
         if (ZSTD_isError(rc))
             return fail(s, EIO, "zstd data is corrupt (%s)", ZSTD_getErrorName(rc));
         s->in_pos += in.pos;
@@ -605,8 +627,11 @@ enum source_format source_sniff(struct source *s)
         return s->format;
     default: s->format = SOURCE_FORMAT_PLAIN; break;
     }
-    if ((s->format == SOURCE_FORMAT_GZIP || s->format == SOURCE_FORMAT_ZSTD) && holds_tar(s))
+    if ((s->format == SOURCE_FORMAT_GZIP || s->format == SOURCE_FORMAT_ZSTD) && holds_tar(s)) {
         s->format = SOURCE_FORMAT_ARCHIVE;
+        ZSTD_freeDCtx(s->zd); /* libarchive decodes it (its window too) */
+        s->zd = NULL;
+    }
     int rc = s->format == SOURCE_FORMAT_GZIP   ? start_gzip(s)
              : s->format == SOURCE_FORMAT_ZSTD ? start_zstd(s)
              : s->format == SOURCE_FORMAT_PLAIN

@@ -29,8 +29,9 @@
  * -1 again.  The bytes decoded before the damage are handed out first.
  *
  * Memory: about 80 KiB of buffers plus the decoder's state (zlib: 32 KiB window; zstd:
- * up to its default window limit of 128 MiB, as zstd -d; larger windows are an error;
- * libarchive: what the format needs, e.g. xz's dictionary).
+ * the window the stream asks for, up to zstd's default limit of 128 MiB, as zstd -d
+ * without --memory; a larger window is an error that says so; libarchive: what the
+ * format needs, e.g. xz's dictionary): source_decoder_bytes.
  * Not thread-safe; one source per stream.
  */
 #ifndef PGNKIT_SOURCE_H
@@ -120,5 +121,15 @@ void source_set_seek(struct source *s, int64_t (*seek)(void *ctx, int64_t offset
 
 /** Raw (compressed) bytes taken from the raw source so far. */
 uint64_t source_raw_bytes(const struct source *s);
+
+/**
+ * The memory the decoder holds for the current stream, in bytes, once sniffed: for zstd
+ * its context and window (the window the first frame asks for, e.g. 8 MiB for zstd -19,
+ * up to 128 MiB for --long=27; a later frame with a larger window grows it), for gzip
+ * zlib's 32 KiB window and state.  0 for plain text, and for what libarchive decodes
+ * (not known here: xz -9, for one, holds a 64 MiB dictionary).  The pages are resident
+ * once that many bytes have been decoded.  Not while another thread reads the source.
+ */
+size_t source_decoder_bytes(const struct source *s);
 
 #endif

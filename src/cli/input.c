@@ -89,6 +89,9 @@ static void start_reader(struct input *in)
     in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
     in->decode_ahead = source_format(in->src) != SOURCE_FORMAT_PLAIN ||
                        source_text_encoding(in->src) != NULL;
+    /* Asked now: once the read-ahead runs, the source is its thread's. */
+    in->decoder_bytes = source_decoder_bytes(in->src) +
+                        (in->decode_ahead ? sizeof(struct readahead) : 0);
 }
 
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits)

@@ -26,6 +26,9 @@ struct input {
      * huge game or a long stretch of blanks, where no game ends. */
     struct progress *progress;
     uint64_t bytes_so_far; /* decompressed bytes read until now */
+    /* The memory decoding the current member takes: the decoder's window and state
+     * (source_decoder_bytes) and the read-ahead's blocks; 0 for plain text. */
+    size_t decoder_bytes;
 };
 
 /** Read from the input's (decompressing) source, counting the bytes for progress. */

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget.h"
 #include "input.h"
 #include "output.h"
 #include "pipeline.h"
@@ -108,7 +109,10 @@ enum { CHUNK_OUTPUT = 512 * 1024, CHUNK_MIN = 8 * 1024, RATIO_START = 8 };
  * 8 KiB, a chunk of fen --every (~7 bytes written per byte read) still writes about its
  * share at 16 threads.
  */
-enum { RING_INPUT = 5 * CHUNK_BYTES, RING_OUTPUT = 5 * CHUNK_OUTPUT, CHUNK_OUTPUT_MIN = 16 * 1024 };
+enum { CHUNK_OUTPUT_MIN = 16 * 1024 };
+/* The budget itself (RING_INPUT = 5 x CHUNK_BYTES and RING_OUTPUT = 5 x CHUNK_OUTPUT,
+ * 640 KiB and 2.5 MiB, with no decoder) is budget.c's: an input's decoder takes its
+ * window out of it first (an 8 MiB zstd window leaves ~1 MiB and four threads). */
 
 enum chunk_state { CHUNK_FREE, CHUNK_FILLED, CHUNK_TAKEN, CHUNK_DONE };
 
@@ -969,6 +973,11 @@ static void trace(const struct pipeline *p, const struct input *in, int threads)
     if (p->serial)
         fprintf(stderr, "; from byte %llu on one thread: %s",
                 (unsigned long long)slot(p, p->serial_from)->at.offset, p->serial_why);
+    if (in->decoder_bytes)
+        fprintf(stderr, "; the decoder holds %.1f MiB (budget.c)",
+                (double)in->decoder_bytes / (1 << 20));
+    fprintf(stderr, "; a chunk's share: %zu KiB of input, %zu KiB of output",
+            p->chunk_input >> 10, p->chunk_output >> 10);
     fputc('\n', stderr);
     const struct serial_cost *c = &p->cost;
     double mb = (double)p->bytes_read / 1e6;
@@ -981,8 +990,10 @@ static void trace(const struct pipeline *p, const struct input *in, int threads)
             c->flush > 0 ? written / c->flush : 0.0);
 }
 
-static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs)
+static void pipeline_init(struct pipeline *p, const struct config *cfg,
+                          const struct budget *b)
 {
+    int jobs = b->threads;
     memset(p, 0, sizeof *p);
     p->cfg = cfg;
     pthread_mutex_init(&p->lock, NULL);
@@ -991,9 +1002,9 @@ static void pipeline_init(struct pipeline *p, const struct config *cfg, int jobs
     pthread_cond_init(&p->work_done, NULL);
     pthread_cond_init(&p->slot_freed, NULL);
     p->slot_count = (size_t)jobs * 2 + 1;
-    p->chunk_input = clamp_size(slot_share(RING_INPUT, p->slot_count), CHUNK_MIN, CHUNK_BYTES);
+    p->chunk_input = clamp_size(slot_share(b->ring_input, p->slot_count), CHUNK_MIN, CHUNK_BYTES);
     p->chunk_output =
-        clamp_size(slot_share(RING_OUTPUT, p->slot_count), CHUNK_OUTPUT_MIN, CHUNK_OUTPUT);
+        clamp_size(slot_share(b->ring_output, p->slot_count), CHUNK_OUTPUT_MIN, CHUNK_OUTPUT);
     p->out_per_kib = RATIO_START * 1024;
     p->fill_bytes = fill_bytes_for(p, p->out_per_kib);
     p->slots = xcalloc(p->slot_count, sizeof *p->slots);
@@ -1040,7 +1051,9 @@ int pipeline_run(const struct config *cfg, struct input *in, struct router *rout
                  struct progress *prog, struct summary *summary, int jobs)
 {
     struct pipeline p;
-    pipeline_init(&p, cfg, jobs);
+    struct budget budget = budget_for(jobs, in->decoder_bytes);
+    jobs = budget.threads;
+    pipeline_init(&p, cfg, &budget);
     if (!lane_open(&p.helper, cfg, in->name))
         p.failed = true;
     p.helper.reads = true;

@@ -54,6 +54,17 @@ if command -v zstd >/dev/null 2>&1; then
     run "$PGNKIT" uci -q "$TMP/cut.zst"
     check "truncated zstd: exit 2" [ "$rc" -eq 2 ]
     check "truncated zstd: says so" grep_err "zstd data is truncated"
+    # Windows: zstd --long=27 (128 MiB, declared whole when the size is not known: from a
+    # pipe) is decoded; past that, as zstd -d without --memory, an error that says why.
+    zstd -qc --long=27 <"$a" >"$TMP/long27.zst"
+    run "$PGNKIT" uci -q "$TMP/long27.zst"
+    check "zstd --long=27 (128 MiB window): same output as the plain file" cmp -s "$TMP/out" "$TMP/want"
+    zstd -qc --long=28 <"$a" >"$TMP/long28.zst"
+    run "$PGNKIT" uci -q "$TMP/long28.zst"
+    check "zstd --long=28 (256 MiB window): exit 2" [ "$rc" -eq 2 ]
+    check "zstd --long=28: says the window is too large" \
+        grep_err "zstd data with a window over 128 MiB (zstd --long=28 or more)"
+    check "zstd --long=28: says what to do" grep_err "'zstd -dc --memory=2048MB'"
 else
     skip "zstd tests: no zstd command (sh scripts/ensure-deps.sh test installs it)"
 fi

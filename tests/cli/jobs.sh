@@ -111,6 +111,34 @@ if command -v zstd >/dev/null 2>&1; then
     # shellcheck disable=SC2086
     rss_and_sum "$tmp/big.pgn.zst" 32 $args
     within_and_same "$args (zstd)" 32
+    # zstd -19's window is 8 MiB (14 MB at -j1, 16-17 at -j2, 18-22 at -j8 to -j32 when
+    # the ring and the threads ignored it): the run's budget pays for it first, with a
+    # smaller ring and, past -j4, fewer threads (budget.c).
+    zstd -q -19 "$tmp/big.pgn" -o "$tmp/big19.pgn.zst"
+    for j in 1 2 8 32; do
+        # shellcheck disable=SC2086
+        rss_and_sum "$tmp/big19.pgn.zst" $j $args
+        within_and_same "$args (zstd -19, 8 MiB window)" $j
+    done
+    # zstd --long=27 from a pipe declares a 128 MiB window: the decoder holds all it
+    # decodes up to that, the run around it its smallest ring and two threads: the
+    # decoded bytes (all 30 MB here) and at most 8 MiB more, at any --jobs.
+    zstd -q --long=27 -c <"$tmp/big.pgn" >"$tmp/long27.pgn.zst"
+    limit=$(($(wc -c <"$tmp/big.pgn") / 1024 + 8192))
+    for j in 1 2 8 32; do
+        # shellcheck disable=SC2086
+        rss_and_sum "$tmp/long27.pgn.zst" $j $args
+        if [ "$kb" -le "$limit" ]; then
+            ok "30 MB, zstd --long=27 -j$j: peak RSS $kb KB, within the decoded size + 8 MiB ($limit KB)"
+        else
+            not_ok "30 MB, zstd --long=27 -j$j: peak RSS $kb KB, over the decoded size + 8 MiB ($limit KB)"
+        fi
+        if [ "$sum" = "$sum1" ] && [ "$rc" = "$rc1" ] && cmp -s "$tmp/err_j1" "$tmp/err$j"; then
+            ok "30 MB, zstd --long=27: -j$j writes what -j1 writes on the plain file"
+        else
+            not_ok "30 MB, zstd --long=27: -j$j differs from -j1 (exit $rc against $rc1)"
+        fi
+    done
 else
     skip "30 MB zstd-compressed: zstd is missing"
 fi
