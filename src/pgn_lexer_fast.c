@@ -57,6 +57,22 @@ static inline size_t number_window(const char *p)
 #endif
 
 /*
+ * number_window()'s answer for the usual move numbers, one or two digits then one dot
+ * or three ("7.", "23.", "23..."), from a few bytes without a vector step: the length,
+ * or 0 for anything else (more digits, two dots or four), which number_window() decides.
+ * p[0] is a digit and p[1..5] are within the window.
+ */
+static inline size_t short_number(const char *p)
+{
+    size_t k = 1 + (size_t)is_digit(p[1]); /* the first byte after one or two digits */
+    if (p[k] != '.')
+        return 0;
+    if (p[k + 1] != '.')
+        return k + 1;
+    return p[k + 2] == '.' && p[k + 3] != '.' ? k + 3 : 0;
+}
+
+/*
  * Index, from p, of the first '}' or byte up to CR in the window at p; the window's size if
  * none.  Bytes up to CR are LF and CR, and the control bytes below them: one unsigned min
  * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
@@ -222,7 +238,10 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
     } else if (is_digit((char)c)) {
 #ifdef __SSSE3__
         size_t len;
-        if (in_window && (len = number_window(d + i)) < 16) {
+        if (in_window && (len = short_number(d + i)) != 0) {
+            e = i + len;
+            next = e + (d[e] == ' ');
+        } else if (in_window && (len = number_window(d + i)) < 16) {
             e = i + len;
             next = e + (d[e] == ' ');
         } else
