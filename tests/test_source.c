@@ -317,6 +317,72 @@ Test(source, zstd_larger_than_the_input_buffer)
     free(text.data);
 }
 
+/* A stream compressed as from a pipe (its size not known first), whose frame declares
+ * the whole window the compressor was told: 2^window_log bytes. */
+static struct bytes zstd_stream_bytes(const void *data, size_t len, int window_log)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    cr_assert(!ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, window_log)));
+    struct bytes out = {malloc(ZSTD_compressBound(len) + 64), 0, 0};
+    ZSTD_outBuffer o = {out.data, ZSTD_compressBound(len) + 64, 0};
+    ZSTD_inBuffer i = {data, len, 0};
+    size_t rc = ZSTD_compressStream2(c, &o, &i, ZSTD_e_continue); /* the size stays unknown */
+    cr_assert(!ZSTD_isError(rc) && i.pos == len);
+    ZSTD_inBuffer none = {NULL, 0, 0};
+    while ((rc = ZSTD_compressStream2(c, &o, &none, ZSTD_e_end)) != 0)
+        cr_assert(!ZSTD_isError(rc), "%s", ZSTD_getErrorName(rc));
+    out.len = o.pos;
+    ZSTD_freeCCtx(c);
+    return out;
+}
+
+/* What source_decoder_bytes says once sniffed, for raw bytes in[0, len). */
+static size_t decoder_bytes_of(const struct bytes *in)
+{
+    struct mem_raw m = mem_raw(in->data, in->len, SIZE_MAX);
+    struct source *s = source_new((struct pgn_source){mem_read, &m});
+    source_sniff(s);
+    size_t n = source_decoder_bytes(s);
+    source_free(s);
+    return n;
+}
+
+Test(source, decoder_bytes_count_the_declared_window)
+{
+    struct bytes text = sample_text(300);
+    /* zstd -19's window (2^23) and a small one (2^19): the window, and less than 1 MiB
+     * of context, input block and the two blocks of output past it. */
+    for (int wlog = 19; wlog <= 23; wlog += 4) {
+        struct bytes zs = zstd_stream_bytes(text.data, text.len, wlog);
+        size_t n = decoder_bytes_of(&zs);
+        cr_assert_geq(n, (size_t)1 << wlog, "window 2^%d: %zu bytes counted", wlog, n);
+        cr_assert_lt(n, ((size_t)1 << wlog) + (1 << 20), "window 2^%d: %zu bytes", wlog, n);
+        free(zs.data);
+    }
+    struct bytes gz = gzip_bytes(text.data, text.len);
+    cr_assert_eq(decoder_bytes_of(&gz), (size_t)(32 + 7) * 1024, "zlib's window and state");
+    cr_assert_eq(decoder_bytes_of(&text), 0, "plain text: no decoder");
+    free(gz.data);
+    free(text.data);
+}
+
+Test(source, zstd_window_over_128_mib_is_refused_saying_why)
+{
+    struct bytes text = sample_text(30);
+    struct bytes zs = zstd_stream_bytes(text.data, text.len, 28); /* zstd --long=28 */
+    struct mem_raw m = mem_raw(zs.data, zs.len, SIZE_MAX);
+    struct source *s = source_new((struct pgn_source){mem_read, &m});
+    struct bytes out = {NULL, 0, 0};
+    cr_assert_eq(drain(s, 64, &out), -1);
+    cr_assert_eq(out.len, 0);
+    cr_assert(source_error(s) && strstr(source_error(s), "window over 128 MiB (zstd --long=28"),
+              "%s", source_error(s) ? source_error(s) : "(no error)");
+    source_free(s);
+    free(out.data);
+    free(zs.data);
+    free(text.data);
+}
+
 Test(source, zstd_frames_and_skippable_frames_are_one_stream)
 {
     struct bytes a = sample_text(5), b = sample_text(8);
