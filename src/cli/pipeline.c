@@ -542,7 +542,13 @@ static void work_one(struct pipeline *p, struct lane *lane)
         clear_games(c); /* its games are not flushed, nor counted */
     }
     c->state = CHUNK_DONE;
-    pthread_cond_broadcast(&p->work_done);
+    /* The flusher waits for the oldest chunk only (it finds the later ones done when it
+     * gets there), and drain() for any once the flusher has ended.  A wake-up for a chunk
+     * behind the oldest found nothing to write: half the chunks at --jobs 2, where
+     * the two threads finish chunks in turn, and on two cores each one stopped a thread
+     * that was replaying games. */
+    if (seq == p->next_flush || p->flusher_done)
+        pthread_cond_broadcast(&p->work_done);
 }
 
 static bool lane_open(struct lane *lane, const struct config *cfg, const char *name)
