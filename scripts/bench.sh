@@ -2,7 +2,8 @@
 # bench.sh BIN - throughput side by side with pgn-extract, on the same files, in one run.
 #
 # Builds the ~100 MB corpora from testdata/bench/*.pgn.zst (real games: lichess, TWIC,
-# TCEC), then for each corpus and task runs pgnkit on 1 thread, pgnkit on 2 threads and
+# TCEC), then for each corpus and task runs pgnkit on 1 thread, pgnkit on 2 threads, two
+# single-thread runs at once (that task's ceiling for --jobs 2) and
 # pgn-extract, alternated tool by tool, and prints the MEDIAN of $RUNS runs (default 5):
 # MB/s, games/s, plies/s, peak RSS, and the ratios.  Then per corpus the machine's
 # ceilings (cat > /dev/null, wc -l, zstd -dc, gzip -dc over the same bytes) next to
@@ -28,6 +29,8 @@ peer=/usr/games/pgn-extract
 [ -x "$peer" ] || peer=$(command -v pgn-extract || true)
 [ "${SKIP_PEER:-0}" = 1 ] && peer=""
 mkdir -p "$dir"
+# pair.sh CMD...: two copies of CMD at once (compare's per-task ceiling of --jobs 2).
+printf '%s\n' '"$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait' >"$dir/pair.sh"
 
 # ---- corpora (the same repetition as shared/bench/make-corpus.sh) ----
 sample() { # corpus name -> sample file, copies
@@ -147,26 +150,29 @@ rate() { # secs -> "X MB/s" of the corpus's (decoded) bytes
     awk -v s="$1" -v b="$bytes" 'BEGIN { printf "%.1f MB/s", b / 1e6 / s }'
 }
 
-# compare corpus label "pgnkit args" "pgn-extract args": pgnkit -j1, pgnkit -j2 and
-# pgn-extract (when it has a like task) alternated; rows of medians, then the ratios.
+# compare corpus label "pgnkit args" "pgn-extract args": pgnkit -j1, pgnkit -j2, two
+# pgnkit -j1 runs at once (what two cores give two single-thread runs of this very task,
+# the ceiling of its --jobs 2, timed in the same rounds so the neighbours weigh on both
+# alike) and pgn-extract (when it has a like task) alternated; rows of medians, ratios.
 compare() {
     corpus=$1 label=$2 peer_args=$4
     f=$dir/$corpus.pgn
-    set -- "$bin $3 -j1 $f" "$bin $3 -j2 $f"
+    set -- "$bin $3 -j1 $f" "$bin $3 -j2 $f" "sh $dir/pair.sh $bin $3 -j1 $f"
     [ -n "$peer" ] && [ -n "$peer_args" ] && set -- "$@" "$peer $peer_args -o /dev/null $f"
     alternate "$@"
     ours=$secs_1
     two=$secs_2
     row "pgnkit -j1" "$label" "$secs_1" "$rss_1"
     row "pgnkit -j2" "$label" "$secs_2" "$rss_2"
-    if [ $# -eq 3 ]; then
-        row pgn-extract "$label" "$secs_3" "$rss_3"
-        awk -v k="$label" -v a="$secs_3" -v b="$secs_1" -v c="$secs_2" \
+    if [ $# -eq 4 ]; then
+        row pgn-extract "$label" "$secs_4" "$rss_4"
+        awk -v k="$label" -v a="$secs_4" -v b="$secs_1" -v c="$secs_2" \
             'BEGIN { printf "%-12s %-24s %8.1fx faster than pgn-extract (1 thread), %.1fx (2 threads)\n",
                      "ratio", k, a / b, a / c }'
     fi
-    awk -v k="$label" -v a="$secs_1" -v b="$secs_2" \
-        'BEGIN { printf "%-12s %-24s %8.2fx one thread with --jobs 2\n", "scaling", k, a / b }'
+    awk -v k="$label" -v a="$secs_1" -v b="$secs_2" -v p="$secs_3" \
+        'BEGIN { printf "%-12s %-24s %8.2fx one thread with --jobs 2 (ceiling: two -j1 at once %.2fx)\n",
+                 "scaling", k, a / b, 2 * a / p }'
 }
 
 # ceilings corpus: what this machine reads, counts and decompresses the corpus at,
