@@ -78,19 +78,23 @@ rss_and_sum() {
     kb=$(tail -n 1 "$tmp/time")
     rc=$(cat "$tmp/rc")
 }
-# within_and_same WHAT J: the last run within 16 MB and writing what -j1 wrote ($sum1,
-# $rc1, $tmp/err_j1).  (check is this file's own: it runs pgnkit)
+# same_as_j1 WHAT J: the last run (-jJ) wrote what -j1 wrote ($sum1, $rc1, $tmp/err_j1).
+same_as_j1() {
+    if [ "$sum" = "$sum1" ] && [ "$rc" = "$rc1" ] && cmp -s "$tmp/err_j1" "$tmp/err$2"; then
+        ok "30 MB, $1: -j$2 writes what -j1 writes"
+    else
+        not_ok "30 MB, $1: -j$2 differs from -j1 (exit $rc against $rc1)"
+    fi
+}
+# within_and_same WHAT J: the last run within 16 MB and writing what -j1 wrote.
+# (check is this file's own: it runs pgnkit)
 within_and_same() {
     if [ "$kb" -le 16384 ]; then
         ok "30 MB, $1 -j$2: peak RSS $kb KB, within 16 MB (-j1: $kb1 KB)"
     else
         not_ok "30 MB, $1 -j$2: peak RSS $kb KB, over 16 MB (-j1: $kb1 KB)"
     fi
-    if [ "$sum" = "$sum1" ] && [ "$rc" = "$rc1" ] && cmp -s "$tmp/err_j1" "$tmp/err$2"; then
-        ok "30 MB, $1: -j$2 writes what -j1 writes"
-    else
-        not_ok "30 MB, $1: -j$2 differs from -j1 (exit $rc against $rc1)"
-    fi
+    same_as_j1 "$1" "$2"
 }
 for args in "fen --every" "fen --comments" "uci --format tsv --with opening"; do
     # shellcheck disable=SC2086 # $args is a command and its options
@@ -133,11 +137,7 @@ if command -v zstd >/dev/null 2>&1; then
         else
             not_ok "30 MB, zstd --long=27 -j$j: peak RSS $kb KB, over the decoded size + 8 MiB ($limit KB)"
         fi
-        if [ "$sum" = "$sum1" ] && [ "$rc" = "$rc1" ] && cmp -s "$tmp/err_j1" "$tmp/err$j"; then
-            ok "30 MB, zstd --long=27: -j$j writes what -j1 writes on the plain file"
-        else
-            not_ok "30 MB, zstd --long=27: -j$j differs from -j1 (exit $rc against $rc1)"
-        fi
+        same_as_j1 "zstd --long=27 (against the plain file)" "$j"
     done
 else
     skip "30 MB zstd-compressed: zstd is missing"
