@@ -238,10 +238,9 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
     } else if (is_digit((char)c)) {
 #ifdef __SSSE3__
         size_t len;
-        if (in_window && (len = short_number(d + i)) != 0) {
-            e = i + len;
-            next = e + (d[e] == ' ');
-        } else if (in_window && (len = number_window(d + i)) < 16) {
+        /* The usual number from a few bytes; the vector step for the rest. */
+        if (in_window &&
+            ((len = short_number(d + i)) != 0 || (len = number_window(d + i)) < 16)) {
             e = i + len;
             next = e + (d[e] == ' ');
         } else
