@@ -615,9 +615,24 @@ size_t fen_rank_slash(const struct position *pos, int rank, char dst[16])
     return (size_t)fen_rank_table[occ][15] + 1;
 }
 #else
+/* From the board alone (fen --every's replay keeps no bitboards: pos_move_board). */
 size_t fen_rank_slash(const struct position *pos, int rank, char dst[16])
 {
-    size_t n = rank_text_scalar(pos, rank, dst);
+    const uint8_t *row = pos->board + 8 * rank;
+    size_t n = 0;
+    int empty = 0;
+    for (int file = 0; file < 8; file++) {
+        if (row[file] == PIECE_NONE) {
+            empty++;
+            continue;
+        }
+        if (empty)
+            dst[n++] = (char)('0' + empty);
+        empty = 0;
+        dst[n++] = piece_char[row[file] & 0x1f];
+    }
+    if (empty)
+        dst[n++] = (char)('0' + empty);
     dst[n] = '/';
     return n + 1;
 }

@@ -12,7 +12,8 @@
 
 /** Rank `rank` (0 = rank 1) of the board field followed by '/', for a position without
  * Crazyhouse's '~' marks: writes 16 bytes at dst (those after the '/' are garbage) and
- * returns the length with the '/' (2 to 9). */
+ * returns the length with the '/' (2 to 9).  Reads pos->board alone (not the
+ * bitboards): a position moved by pos_move_board() will do. */
 size_t fen_rank_slash(const struct position *pos, int rank, char dst[16]);
 
 /** The castling field: its letters, or '-'; at most 4 bytes. */

@@ -22,42 +22,65 @@ PGNKIT_HOT bitboard pos_attackers(const struct position *pos, int sq, int by, bi
                    (att_rook(sq, occ) & rq) | (att_bishop(sq, occ) & bq));
 }
 
-static inline void pos_put(struct position *pos, int sq, uint8_t piece)
+/* The helpers below take `bitboards`, a constant at every call: false keeps only what a
+ * FEN reads (the mailbox, rights, e.p. square, clocks, kings' squares; fen --every's
+ * replay, pos_move_board), true everything (pos_move_pieces).  One body for both, so
+ * the two cannot drift apart. */
+PGNKIT_HOT void pos_put_bb(struct position *pos, int sq, uint8_t piece, bool bitboards)
 {
     bitboard b = bb_square(sq);
     pos->board[sq] = piece;
-    pos->by_type[piece_type_of(piece)] |= b;
-    pos->by_color[piece_color_of(piece)] |= b;
+    if (bitboards) {
+        pos->by_type[piece_type_of(piece)] |= b;
+        pos->by_color[piece_color_of(piece)] |= b;
+    }
 }
 
-static inline void pos_remove(struct position *pos, int sq)
+PGNKIT_HOT void pos_remove_bb(struct position *pos, int sq, bool bitboards)
 {
     bitboard b = bb_square(sq);
     uint8_t piece = pos->board[sq];
     pos->board[sq] = PIECE_NONE;
-    pos->by_type[piece_type_of(piece)] &= ~b;
-    pos->by_color[piece_color_of(piece)] &= ~b;
+    if (bitboards) {
+        pos->by_type[piece_type_of(piece)] &= ~b;
+        pos->by_color[piece_color_of(piece)] &= ~b;
+    }
+}
+
+static inline void pos_put(struct position *pos, int sq, uint8_t piece)
+{
+    pos_put_bb(pos, sq, piece, true);
+}
+
+static inline void pos_remove(struct position *pos, int sq)
+{
+    pos_remove_bb(pos, sq, true);
 }
 
 /* Castling: the king and rook swap to their g/f (king side) or c/d (queen side) files. */
-static inline void pos_castle(struct position *pos, int us, int k, int r)
+PGNKIT_HOT void pos_castle_bb(struct position *pos, int us, int k, int r, bool bitboards)
 {
     int rank = square_rank(k);
     bool king_side = r > k;
     int kdst = square_make(king_side ? 6 : 2, rank), rdst = square_make(king_side ? 5 : 3, rank);
-    pos_remove(pos, k);
-    pos_remove(pos, r);
-    pos_put(pos, kdst, piece_make((enum color)us, KING));
-    pos_put(pos, rdst, piece_make((enum color)us, ROOK));
+    pos_remove_bb(pos, k, bitboards);
+    pos_remove_bb(pos, r, bitboards);
+    pos_put_bb(pos, kdst, piece_make((enum color)us, KING), bitboards);
+    pos_put_bb(pos, rdst, piece_make((enum color)us, ROOK), bitboards);
     pos->king_square[us] = (uint8_t)kdst;
     pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
 }
 
-/* Play m's piece moves, clocks and rights (no checks).  Returns the type of the piece
- * standing on m.to afterwards (the promotion piece for a promotion), or -1 for a move
- * that moved more than that one piece: castling, en passant, a null move.
- * pos_do_move() finds the checks of the plain ones from that alone. */
-PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
+static inline void pos_castle(struct position *pos, int us, int k, int r)
+{
+    pos_castle_bb(pos, us, k, r, true);
+}
+
+/* Play m's piece moves, clocks and rights (no checks; the bitboards only if
+ * `bitboards`).  Returns the type of the piece standing on m.to afterwards (the
+ * promotion piece for a promotion), or -1 for a move that moved more than that one
+ * piece: castling, en passant, a null move. */
+PGNKIT_HOT int pos_move_core(struct position *pos, struct move m, bool bitboards)
 {
     int us = pos->side_to_move, them = us ^ 1;
     int old_ep = pos->ep_square;
@@ -76,18 +99,21 @@ PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
 
     if (victim != PIECE_NONE && (int)piece_color_of(victim) == us) {
         /* King takes own rook: castling (the board decides, whatever the flags say). */
-        pos_castle(pos, us, from, to);
+        pos_castle_bb(pos, us, from, to, bitboards);
         return -1;
     }
     if (victim != PIECE_NONE) {
-        pos_remove(pos, to);
+        if (bitboards)
+            pos_remove_bb(pos, to, true);
         pos->halfmove_clock = 0;
     }
-    bitboard ft = bb_square(from) | bb_square(to);
     pos->board[from] = PIECE_NONE;
     pos->board[to] = piece;
-    pos->by_type[pt] ^= ft;
-    pos->by_color[us] ^= ft;
+    if (bitboards) {
+        bitboard ft = bb_square(from) | bb_square(to);
+        pos->by_type[pt] ^= ft;
+        pos->by_color[us] ^= ft;
+    }
 
     int placed = (int)pt;
     if (pt == PAWN) {
@@ -97,11 +123,11 @@ PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
             pos->ep_square = (uint8_t)((from + to) / 2);
         } else if (to == old_ep && victim == PIECE_NONE) {
             /* En passant: the captured pawn stands behind the target square. */
-            pos_remove(pos, to + (us == WHITE ? -8 : 8));
+            pos_remove_bb(pos, to + (us == WHITE ? -8 : 8), bitboards);
             placed = -1;
         } else if (m.promo) {
-            pos_remove(pos, to);
-            pos_put(pos, to, piece_make((enum color)us, (enum piece_type)m.promo));
+            pos_remove_bb(pos, to, bitboards);
+            pos_put_bb(pos, to, piece_make((enum color)us, (enum piece_type)m.promo), bitboards);
             placed = m.promo;
         }
     } else if (pt == KING) {
@@ -119,6 +145,20 @@ PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
             if (pos->castle_rook[them][side] == to)
                 pos->castle_rook[them][side] = SQ_NONE;
     return placed;
+}
+
+/* The whole move but the checks.  pos_do_move() finds the checks of the plain ones from
+ * the returned type alone. */
+PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
+{
+    return pos_move_core(pos, m, true);
+}
+
+/* Only what a FEN reads: the bitboards and checkers are left stale, so the result is
+ * for fen_rank_text(), fen_write_castling() and the clocks, nothing else. */
+PGNKIT_HOT void pos_move_board(struct position *pos, struct move m)
+{
+    (void)pos_move_core(pos, m, false);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include "pgnkit/fen.h"
 #include "pgnkit/writer.h"
 #include "fen_internal.h"
+#include "inline_hints.h"
 #include "position_internal.h"
 #include "writer_internal.h"
 
@@ -58,23 +59,6 @@ void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flag
     fen_text_head(t, pos);
 }
 
-/* The ply number as text and a tab, counted up in place (a division loop per line
- * showed in the profile): digits in t[0..*len), t[*len] = '\t'. */
-static void ply_text_next(char *t, size_t *len)
-{
-    size_t i = *len;
-    while (i > 0 && t[i - 1] == '9')
-        t[--i] = '0';
-    if (i > 0) {
-        t[i - 1]++;
-        return;
-    }
-    memmove(t + 1, t, *len);
-    t[0] = '1';
-    ++*len;
-    t[*len] = '\t';
-}
-
 /* A variant move may change any rank (explosions) and the fields carry pockets or
  * counters: the whole FEN each ply. */
 static void write_every_variant(struct buf *out, const struct game_record *rec,
@@ -95,28 +79,146 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 }
 
 /*
+ * fen --every's text of a standard-chess position, kept between lines: the board by
+ * ranks (only the ranks a move touched are rebuilt), the side to move and castling
+ * field for either side (rebuilt when the rights change), the fullmove number counted
+ * up in place.  The e.p. square and halfmove clock come from tables each line.
+ */
+struct every_text {
+    char rank[8][16];      /* the rank's text and '/' (fen_rank_slash) */
+    uint8_t len[8];        /* with the '/' */
+    char side[2][16];      /* " w KQkq " for White to move, " b KQkq " for Black */
+    uint8_t side_len;
+    bool castle_fixed;     /* side[] depends on the rights alone (fen_castling_fixed) */
+    uint32_t castle_key;   /* the rights side[] was written for */
+    char full[16];         /* the fullmove number and '\n' */
+    uint8_t full_len;      /* digits only */
+    uint32_t full_value;
+};
+
+/* The e.p. field and a blank, "e3 " or "- ", by square (SQ_NONE: "- "); byte 3 is the
+ * length. */
+static const char ep_text[SQUARE_COUNT + 1][4] = {
+#define EP_RANK(r) \
+    {'a', r, ' ', 3}, {'b', r, ' ', 3}, {'c', r, ' ', 3}, {'d', r, ' ', 3}, \
+    {'e', r, ' ', 3}, {'f', r, ' ', 3}, {'g', r, ' ', 3}, {'h', r, ' ', 3}
+    EP_RANK('1'), EP_RANK('2'), EP_RANK('3'), EP_RANK('4'),
+    EP_RANK('5'), EP_RANK('6'), EP_RANK('7'), EP_RANK('8'),
+#undef EP_RANK
+    {'-', ' ', 0, 2},
+};
+
+static uint32_t castle_key_of(const struct position *pos)
+{
+    uint32_t rights;
+    memcpy(&rights, pos->castle_rook, sizeof rights);
+    return rights;
+}
+
+static void every_side_castling(struct every_text *t, const struct position *pos,
+                                unsigned flags)
+{
+    char castling[4];
+    size_t n = fen_write_castling(pos, castling, flags);
+    t->castle_key = castle_key_of(pos);
+    t->castle_fixed = fen_castling_fixed(pos, flags);
+    for (int c = 0; c < COLOR_COUNT; c++) {
+        memcpy(t->side[c], c == WHITE ? " w " : " b ", 3);
+        memcpy(t->side[c] + 3, castling, 4);
+        t->side[c][3 + n] = ' ';
+    }
+    t->side_len = (uint8_t)(n + 4);
+}
+
+static void every_text_init(struct every_text *t, const struct position *pos, unsigned flags)
+{
+    for (int rank = 0; rank < 8; rank++)
+        t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
+    every_side_castling(t, pos, flags);
+    t->full_value = pos->fullmove_number;
+    t->full_len = (uint8_t)decimal_put(t->full, pos->fullmove_number);
+    t->full[t->full_len] = '\n';
+}
+
+/* A decimal number as text, counted up by one in place: digits in t[0..*len), then a
+ * terminator that moves along when the number grows a digit (a division per line
+ * showed in the profile).  t has room for one more digit. */
+static void counter_text_next(char *t, uint8_t *len)
+{
+    size_t i = *len;
+    while (i > 0 && t[i - 1] == '9')
+        t[--i] = '0';
+    if (i > 0) {
+        t[i - 1]++;
+        return;
+    }
+    memmove(t + 1, t, *len + 1u);
+    t[0] = '1';
+    ++*len;
+}
+
+/* After m was played: the ranks it touched (a standard move touches at most two, its
+ * origin's and its destination's: e.p. and castling stay on them), the castling field
+ * when the rights changed, the fullmove number after Black's move. */
+PGNKIT_HOT void every_text_update(struct every_text *t, const struct position *pos,
+                                  struct move m, unsigned flags)
+{
+    if (!(m.flags & MOVE_NULL)) {
+        int from = square_rank(m.from), to = square_rank(m.to);
+        t->len[from] = (uint8_t)fen_rank_slash(pos, from, t->rank[from]);
+        if (to != from)
+            t->len[to] = (uint8_t)fen_rank_slash(pos, to, t->rank[to]);
+    }
+    if (castle_key_of(pos) != t->castle_key || !t->castle_fixed)
+        every_side_castling(t, pos, flags);
+    if (pos->fullmove_number != t->full_value) {
+        t->full_value++; /* by one a move */
+        counter_text_next(t->full, &t->full_len);
+    }
+}
+
+/* The line's FEN and '\n' from t; writes whole 16-byte pieces (up to 16 bytes past the
+ * line end).  Returns the length with the '\n'. */
+PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct position *pos,
+                                   char *dst, bool ep_legal)
+{
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        memcpy(dst + n, t->rank[rank], 16);
+        n += t->len[rank];
+    }
+    n--; /* no '/' after rank 1 */
+    memcpy(dst + n, t->side[pos->side_to_move], 16);
+    n += t->side_len;
+    int ep = pos->ep_square;
+    if (ep_legal && ep != SQ_NONE && !position_ep_legal(pos))
+        ep = SQ_NONE;
+    memcpy(dst + n, ep_text[ep], 4);
+    n += (size_t)ep_text[ep][3];
+    n += fen_put_clock(dst + n, pos->halfmove_clock);
+    memcpy(dst + n, t->full, 16);
+    return n + t->full_len + 1;
+}
+
+/*
  * game<TAB>ply<TAB>FEN per ply.  The line's head ("[file\t][offset\t]index\t") is the
- * same on every line of a game: written once, then copied from the line before; the
- * board's text is rebuilt only on the ranks the move touched.  Every copy is of a fixed
- * size (16 bytes, or the head's length when longer), into room reserved once for a run
- * of lines.
+ * same on every line of a game: written once, then copied from the line before.  Every
+ * copy is of a fixed size (16 bytes, or the head's length when longer), into room
+ * reserved once for a run of lines.  --ep legal asks whether a capture is legal, so
+ * that replay keeps the whole position (pos_do_move: bitboards, checks); else only
+ * what the FEN shows (pos_move_board).
  */
 enum { EVERY_RUN = 256 };
 
-static void write_every(struct buf *out, const struct game_record *rec,
-                        const struct writer_options *o)
+PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *rec,
+                                     const struct writer_options *o, bool ep_legal)
 {
-    if (rec->start.variant) {
-        write_every_variant(out, rec, o);
-        return;
-    }
     const struct move *moves = rec->mainline;
     size_t count = rec->mainline_count;
-    if (!count)
-        return;
     struct position pos = rec->start;
-    struct fen_text text;
-    fen_text_init(&text, &pos, o->fen_flags);
+    unsigned flags = o->fen_flags;
+    struct every_text text;
+    every_text_init(&text, &pos, flags);
     size_t head_at = out->len;
     writer_put_key_columns(out, rec->game, o);
     writer_put_game_index(out, rec->game);
@@ -126,22 +228,19 @@ static void write_every(struct buf *out, const struct game_record *rec,
      * bytes, written by 16-byte copies), the line end. */
     size_t line_room = (head_len < 16 ? 16 : head_len) + 16 + 100 + 32;
     char ply[32] = "0\t"; /* read as 16 bytes: a game has fewer than 10^15 plies */
-    size_t ply_len = 1;
-    /* Only --ep legal reads the checks (position_ep_legal): else the pieces are moved
-     * and the checks the move gives are not looked for. */
-    bool checks = o->fen_flags & FEN_EP_LEGAL;
+    uint8_t ply_len = 1;
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < EVERY_RUN ? count : i + EVERY_RUN;
         char *line = buf_reserve(out, (stop - i) * line_room);
         const char *head = out->data + head_at; /* the line before's (moved by a realloc) */
         for (; i < stop; i++) {
             struct move m = moves[i];
-            if (checks)
+            if (ep_legal)
                 pos_do_move(&pos, m);
             else
-                pos_move_pieces(&pos, m);
-            fen_text_update(&text, &pos, m);
-            ply_text_next(ply, &ply_len);
+                pos_move_board(&pos, m);
+            every_text_update(&text, &pos, m, flags);
+            counter_text_next(ply, &ply_len);
             size_t n = 0;
             if (i) { /* the first line's head is written */
                 /* The line before is longer than 16 bytes: a short head is copied as 16. */
@@ -153,16 +252,30 @@ static void write_every(struct buf *out, const struct game_record *rec,
                 n = head_len;
             }
             memcpy(line + n, ply, 16);
-            n += ply_len + 1;
-            size_t board_len;
-            n += fen_text_write(&text, &pos, line + n, &board_len);
-            line[n++] = '\n';
+            n += ply_len + 1u;
+            n += every_text_write(&text, &pos, line + n, ep_legal);
             line += n;
         }
         head_at = (size_t)(head - out->data);
         out->len = (size_t)(line - out->data);
         out->data[out->len] = '\0';
     }
+}
+
+static void write_every(struct buf *out, const struct game_record *rec,
+                        const struct writer_options *o)
+{
+    if (rec->start.variant) {
+        write_every_variant(out, rec, o);
+        return;
+    }
+    if (!rec->mainline_count)
+        return;
+    /* Two copies of the loop, each with its replay. */
+    if (o->fen_flags & FEN_EP_LEGAL)
+        write_every_standard(out, rec, o, true);
+    else
+        write_every_standard(out, rec, o, false);
 }
 
 static void write_json(struct buf *out, const struct game_record *rec,
