@@ -595,24 +595,24 @@ static size_t rank_text_scalar(const struct position *pos, int rank, char *dst)
 /*
  * A FEN per ply (fen --every, --comments) writes two ranks a move: without a loop, by
  * two byte shuffles.  The rank's 8 piece bytes become letters (an empty square's 0xff
- * becomes 0), then fen_rank_table[occupancy] places them and the digits of the empty
- * runs (callgrind: ~70 instructions a rank by the loop, ~15 this way).
+ * becomes 0), then fen_rank_table[empty squares] places them and the digits of the
+ * empty runs (callgrind: ~70 instructions a rank by the loop, ~12 this way).  The empty
+ * squares are the bytes' high bits (PIECE_NONE is 0xff, a piece below 0x80).
  */
 size_t fen_rank_slash(const struct position *pos, int rank, char dst[16])
 {
     __m128i row = _mm_loadl_epi64((const __m128i *)(const void *)(pos->board + 8 * rank));
-    __m128i empty = _mm_cmpeq_epi8(row, _mm_set1_epi8(-1));
-    unsigned occ = ~(unsigned)_mm_movemask_epi8(empty) & 0xff;
+    unsigned empty = (unsigned)_mm_movemask_epi8(row);
     const __m128i letters = _mm_setr_epi8('P', 'N', 'B', 'R', 'Q', 'K', '?', '?', 'p', 'n', 'b',
                                           'r', 'q', 'k', '?', '?');
     __m128i chars = _mm_shuffle_epi8(letters, row);
-    __m128i ctl = _mm_load_si128((const __m128i *)(const void *)fen_rank_table[occ]);
+    __m128i ctl = _mm_load_si128((const __m128i *)(const void *)fen_rank_table[empty]);
     __m128i placed = _mm_shuffle_epi8(chars, ctl);
-    /* The bytes with the high bit set carry a character in their low 7 bits. */
-    __m128i literal = _mm_and_si128(_mm_cmplt_epi8(ctl, _mm_setzero_si128()),
-                                    _mm_xor_si128(ctl, _mm_set1_epi8((char)0x80)));
+    /* The bytes with the high bit set carry a character in their low 7 bits; the
+     * letters' bytes (0 to 7) saturate to 0. */
+    __m128i literal = _mm_subs_epu8(ctl, _mm_set1_epi8((char)0x80));
     _mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(placed, literal));
-    return (size_t)fen_rank_table[occ][15] + 1;
+    return (size_t)fen_rank_table[empty][15];
 }
 #else
 /* From the board alone (fen --every's replay keeps no bitboards: pos_move_board). */

@@ -80,9 +80,9 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 
 /*
  * fen --every's text of a standard-chess position, kept between lines: the board by
- * ranks (only the ranks a move touched are rebuilt), the side to move and castling
- * field for either side (rebuilt when the rights change), the fullmove number counted
- * up in place.  The e.p. square and halfmove clock come from tables each line.
+ * ranks (only the ranks a move touched are rebuilt), the side to move and castling field for either side (rebuilt
+ * when the rights change), the fullmove number counted up in place.  The e.p. square
+ * and halfmove clock come from tables each line.
  */
 struct every_text {
     char rank[8][16];      /* the rank's text and '/' (fen_rank_slash) */
@@ -93,7 +93,6 @@ struct every_text {
     uint32_t castle_key;   /* the rights side[] was written for */
     char full[16];         /* the fullmove number and '\n' */
     uint8_t full_len;      /* digits only */
-    uint32_t full_value;
 };
 
 /* The e.p. field and a blank, "e3 " or "- ", by square (SQ_NONE: "- "); byte 3 is the
@@ -130,12 +129,16 @@ static void every_side_castling(struct every_text *t, const struct position *pos
     t->side_len = (uint8_t)(n + 4);
 }
 
+PGNKIT_HOT void every_rank(struct every_text *t, const struct position *pos, int rank)
+{
+    t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
+}
+
 static void every_text_init(struct every_text *t, const struct position *pos, unsigned flags)
 {
     for (int rank = 0; rank < 8; rank++)
-        t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
+        every_rank(t, pos, rank);
     every_side_castling(t, pos, flags);
-    t->full_value = pos->fullmove_number;
     t->full_len = (uint8_t)decimal_put(t->full, pos->fullmove_number);
     t->full[t->full_len] = '\n';
 }
@@ -143,7 +146,7 @@ static void every_text_init(struct every_text *t, const struct position *pos, un
 /* A decimal number as text, counted up by one in place: digits in t[0..*len), then a
  * terminator that moves along when the number grows a digit (a division per line
  * showed in the profile).  t has room for one more digit. */
-static void counter_text_next(char *t, uint8_t *len)
+PGNKIT_HOT void counter_text_next(char *t, uint8_t *len)
 {
     size_t i = *len;
     while (i > 0 && t[i - 1] == '9')
@@ -157,28 +160,38 @@ static void counter_text_next(char *t, uint8_t *len)
     ++*len;
 }
 
-/* After m was played: the ranks it touched (a standard move touches at most two, its
- * origin's and its destination's: e.p. and castling stay on them), the castling field
- * when the rights changed, the fullmove number after Black's move. */
-PGNKIT_HOT void every_text_update(struct every_text *t, const struct position *pos,
-                                  struct move m, unsigned flags)
+/* The squares whose moves take the whole replay (pos_move_board) rather than fen
+ * --every's own: a castling rook's and its king's (the rights), and every square while
+ * the castling field reads the board (X-FEN). */
+static bitboard every_slow_squares(const struct every_text *t, const struct position *pos)
 {
-    if (!(m.flags & MOVE_NULL)) {
-        int from = square_rank(m.from), to = square_rank(m.to);
-        t->len[from] = (uint8_t)fen_rank_slash(pos, from, t->rank[from]);
-        if (to != from)
-            t->len[to] = (uint8_t)fen_rank_slash(pos, to, t->rank[to]);
-    }
-    if (castle_key_of(pos) != t->castle_key || !t->castle_fixed)
-        every_side_castling(t, pos, flags);
-    if (pos->fullmove_number != t->full_value) {
-        t->full_value++; /* by one a move */
-        counter_text_next(t->full, &t->full_len);
-    }
+    if (!t->castle_fixed)
+        return ~(bitboard)0;
+    bitboard slow = 0;
+    for (int c = 0; c < COLOR_COUNT; c++)
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[c][side] != SQ_NONE)
+                slow |= bb_square(pos->castle_rook[c][side]) | bb_square(pos->king_square[c]);
+    return slow;
 }
 
-/* The line's FEN and '\n' from t; writes whole 16-byte pieces (up to 16 bytes past the
- * line end).  Returns the length with the '\n'. */
+/* The whole replay of m (--ep legal: with the checks), then the castling field when
+ * the rights changed and the squares to watch.  Not inline: a castling piece's move, a
+ * promotion, an e.p. capture, a null move. */
+static void every_move_slow(struct every_text *t, struct position *pos, struct move m,
+                            bitboard *slow, unsigned flags)
+{
+    if (flags & FEN_EP_LEGAL)
+        pos_do_move(pos, m);
+    else
+        pos_move_board(pos, m);
+    if (castle_key_of(pos) != t->castle_key || !t->castle_fixed)
+        every_side_castling(t, pos, flags);
+    *slow = flags & FEN_EP_LEGAL ? ~(bitboard)0 : every_slow_squares(t, pos);
+}
+
+/* The FEN of pos (whose text t holds) and '\n' into dst; writes whole 16-byte pieces
+ * (up to 16 bytes past the line end).  Returns the length with the '\n'. */
 PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct position *pos,
                                    char *dst, bool ep_legal)
 {
@@ -201,12 +214,67 @@ PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct posi
 }
 
 /*
+ * Plays m into pos, if a plain move.  Nearly every move is one: off the castling squares
+ * (a castling king's, a castling rook's), not a promotion nor an e.p. capture nor a
+ * null move.  The mailbox, clocks and e.p. square then, with the same result as
+ * pos_move_board (tests/test_writer_fen.c: every line equals fen_write's); the rest by
+ * pos_move_board itself.  A mainline move is legal: a king takes its own rook only
+ * castling, from a castling square.  The kings' squares are kept only while their side
+ * has a right (castle_letter reads them then).  False: nothing done.
+ */
+PGNKIT_HOT bool every_move_plain(struct position *pos, struct move m, bitboard slow)
+{
+    int from = m.from, to = m.to;
+    if ((m.flags & MOVE_NULL) || m.promo || ((slow >> from | slow >> to) & 1))
+        return false;
+    uint8_t piece = pos->board[from], victim = pos->board[to];
+    uint32_t half = pos->halfmove_clock + 1;
+    uint8_t ep = SQ_NONE;
+    if (victim != PIECE_NONE)
+        half = 0;
+    if (piece_type_of(piece) == PAWN) {
+        if (victim == PIECE_NONE && ((from ^ to) & 7))
+            return false; /* e.p. */
+        half = 0;
+        if (to - from == 16 || to - from == -16)
+            ep = (uint8_t)((from + to) / 2);
+    }
+    int us = pos->side_to_move;
+    pos->board[from] = PIECE_NONE;
+    pos->board[to] = piece;
+    pos->halfmove_clock = half;
+    pos->ep_square = ep;
+    pos->fullmove_number += (uint32_t)us;
+    pos->side_to_move = (uint8_t)(us ^ 1);
+    return true;
+}
+
+/* Plays m into pos and t. */
+PGNKIT_HOT void every_move(struct every_text *t, struct position *pos, struct move m,
+                           bitboard *slow, unsigned flags, bool ep_legal)
+{
+    int from = m.from, to = m.to, us = pos->side_to_move;
+    if (ep_legal || !every_move_plain(pos, m, *slow))
+        every_move_slow(t, pos, m, slow, flags);
+    if (us == BLACK)
+        counter_text_next(t->full, &t->full_len);
+    if (m.flags & MOVE_NULL)
+        return;
+    /* A standard move touches at most two ranks, its origin's and its destination's
+     * (e.p. and castling stay on them). */
+    int rf = square_rank(from), rt = square_rank(to);
+    every_rank(t, pos, rf);
+    if (rt != rf)
+        every_rank(t, pos, rt);
+}
+
+/*
  * game<TAB>ply<TAB>FEN per ply.  The line's head ("[file\t][offset\t]index\t") is the
  * same on every line of a game: written once, then copied from the line before.  Every
  * copy is of a fixed size (16 bytes, or the head's length when longer), into room
  * reserved once for a run of lines.  --ep legal asks whether a capture is legal, so
  * that replay keeps the whole position (pos_do_move: bitboards, checks); else only
- * what the FEN shows (pos_move_board).
+ * what the FEN shows.
  */
 enum { EVERY_RUN = 256 };
 
@@ -219,6 +287,7 @@ PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *
     unsigned flags = o->fen_flags;
     struct every_text text;
     every_text_init(&text, &pos, flags);
+    bitboard slow = ep_legal ? ~(bitboard)0 : every_slow_squares(&text, &pos);
     size_t head_at = out->len;
     writer_put_key_columns(out, rec->game, o);
     writer_put_game_index(out, rec->game);
@@ -234,12 +303,7 @@ PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *
         char *line = buf_reserve(out, (stop - i) * line_room);
         const char *head = out->data + head_at; /* the line before's (moved by a realloc) */
         for (; i < stop; i++) {
-            struct move m = moves[i];
-            if (ep_legal)
-                pos_do_move(&pos, m);
-            else
-                pos_move_board(&pos, m);
-            every_text_update(&text, &pos, m, flags);
+            every_move(&text, &pos, moves[i], &slow, flags, ep_legal);
             counter_text_next(ply, &ply_len);
             size_t n = 0;
             if (i) { /* the first line's head is written */
