@@ -87,24 +87,12 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 struct every_text {
     char rank[8][16];      /* the rank's text and '/' (fen_rank_slash) */
     uint8_t len[8];        /* with the '/' */
-    char side[2][16];      /* " w KQkq " for White to move, " b KQkq " for Black */
+    char side[2][16];      /* " w KQkq - " for White to move, " b KQkq - " for Black */
     uint8_t side_len;
     bool castle_fixed;     /* side[] depends on the rights alone (fen_castling_fixed) */
     uint32_t castle_key;   /* the rights side[] was written for */
     char full[16];         /* the fullmove number and '\n' */
     uint8_t full_len;      /* digits only */
-};
-
-/* The e.p. field and a blank, "e3 " or "- ", by square (SQ_NONE: "- "); byte 3 is the
- * length. */
-static const char ep_text[SQUARE_COUNT + 1][4] = {
-#define EP_RANK(r) \
-    {'a', r, ' ', 3}, {'b', r, ' ', 3}, {'c', r, ' ', 3}, {'d', r, ' ', 3}, \
-    {'e', r, ' ', 3}, {'f', r, ' ', 3}, {'g', r, ' ', 3}, {'h', r, ' ', 3}
-    EP_RANK('1'), EP_RANK('2'), EP_RANK('3'), EP_RANK('4'),
-    EP_RANK('5'), EP_RANK('6'), EP_RANK('7'), EP_RANK('8'),
-#undef EP_RANK
-    {'-', ' ', 0, 2},
 };
 
 static uint32_t castle_key_of(const struct position *pos)
@@ -124,9 +112,9 @@ static void every_side_castling(struct every_text *t, const struct position *pos
     for (int c = 0; c < COLOR_COUNT; c++) {
         memcpy(t->side[c], c == WHITE ? " w " : " b ", 3);
         memcpy(t->side[c] + 3, castling, 4);
-        t->side[c][3 + n] = ' ';
+        memcpy(t->side[c] + 3 + n, " - ", 3);
     }
-    t->side_len = (uint8_t)(n + 4);
+    t->side_len = (uint8_t)(n + 6);
 }
 
 PGNKIT_HOT void every_rank(struct every_text *t, const struct position *pos, int rank)
@@ -204,10 +192,10 @@ PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct posi
     memcpy(dst + n, t->side[pos->side_to_move], 16);
     n += t->side_len;
     int ep = pos->ep_square;
-    if (ep_legal && ep != SQ_NONE && !position_ep_legal(pos))
-        ep = SQ_NONE;
-    memcpy(dst + n, ep_text[ep], 4);
-    n += (size_t)ep_text[ep][3];
+    if (ep != SQ_NONE && (!ep_legal || position_ep_legal(pos))) {
+        memcpy(dst + n - 2, uci_square_names[ep], 2); /* in place of "- " */
+        dst[n++] = ' ';
+    }
     n += fen_put_clock(dst + n, pos->halfmove_clock);
     memcpy(dst + n, t->full, 16);
     return n + t->full_len + 1;
@@ -296,7 +284,17 @@ PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *
     /* A line: the head, the ply and a tab (copied as 16 bytes), a standard FEN (under 100
      * bytes, written by 16-byte copies), the line end. */
     size_t line_room = (head_len < 16 ? 16 : head_len) + 16 + 100 + 32;
-    char ply[32] = "0\t"; /* read as 16 bytes: a game has fewer than 10^15 plies */
+    /* A head of up to 16 bytes and the ply number are kept together and copied as 32
+     * bytes (a game has fewer than 10^15 plies); a longer head is copied from the line
+     * before, the ply number from ply[]. */
+    bool short_head = head_len <= 16;
+    char head_ply[64] = "";
+    char *ply = short_head ? head_ply + head_len : head_ply;
+    if (short_head) { /* written by every line, the first too */
+        memcpy(head_ply, out->data + head_at, head_len);
+        out->len = head_at;
+    }
+    memcpy(ply, "0\t", 2);
     uint8_t ply_len = 1;
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < EVERY_RUN ? count : i + EVERY_RUN;
@@ -305,18 +303,17 @@ PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *
         for (; i < stop; i++) {
             every_move(&text, &pos, moves[i], &slow, flags, ep_legal);
             counter_text_next(ply, &ply_len);
-            size_t n = 0;
-            if (i) { /* the first line's head is written */
-                /* The line before is longer than 16 bytes: a short head is copied as 16. */
-                if (head_len <= 16)
-                    memcpy(line, head, 16);
-                else
-                    memcpy(line, head, head_len);
+            size_t n = head_len + ply_len + 1u;
+            if (short_head) {
+                memcpy(line, head_ply, 32);
+            } else if (i) {
+                memcpy(line, head, head_len);
                 head = line;
-                n = head_len;
+                memcpy(line + head_len, ply, 16);
+            } else { /* the first line's head is written */
+                memcpy(line, ply, 16);
+                n -= head_len;
             }
-            memcpy(line + n, ply, 16);
-            n += ply_len + 1u;
             n += every_text_write(&text, &pos, line + n, ep_legal);
             line += n;
         }

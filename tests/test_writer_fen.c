@@ -10,6 +10,7 @@
 #include "helpers/helpers.h"
 #include "pgnkit/fen.h"
 #include "pgnkit/game.h"
+#include "pgnkit/movegen.h"
 #include "pgnkit/writer.h"
 
 /* Castling both ways, e.p., promotions, null moves, Chess960, FEN starts. */
@@ -67,4 +68,91 @@ Test(writer_fen, every_ply_equals_a_fen_written_from_scratch)
         check_file(files[i], FEN_EP_LEGAL);
         check_file(files[i], FEN_SHREDDER);
     }
+}
+
+/* The lines writer_fen writes for a game of `count` moves from *start, each checked
+ * against fen_write of the position position_do_move reached. */
+static void check_moves(const struct position *start, const struct move *moves, size_t count,
+                        unsigned flags, const char *fen)
+{
+    struct pgn_game g = {.index = 7};
+    struct game_record rec = {.game = &g, .started = true, .start = *start,
+                              .mainline = moves, .mainline_count = count};
+    struct writer_options wopts = {.fen_mode = FEN_MODE_EVERY, .fen_flags = flags};
+    struct buf out, want;
+    buf_init(&out);
+    buf_init(&want);
+    writer_fen(&out, &rec, &wopts);
+    struct position pos = *start;
+    for (size_t i = 0; i < count; i++) {
+        position_do_move(&pos, moves[i]);
+        char text[FEN_MAX];
+        fen_write(&pos, text, sizeof text, flags);
+        buf_printf(&want, "7\t%zu\t%s\n", i + 1, text);
+    }
+    cr_assert_str_eq(out.data ? out.data : "", want.data, "from %s, flags %u", fen, flags);
+    buf_release(&out);
+    buf_release(&want);
+}
+
+/* Every legal move of pos, and with `replies` every legal reply to it: castling both
+ * ways, rights lost by a king's or rook's move or a capture on a rook's square, double
+ * pushes then e.p. captures (or not), promotions. */
+static long check_position(const struct position *pos, const char *fen, bool replies)
+{
+    static const unsigned flag_sets[] = {0, FEN_EP_LEGAL, FEN_SHREDDER};
+    struct move moves[MAX_MOVES], next[MAX_MOVES];
+    int n = movegen_legal(pos, moves);
+    long games = 0;
+    for (int i = 0; i < n; i++) {
+        struct position after = *pos;
+        position_do_move(&after, moves[i]);
+        int k = replies ? movegen_legal(&after, next) : 0;
+        for (size_t f = 0; f < sizeof flag_sets / sizeof *flag_sets; f++) {
+            check_moves(pos, &moves[i], 1, flag_sets[f], fen);
+            for (int j = 0; j < k; j++) {
+                struct move two[2] = {moves[i], next[j]};
+                check_moves(pos, two, 2, flag_sets[f], fen);
+            }
+        }
+        games += 1 + k;
+    }
+    return games;
+}
+
+/* An EPD line: the FEN before " ;". */
+static long check_epd_file(const char *path, bool chess960)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    char line[512];
+    long games = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strcspn(line, ";\n");
+        while (len && line[len - 1] == ' ')
+            len--;
+        if (!len)
+            continue;
+        line[len] = '\0';
+        struct position pos;
+        struct diag err;
+        cr_assert_eq(fen_parse(&pos, line, len, chess960, &err), 0, "%s: %s", line, err.message);
+        games += check_position(&pos, line, true);
+    }
+    fclose(f);
+    return games;
+}
+
+Test(writer_fen, every_move_and_reply_of_the_perft_positions_equals_fen_write, .timeout = 240)
+{
+    long games = check_epd_file("testdata/perft/standard.epd", false);
+    games += check_epd_file("testdata/perft/fischer.epd", true); /* X-FEN and Shredder rights */
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char fen[256];
+    struct position pos;
+    while (th_next_epd(f, &pos, fen, sizeof fen))
+        games += check_position(&pos, fen, false);
+    fclose(f);
+    cr_assert_gt(games, 500000);
 }
