@@ -35,28 +35,33 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     return true;
 }
 
-void fen_text_head(struct fen_text *t, const struct position *pos)
+/* The fields after the board up to the clocks for either side to move, with '-' for the
+ * e.p. square (" w KQkq - ", " b KQkq - "); returns their length. */
+static uint8_t side_fields(char side[2][16], const struct position *pos, unsigned flags)
 {
-    uint64_t key = fen_text_head_key(pos);
-    /* The e.p. square changes twice a double push; the castling rights seldom. */
-    if ((uint32_t)key != t->castle_key || !t->castle_fixed) {
-        t->castle_key = (uint32_t)key;
-        t->castle_fixed = fen_castling_fixed(pos, t->flags);
-        t->castle_len = (uint8_t)fen_write_castling(pos, t->castling, t->flags);
+    char castling[4];
+    size_t n = fen_write_castling(pos, castling, flags);
+    for (int c = 0; c < COLOR_COUNT; c++) {
+        memcpy(side[c], c == WHITE ? " w " : " b ", 3);
+        memcpy(side[c] + 3, castling, 4);
+        memcpy(side[c] + 3 + n, " - ", 3);
     }
-    t->head_key = key;
-    /* --ep legal: the e.p. square is written by the position, not the square alone. */
-    t->head_fixed = t->castle_fixed && (pos->ep_square == SQ_NONE || !(t->flags & FEN_EP_LEGAL));
-    t->head_len = (uint8_t)fen_fields_head(pos, t->castling, t->castle_len, t->head, t->flags);
+    return (uint8_t)(n + 6);
+}
+
+void fen_text_castling(struct fen_text *t, const struct position *pos)
+{
+    t->castle_key = fen_text_castle_key(pos);
+    t->castle_fixed = fen_castling_fixed(pos, t->flags);
+    t->side_len = side_fields(t->side, pos, t->flags);
 }
 
 void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags)
 {
     t->flags = flags;
-    t->castle_fixed = false; /* nothing kept yet */
     for (int rank = 0; rank < 8; rank++)
         t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
-    fen_text_head(t, pos);
+    fen_text_castling(t, pos);
 }
 
 /* A variant move may change any rank (explosions) and the fields carry pockets or
@@ -105,16 +110,9 @@ static uint32_t castle_key_of(const struct position *pos)
 static void every_side_castling(struct every_text *t, const struct position *pos,
                                 unsigned flags)
 {
-    char castling[4];
-    size_t n = fen_write_castling(pos, castling, flags);
     t->castle_key = castle_key_of(pos);
     t->castle_fixed = fen_castling_fixed(pos, flags);
-    for (int c = 0; c < COLOR_COUNT; c++) {
-        memcpy(t->side[c], c == WHITE ? " w " : " b ", 3);
-        memcpy(t->side[c] + 3, castling, 4);
-        memcpy(t->side[c] + 3 + n, " - ", 3);
-    }
-    t->side_len = (uint8_t)(n + 6);
+    t->side_len = side_fields(t->side, pos, flags);
 }
 
 PGNKIT_HOT void every_rank(struct every_text *t, const struct position *pos, int rank)

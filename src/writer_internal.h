@@ -7,36 +7,32 @@
 #include "fen_internal.h"
 #include "pgnkit/writer.h"
 
-/* The board field of a FEN by ranks, for the writers that print a FEN every ply
- * (fen --every, fen --comments) in standard chess: after a move only the ranks it
- * touched are rebuilt, and the castling field is kept while the rights stay. */
+/* The board field of a FEN by ranks, for the writer that prints a FEN every ply with
+ * its own replay (fen --comments) in standard chess: after a move only the ranks it
+ * touched are rebuilt, and the fields up to the clocks are kept per side to move while
+ * the castling rights stay (fen --every's every_text does the same). */
 struct fen_text {
     char rank[8][16];     /* the rank's text and '/' (fen_rank_slash) */
     uint8_t len[8];       /* with the '/' */
-    /* The fields up to the clocks (" w KQkq e3 "; the side to move is patched each ply)
-     * for the castling rights and e.p. square in head_key. */
-    uint64_t head_key;
-    bool head_fixed;      /* head[] depends on head_key alone */
-    uint8_t head_len;
-    char head[16];
-    /* The castling field for the rights in castle_key (fixed: for them alone). */
-    uint32_t castle_key;
-    bool castle_fixed;
-    uint8_t castle_len;
-    char castling[4];
+    /* " w KQkq - " for White to move, " b KQkq - " for Black: the e.p. square, when
+     * written, goes over the "- " (fen_text_write). */
+    char side[2][16];
+    uint8_t side_len;
+    bool castle_fixed;    /* side[] depends on the rights alone (fen_castling_fixed) */
+    uint32_t castle_key;  /* the rights side[] was written for */
     unsigned flags;       /* enum fen_flags */
 };
 
 /** Every rank of pos, a standard-chess position (no variant). */
 void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags);
-/** The fields' head of pos into t (its castling rights or e.p. square changed). */
-void fen_text_head(struct fen_text *t, const struct position *pos);
+/** The castling field of pos into t's side[] (its castling rights changed). */
+void fen_text_castling(struct fen_text *t, const struct position *pos);
 
-static inline uint64_t fen_text_head_key(const struct position *pos)
+static inline uint32_t fen_text_castle_key(const struct position *pos)
 {
     uint32_t rights;
     memcpy(&rights, pos->castle_rook, sizeof rights);
-    return rights | (uint64_t)pos->ep_square << 32;
+    return rights;
 }
 
 /** After m was played: pos is the position after it.  A standard move touches at most
@@ -50,12 +46,14 @@ static inline void fen_text_update(struct fen_text *t, const struct position *po
         if (to != from)
             t->len[to] = (uint8_t)fen_rank_slash(pos, to, t->rank[to]);
     }
-    if (fen_text_head_key(pos) != t->head_key || !t->head_fixed)
-        fen_text_head(t, pos);
+    if (fen_text_castle_key(pos) != t->castle_key || !t->castle_fixed)
+        fen_text_castling(t, pos);
 }
 
 /** The FEN of pos (whose ranks t holds) into dst (FEN_MAX + 16 bytes: whole 16-byte
- * copies), no NUL; returns its length and sets *board_len to the board field's. */
+ * copies), no NUL; returns its length and sets *board_len to the board field's.
+ * fen_fields_head()'s text: the e.p. square when there is one (--ep legal: when
+ * position_ep_legal), else '-'. */
 static inline size_t fen_text_write(const struct fen_text *t, const struct position *pos,
                                     char *dst, size_t *board_len)
 {
@@ -66,9 +64,13 @@ static inline size_t fen_text_write(const struct fen_text *t, const struct posit
     }
     n--; /* no '/' after rank 1 */
     *board_len = n;
-    memcpy(dst + n, t->head, 16);
-    dst[n + 1] = "wb"[pos->side_to_move];
-    n += t->head_len;
+    memcpy(dst + n, t->side[pos->side_to_move], 16);
+    n += t->side_len;
+    int ep = pos->ep_square;
+    if (ep != SQ_NONE && (!(t->flags & FEN_EP_LEGAL) || position_ep_legal(pos))) {
+        memcpy(dst + n - 2, uci_square_names[ep], 2); /* in place of "- " */
+        dst[n++] = ' ';
+    }
     n += fen_put_clock(dst + n, pos->halfmove_clock);
     n += fen_put_clock(dst + n, pos->fullmove_number);
     return n - 1; /* not the blank after the fullmove number */

@@ -380,3 +380,109 @@ Test(writer_pgn, lines_past_two_to_the_32)
     game_replayer_free(r);
     pgn_reader_free(reader);
 }
+
+/* The FENs of fen --comments' comments in the movetext of out, one a line, line breaks
+ * inside them (and before the "}") read as the blanks they replaced. */
+static void comment_fens(const struct buf *out, struct buf *fens)
+{
+    for (const char *p = out->data; p && (p = strstr(p, "{ ")) != NULL;) {
+        const char *end = strchr(p, '}'); /* after a blank or a line end */
+        cr_assert_not_null(end);
+        for (const char *c = p + 2; c < end - 1; c++)
+            buf_putc(fens, *c == '\n' ? ' ' : *c);
+        buf_putc(fens, '\n');
+        p = end + 1;
+    }
+}
+
+/* Every legal move of pos and every legal reply to it as games of one and two moves
+ * (written as UCI, so the writer's SAN is not what is tested here), through
+ * fen --comments with `flags`: each comment is fen_write()'s FEN of the position
+ * position_do_move reached. */
+static long check_comment_fens(const struct position *pos, const char *fen, bool chess960,
+                               unsigned flags)
+{
+    struct move moves[MAX_MOVES], next[MAX_MOVES];
+    int n = movegen_legal(pos, moves);
+    struct buf in, want;
+    buf_init(&in);
+    buf_init(&want);
+    long games = 0;
+    for (int i = 0; i < n; i++) {
+        struct position after = *pos, last;
+        position_do_move(&after, moves[i]);
+        char uci[8], uci2[8], text[FEN_MAX];
+        uci[uci_write_move(pos, moves[i], chess960, uci)] = '\0';
+        fen_write(&after, text, sizeof text, flags);
+        const char *head = chess960 ? "[Variant \"Chess960\"]\n" : "";
+        buf_printf(&in, "%s[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n\n", head, fen, uci);
+        buf_printf(&want, "%s\n", text);
+        int k = movegen_legal(&after, next);
+        for (int j = 0; j < k; j++) {
+            last = after;
+            position_do_move(&last, next[j]);
+            uci2[uci_write_move(&after, next[j], chess960, uci2)] = '\0';
+            buf_printf(&in, "%s[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s %s *\n\n", head, fen, uci,
+                       uci2);
+            buf_printf(&want, "%s\n", text);
+            fen_write(&last, text + 0, sizeof text, flags);
+            buf_printf(&want, "%s\n", text);
+            fen_write(&after, text, sizeof text, flags); /* the first move's again */
+        }
+        games += 1 + k;
+    }
+    struct writer_options o = {.fen_mode = FEN_MODE_COMMENTS, .fen_flags = flags};
+    struct buf out, got;
+    normalize(in.data ? in.data : "", &o, &out, NULL);
+    buf_init(&got);
+    comment_fens(&out, &got);
+    const char *g = got.data ? got.data : "", *e = want.data ? want.data : "";
+    size_t at = 0;
+    while (g[at] && g[at] == e[at])
+        at++;
+    while (at && g[at - 1] != '\n')
+        at--; /* the line that differs */
+    cr_assert_str_eq(g + at, e + at, "%s, flags %u: %.100s", fen, flags, g + at);
+    buf_release(&in);
+    buf_release(&want);
+    buf_release(&out);
+    buf_release(&got);
+    return games;
+}
+
+/* An EPD file's positions (the FEN before " ;"), each with no flags, --ep legal and
+ * --shredder. */
+static long check_comment_epd(const char *path, bool chess960)
+{
+    static const unsigned flag_sets[] = {0, FEN_EP_LEGAL, FEN_SHREDDER};
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    char line[512];
+    long games = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strcspn(line, ";\n");
+        while (len && line[len - 1] == ' ')
+            len--;
+        if (!len)
+            continue;
+        line[len] = '\0';
+        struct position pos;
+        struct diag err;
+        cr_assert_eq(fen_parse(&pos, line, len, chess960, &err), 0, "%s: %s", line, err.message);
+        for (size_t k = 0; k < sizeof flag_sets / sizeof *flag_sets; k++)
+            games += check_comment_fens(&pos, line, chess960, flag_sets[k]);
+    }
+    fclose(f);
+    return games;
+}
+
+/* fen --comments keeps the FEN text between plies (the ranks a move touched rebuilt, the
+ * castling field while the rights stay, the e.p. square written over its '-'): castling
+ * both ways, rights lost by a king's or rook's move or a capture on a rook's square,
+ * double pushes then e.p. captures (or not), promotions, X-FEN and Shredder rights. */
+Test(writer_pgn, fen_comments_of_every_move_and_reply_equal_fen_write, .timeout = 240)
+{
+    long games = check_comment_epd("testdata/perft/standard.epd", false);
+    games += check_comment_epd("testdata/perft/fischer.epd", true);
+    cr_assert_gt(games, 100000);
+}
