@@ -130,8 +130,15 @@ PGNKIT_HOT size_t put_move_number(char *num, uint32_t number, bool white)
 {
     if (__builtin_expect(number >= 100, 0))
         return put_long_move_number(num, number, white);
-    memcpy(num, move_numbers[!white][number], 8);
-    return (size_t)move_numbers[!white][number][7];
+    const char *entry = move_numbers[!white][number];
+    uint64_t text; /* one load: the length is its byte 7 */
+    memcpy(&text, entry, 8);
+    memcpy(num, &text, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (size_t)(text >> 56);
+#else
+    return (size_t)entry[7];
+#endif
 }
 
 /* The move after its number when it needs one ("12. e4", "12... e5", "e5"): one word,
