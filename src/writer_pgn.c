@@ -551,8 +551,10 @@ PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, st
         return false;
     enum piece_type piece = piece_type_of(pos->board[m.from]);
     int us = pos->side_to_move;
-    if (piece != PAWN && (att_piece(piece, m.to, position_occupied(pos)) &
-                          position_pieces(pos, (enum color)us, piece) & ~bb_square(m.from)))
+    /* The rivals' attack looked for only when there is a rival (a king never has one, a
+     * queen seldom, a minor piece or rook often not late in a game). */
+    bitboard rivals = position_pieces(pos, (enum color)us, piece) & ~bb_square(m.from);
+    if (piece != PAWN && rivals && (att_piece(piece, m.to, position_occupied(pos)) & rivals))
         return false;
     size_t column = w->line.column, at = column ? 1 : 0; /* p[0]: the separator */
     char *p = buf_reserve(w->line.out, 1 + 32), *q = p + at;
