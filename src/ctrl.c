@@ -37,15 +37,23 @@ static inline __m256i hits32(__m256i v)
 }
 #endif
 
-size_t ctrl_find(const char *s, size_t n)
+/*
+ * ctrl_find(), and whether s[0, n) is plain ASCII (ctrl_find_ascii): the bytes' top bits
+ * are ORed as the blocks go by, two instructions a block, so a caller that needs both
+ * makes one pass.  Without AVX2, or for a text under 32 bytes, *ascii is false.
+ */
+static size_t find(const char *s, size_t n, bool *ascii)
 {
     size_t i = 0;
+    *ascii = false;
 #ifdef __AVX2__
+    __m256i high = _mm256_setzero_si256();
     /* 64 bytes a step, one test; a block with a hit is looked at byte by byte. */
     for (; i + 64 <= n; i += 64) {
-        __m256i a = hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + i)));
-        __m256i b = hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32)));
-        __m256i any = _mm256_or_si256(a, b);
+        __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        high = _mm256_or_si256(high, _mm256_or_si256(va, vb));
+        __m256i any = _mm256_or_si256(hits32(va), hits32(vb));
         if (_mm256_testz_si256(any, any))
             continue;
         size_t k = find_slow(s, i, i + 64, n);
@@ -56,11 +64,22 @@ size_t ctrl_find(const char *s, size_t n)
      * overlap bytes already known clean, rather than a byte loop; a hit is then looked
      * for from i on. */
     if (n >= 32 && i < n) {
-        __m256i any = hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32)));
-        if (n - i > 32)
-            any = _mm256_or_si256(
-                any, hits32(_mm256_loadu_si256((const __m256i *)(const void *)(s + i))));
-        return _mm256_testz_si256(any, any) ? n : find_slow(s, i, n, n);
+        __m256i last = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32));
+        __m256i any = hits32(last);
+        high = _mm256_or_si256(high, last);
+        if (n - i > 32) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+            any = _mm256_or_si256(any, hits32(v));
+            high = _mm256_or_si256(high, v);
+        }
+        if (!_mm256_testz_si256(any, any))
+            return find_slow(s, i, n, n);
+        *ascii = _mm256_movemask_epi8(high) == 0;
+        return n;
+    }
+    if (n >= 64) { /* i == n: every byte was in a block */
+        *ascii = _mm256_movemask_epi8(high) == 0;
+        return n;
     }
 #elif defined(__SSE2__)
     /* 16 bytes a step: most text has none (a line end, 0x0A, is no control byte). */
@@ -69,8 +88,8 @@ size_t ctrl_find(const char *s, size_t n)
     const __m128i del = _mm_set1_epi8(0x7f), c1_lead = _mm_set1_epi8((char)0xc2);
     for (; i + 16 <= n; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        __m128i ascii = _mm_cmpgt_epi8(v, minus1); /* 0x00-0x7F (signed compare) */
-        __m128i low = _mm_and_si128(ascii, _mm_cmplt_epi8(v, tab));
+        __m128i low7 = _mm_cmpgt_epi8(v, minus1); /* 0x00-0x7F (signed compare) */
+        __m128i low = _mm_and_si128(low7, _mm_cmplt_epi8(v, tab));
         __m128i mid = _mm_and_si128(_mm_cmpgt_epi8(v, cr), _mm_cmplt_epi8(v, space));
         __m128i hit = _mm_or_si128(_mm_or_si128(low, mid), _mm_cmpeq_epi8(v, del));
         hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, c1_lead));
@@ -83,6 +102,14 @@ size_t ctrl_find(const char *s, size_t n)
 #endif
     return find_slow(s, i, n, n);
 }
+
+size_t ctrl_find(const char *s, size_t n)
+{
+    bool ascii;
+    return find(s, n, &ascii);
+}
+
+size_t ctrl_find_ascii(const char *s, size_t n, bool *ascii) { return find(s, n, ascii); }
 
 size_t ctrl_clean_size(const char *s, size_t n)
 {

@@ -198,13 +198,15 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
 /*
  * One CONTROL_BYTE per game, at its first control byte wherever it stands (a tag value,
  * a comment, an escape line): the scan reports only those it reads as blanks between
- * tokens, so one pass over the game's text finds the others and the first of all.
+ * tokens, so one pass over the game's text finds the others and the first of all.  The
+ * same pass tells whether the text is plain ASCII (pgn_game.ascii): returns that.
  */
-static void report_control_byte(struct pgn_reader *r, const char *text, size_t n)
+static bool report_control_byte(struct pgn_reader *r, const char *text, size_t n)
 {
-    size_t k = ctrl_find(text, n);
+    bool ascii;
+    size_t k = ctrl_find_ascii(text, n, &ascii);
     if (k == n)
-        return;
+        return ascii;
     uint64_t line = r->game_line, col = r->game_col;
     for (size_t j = 0; j < k; j++) {
         bool eol = text[j] == '\n' || (text[j] == '\r' && text[j + 1] != '\n');
@@ -222,9 +224,10 @@ static void report_control_byte(struct pgn_reader *r, const char *text, size_t n
             continue;
         if (old->line > line || (old->line == line && old->col > col))
             diag_set(old, DIAG_CONTROL_BYTE, line, col, what, code);
-        return;
+        return false;
     }
     add_diag(r, DIAG_CONTROL_BYTE, line, col, what, code);
+    return false;
 }
 
 /* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */
@@ -271,8 +274,7 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
                      r->lim.max_game_bytes, (unsigned long long)bytes);
     }
 
-    if (!r->skipping)
-        report_control_byte(r, r->data + r->game_start, (size_t)bytes);
+    bool ascii = !r->skipping && report_control_byte(r, r->data + r->game_start, (size_t)bytes);
     if (r->scratch_len)
         place_escaped(r);
     r->games++;
@@ -289,6 +291,7 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
         r->kept = r->tok0 + game->token_count; /* a part's room after it is reused */
     game->diags = r->diags;
     game->skipped = r->skipping;
+    game->ascii = ascii;
     return true;
 }
 

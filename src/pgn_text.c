@@ -264,8 +264,8 @@ static size_t decoded_control(const struct pgn_game *g, enum pgn_encoding enc,
 const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *g,
                                      enum pgn_encoding encoding)
 {
-    if (g->skipped || !g->text)
-        return g;
+    if (g->skipped || !g->text || g->ascii)
+        return g; /* g->ascii: the reader's pass found no byte to convert */
     size_t bad = encoding == PGN_ENCODING_AUTO || encoding == PGN_ENCODING_UTF8
                      ? first_non_utf8(g->text, g->bytes)
                      : ascii_prefix(g->text, g->bytes);

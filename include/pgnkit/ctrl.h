@@ -49,6 +49,11 @@ static inline unsigned ctrl_code(const char *s, size_t i)
 /** The index of the first control character of s[0, n), or n when there is none. */
 size_t ctrl_find(const char *s, size_t n);
 
+/** ctrl_find(), and *ascii true only when s[0, n) holds neither a control character nor
+ * a byte >= 0x80 (plain ASCII): found in the same pass.  *ascii may be false for plain
+ * ASCII too (a text under 32 bytes, a build without AVX2): it says "known plain". */
+size_t ctrl_find_ascii(const char *s, size_t n, bool *ascii);
+
 /** The bytes s[0, n) takes written clean: each control character becomes 3. */
 size_t ctrl_clean_size(const char *s, size_t n);
 

@@ -125,6 +125,9 @@ struct pgn_game {
      * limits, ...  A game with an error here may still have usable tokens. */
     struct diag_list diags;
     bool skipped;                /* too large or unreadable: no tags/tokens given */
+    /* The reader found text[0, bytes) plain ASCII (no byte >= 0x80, no control byte) in
+     * its pass for control bytes; false when it did not (pgn_text_utf8 then looks). */
+    bool ascii;
 };
 
 /** The whole line of a line's low 32 bits `low`, at most 2^32 - 1 lines after `base`. */
