@@ -78,22 +78,40 @@ static inline size_t short_number(const char *p)
  * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
  * stopped at one of those (a tab, say) to the general path, which finds the real stop.
  */
-static inline size_t comment_window(const char *p)
+#if defined(__AVX2__)
+/* comment_window's two constants, loaded once per scan_fast run: its loop then keeps
+ * them in registers rather than loading them for each comment. */
+struct comment_consts {
+    __m256i close, cr;
+};
+static inline struct comment_consts comment_consts(void)
+{
+    return (struct comment_consts){splat32('}'), splat32('\r')};
+}
+#else
+struct comment_consts {
+    char unused;
+};
+static inline struct comment_consts comment_consts(void) { return (struct comment_consts){0}; }
+#endif
+
+static inline size_t comment_window(const char *p, struct comment_consts k)
 {
 #if defined(__AVX2__)
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
-    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('}')), low);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k.cr), v);
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, k.close), low);
     uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
     return (size_t)__builtin_ctzll(bits);
 #elif defined(__SSE2__)
+    (void)k;
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')),
                                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
     return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
 #else
-    (void)p;
+    (void)p, (void)k;
     return 0; /* never used: window_end() is 0 without SSSE3 */
 #endif
 }
@@ -174,6 +192,7 @@ static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_
 struct fast_mark {
     const struct pgn_token *tok; /* the first token after the mark */
     enum game_phase phase;
+    uint64_t line0; /* the line where the line-end count was 0 at the mark */
 };
 
 static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fast_mark m)
@@ -186,12 +205,25 @@ static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fas
     return m.phase;
 }
 
+/*
+ * The line ends since the last token or tag pair (the token steps' r->eols), derived
+ * like the phase rather than reset per token: the last token's line is in the token.
+ * Fewer than 2^32 lines lie between it and `line` (scan_fast's column check bounds the
+ * bytes since the line start before it), so its low 32 bits suffice.
+ */
+static inline uint64_t fast_run(const struct pgn_token *tok, struct fast_mark m, uint64_t line)
+{
+    if (tok > m.tok)
+        return (uint32_t)((uint32_t)line - tok[-1].line);
+    return line - m.line0;
+}
+
 /* scan_fast's state from token to token: locals of scan_fast that fast_token updates
  * (inlined, so they stay in registers). */
 struct fast_state {
     size_t i;                /* the next byte */
     struct pgn_token *tok;   /* the next token's slot */
-    uint64_t line, run;      /* the line, line ends since the last token or tag pair */
+    uint64_t line;           /* the line */
     ptrdiff_t ls1;           /* the index before the line's first byte */
     struct fast_mark mark;
 };
@@ -200,7 +232,83 @@ struct fast_state {
 struct fast_env {
     const char *d;
     size_t n, max_tok, short_at, win_end;
+    struct comment_consts cc;
 };
+
+/* The token [s, e) of `kind`, its first byte (for the column) at `at`, in the next slot. */
+static inline __attribute__((always_inline)) void
+fast_push(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
+          enum pgn_token_kind kind)
+{
+    struct pgn_token *tok = st->tok;
+    tok->text = d + s;
+    tok->len = (uint32_t)(e - s);
+    tok->line = (uint32_t)st->line;
+    tok->col = (uint32_t)((ptrdiff_t)at - st->ls1);
+    tok->kind = (uint8_t)kind;
+    st->tok = tok + 1;
+}
+
+/*
+ * The windowed loop's usual run of plies, from a short move number at st->i (a digit
+ * below stop): "12." or "12...", its move, then a comment or the other side's move, and
+ * on to the next number, while each token starts below stop and is found in its window.
+ * Each is read as fast_token reads it (the same tests and windows, each followed by one
+ * space or none); what it saves is fast_token's dispatch on the first byte, as the kind
+ * of the next token is nearly always known: a move after a number, a comment ('{', tested
+ * first: lichess's clocks), a move or a number after a move, a number or a move after a
+ * comment.  Anything else goes back to the loop, at the byte it stopped at.  False (st
+ * unchanged) when the number at st->i is no short one: fast_token decides it.  One
+ * function with jumps between the token kinds rather than a function per kind: a token's
+ * successor test then jumps straight to the next kind's code.
+ */
+static inline __attribute__((always_inline)) bool
+fast_plies(const struct fast_env *env, struct fast_state *st, size_t stop)
+{
+#ifdef __SSSE3__
+    const char *d = env->d;
+    size_t i = st->i, len = short_number(d + i), e;
+    unsigned bits;
+    if (len == 0)
+        return false;
+number:
+    e = i + len;
+    fast_push(st, d, i, i, e, PGN_TOK_MOVE_NUMBER);
+    i = e + (d[e] == ' ');
+    if (i >= stop || fast_class[(unsigned char)d[i]] != CC_OTHER ||
+        (bits = delim_bits(d + i + 1)) == 0)
+        goto done;
+move:
+    e = i + 1 + (size_t)__builtin_ctz(bits);
+    fast_push(st, d, i, i, e, PGN_TOK_MOVE);
+    i = e + (d[e] == ' ');
+    if (i >= stop)
+        goto done;
+    if (d[i] == '{') {
+        size_t close = i + 1 + comment_window(d + i + 1, env->cc);
+        if (d[close] != '}')
+            goto done;
+        fast_push(st, d, i, i + 1, close, PGN_TOK_COMMENT);
+        i = close + 1 + (d[close + 1] == ' ');
+        if (i >= stop)
+            goto done;
+        if (is_digit(d[i]) && (len = short_number(d + i)) != 0)
+            goto number;
+    }
+    if (fast_class[(unsigned char)d[i]] == CC_OTHER) {
+        if ((bits = delim_bits(d + i + 1)) != 0)
+            goto move;
+    } else if (is_digit(d[i]) && (len = short_number(d + i)) != 0) {
+        goto number;
+    }
+done:
+    st->i = i;
+    return true;
+#else
+    (void)env, (void)st, (void)stop;
+    return false;
+#endif
+}
 
 /*
  * One token (or blank, line end, tag pair) at st->i: false when the token steps must take
@@ -212,7 +320,7 @@ struct fast_env {
  */
 static inline __attribute__((always_inline)) bool
 fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
-           bool windowed)
+           bool windowed, size_t stop)
 {
     const char *d = env->d;
     const size_t n = env->n, i = st->i;
@@ -236,6 +344,8 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
         }
         kind = PGN_TOK_MOVE;
     } else if (is_digit((char)c)) {
+        if (windowed && fast_plies(env, st, stop))
+            return true;
 #ifdef __SSSE3__
         size_t len;
         /* The usual number from a few bytes; the vector step for the rest. */
@@ -261,7 +371,7 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
         kind = PGN_TOK_MOVE_NUMBER;
     } else if (c == '{') {
         size_t close;
-        if (in_window && d[close = i + 1 + comment_window(d + i + 1)] == '}') {
+        if (in_window && d[close = i + 1 + comment_window(d + i + 1, env->cc)] == '}') {
             next = close + 1 + (d[close + 1] == ' ');
         } else {
             close = find_stop(d, i + 1, n, '}', '}');
@@ -274,7 +384,6 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
         kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
     } else if (c == '\n') {
         st->i = i + 1;
-        st->run++;
         st->line++;
         st->ls1 = (ptrdiff_t)i;
         return true;
@@ -286,7 +395,8 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
          * after a blank line (perhaps a new game) and any tag of a part read again
          * (stepped over, not kept) are the splitter's. */
         enum game_phase phase = fast_phase(st->tok, st->mark);
-        if (phase == PHASE_MOVETEXT || (phase == PHASE_TAGS && st->run >= 2) || r->relex)
+        if (phase == PHASE_MOVETEXT ||
+            (phase == PHASE_TAGS && fast_run(st->tok, st->mark, st->line) >= 2) || r->relex)
             return false;
         struct tag_parse tp;
         size_t j = in_window ? tag_window(r, d, i, n, &tp) : 0;
@@ -297,21 +407,13 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
                                         {d + tp.value, tp.value_len},
                                         st->line,
                                         (uint32_t)((ptrdiff_t)i - st->ls1)};
-        st->mark = (struct fast_mark){st->tok, PHASE_TAGS};
-        st->run = 0;
+        st->mark = (struct fast_mark){st->tok, PHASE_TAGS, st->line};
         st->i = j;
         return true;
     } else {
         return false;
     }
-    struct pgn_token *tok = st->tok;
-    tok->text = d + s;
-    tok->len = (uint32_t)(e - s);
-    tok->line = (uint32_t)st->line;
-    tok->col = (uint32_t)((ptrdiff_t)i - st->ls1);
-    tok->kind = (uint8_t)kind;
-    st->tok = tok + 1;
-    st->run = 0;
+    fast_push(st, d, i, s, e, kind);
     st->i = next;
     return true;
 }
@@ -341,14 +443,15 @@ __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
     const struct fast_env env = {r->data, n, r->lim.max_token_bytes,
                                  /* A token ending at `short_at` or later may go on in
                                   * bytes not read yet. */
-                                 r->eof ? SIZE_MAX : n, window_end(r, n)};
+                                 r->eof ? SIZE_MAX : n, window_end(r, n), comment_consts()};
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
     if ((ptrdiff_t)n - (r->ls - 1) > (ptrdiff_t)UINT32_MAX)
         return i;
     /* A fresh reader has no token array yet, and NULL + 0 is undefined (UBSan). */
     if (!r->toks)
         grow_tokens(r);
-    struct fast_state st = {i, r->toks + r->ntok, r->line, r->eols, r->ls - 1, {NULL, r->phase}};
+    struct fast_state st = {i, r->toks + r->ntok, r->line, r->ls - 1,
+                            {NULL, r->phase, r->line - r->eols}};
     st.mark.tok = st.tok;
     while (st.i < n) {
         /* Near max_game_tokens the slow path goes on: emit() enforces it.  At part_stop
@@ -371,16 +474,16 @@ __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
         const size_t stop = n - st.i > room ? st.i + room : n;
         const size_t windowed_stop = stop < env.win_end ? stop : env.win_end;
         while (st.i < windowed_stop)
-            if (!fast_token(r, &env, &st, true))
+            if (!fast_token(r, &env, &st, true, windowed_stop))
                 goto out;
         while (st.i < stop)
-            if (!fast_token(r, &env, &st, false))
+            if (!fast_token(r, &env, &st, false, stop))
                 goto out;
     }
 out:
     r->line = st.line;
     r->ls = st.ls1 + 1;
-    r->eols = st.run;
+    r->eols = fast_run(st.tok, st.mark, st.line);
     r->phase = fast_phase(st.tok, st.mark);
     r->ntok = (size_t)(st.tok - r->toks);
     return st.i;
