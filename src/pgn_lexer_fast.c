@@ -310,6 +310,45 @@ done:
 #endif
 }
 
+/* The usual tag pair tp, its '[' at i, kept (commit_tag's case without an error or an
+ * escape); it marks the phase (fast_mark) and resets the line-end count. */
+static inline __attribute__((always_inline)) void
+fast_tag_push(struct pgn_reader *r, struct fast_state *st, const char *d, size_t i,
+              const struct tag_parse *tp)
+{
+    *push_tag(r) = (struct pgn_tag){{d + tp->name, tp->name_len},
+                                    {d + tp->value, tp->value_len},
+                                    st->line,
+                                    (uint32_t)((ptrdiff_t)i - st->ls1)};
+    st->mark = (struct fast_mark){st->tok, PHASE_TAGS, st->line};
+}
+
+/*
+ * Windowed, after a tag pair kept at st->i's left: the tag pairs that follow one a line
+ * ("]\n[" between them), as a tag section's do, each found in its window (tag_window)
+ * and starting below stop.  Each is the tag pair fast_token would read after the line
+ * end: the phase is PHASE_TAGS and one line end lies since the last tag pair, so it is
+ * no game's end, and r->relex is false (fast_token's test before the first).  What it
+ * saves is the dispatch on the line end and on the '[', and that test.  A tag pair that
+ * is not found so is left, with its line end, to the loop.
+ */
+static inline __attribute__((always_inline)) void
+fast_tag_lines(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
+               size_t stop)
+{
+    const char *d = env->d;
+    size_t i = st->i, j;
+    struct tag_parse tp;
+    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
+           (j = tag_window(r, d, i + 1, env->n, &tp)) != 0) {
+        st->line++;
+        st->ls1 = (ptrdiff_t)i;
+        fast_tag_push(r, st, d, i + 1, &tp);
+        i = j;
+    }
+    st->i = i;
+}
+
 /*
  * One token (or blank, line end, tag pair) at st->i: false when the token steps must take
  * it (st unchanged).  With `windowed` (a constant: scan_fast has a copy of its loop for
@@ -402,13 +441,10 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
         size_t j = in_window ? tag_window(r, d, i, n, &tp) : 0;
         if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
             return false;
-        /* A usual tag pair: commit_tag's case without an error or an escape. */
-        *push_tag(r) = (struct pgn_tag){{d + tp.name, tp.name_len},
-                                        {d + tp.value, tp.value_len},
-                                        st->line,
-                                        (uint32_t)((ptrdiff_t)i - st->ls1)};
-        st->mark = (struct fast_mark){st->tok, PHASE_TAGS, st->line};
+        fast_tag_push(r, st, d, i, &tp);
         st->i = j;
+        if (windowed)
+            fast_tag_lines(r, env, st, stop);
         return true;
     } else {
         return false;

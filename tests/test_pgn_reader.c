@@ -971,6 +971,11 @@ Test(pgn_reader, windowed_plies_read_as_without_windows, .timeout = 60)
         "\n[Event \"x\"]\n", "\n\n", "\xc2\xbd", ";c\n", "\n%e\n", "[", "0-1 ",
         "1.e4", "{c}e5", "Nf3{c}", "1.e4{c}1...e5", "2. Nf3 { [%clk 0:00:59] } 2... Nc6 ",
         "10. Bb5 Nf6 11. O-O ", "99... h5 ",
+        /* tag lines, one after another (fast_tag_lines) or not */
+        "[White \"a\"]\n", "[Black \"b\"]\n", "[Event \"x\"]\n[Site \"y\"]\n[Round \"1\"]\n",
+        "[Annotator \"a value longer than thirty-two bytes, surely\"]\n", "[E \"a\\\"b\"]\n",
+        "[E \"x\"]\r\n", "[E \"x\"] [F \"y\"]\n", "[E \"x\"]\n[E \"x\"]\n", "[E x]\n",
+        "[E \"\"]\n",
     };
     static const struct pgn_limits no_windows = {.max_token_bytes = 15};
     unsigned seed = getenv("PGNKIT_SEED") ? (unsigned)atoi(getenv("PGNKIT_SEED")) : 4242u;
