@@ -79,6 +79,20 @@ static inline size_t short_number(const char *p)
  * stopped at one of those (a tab, say) to the general path, which finds the real stop.
  */
 #if defined(__AVX2__)
+/* The index of the first set bit of a 32-byte window's mask, 32 when none.  BMI's tzcnt
+ * gives 32 for 0 by itself; otherwise a sentinel bit above the mask (a 64-bit constant
+ * the loops would rebuild on their way in). */
+static inline size_t window32_first(unsigned bits)
+{
+#ifdef __BMI__
+    return (size_t)_tzcnt_u32(bits);
+#else
+    return (size_t)__builtin_ctzll((uint64_t)bits | ((uint64_t)1 << 32));
+#endif
+}
+#endif
+
+#if defined(__AVX2__)
 /* comment_window's two constants, loaded once per scan_fast run: its loop then keeps
  * them in registers rather than loading them for each comment. */
 struct comment_consts {
@@ -101,8 +115,7 @@ static inline size_t comment_window(const char *p, struct comment_consts k)
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k.cr), v);
     __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, k.close), low);
-    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
-    return (size_t)__builtin_ctzll(bits);
+    return window32_first((unsigned)_mm256_movemask_epi8(hit));
 #elif defined(__SSE2__)
     (void)k;
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -134,8 +147,7 @@ static inline size_t value_window(const char *p)
     __m256i hit = _mm256_or_si256(
         _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
         low);
-    uint64_t bits = (uint32_t)_mm256_movemask_epi8(hit) | ((uint64_t)1 << 32);
-    return (size_t)__builtin_ctzll(bits);
+    return window32_first((unsigned)_mm256_movemask_epi8(hit));
 #else
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i quote = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
