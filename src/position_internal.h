@@ -162,6 +162,43 @@ PGNKIT_HOT void pos_move_board(struct position *pos, struct move m)
 }
 
 /*
+ * pos_move_board for a plain move, its callers' fast path (fen --every: writer_fen.c):
+ * plays m into pos if it is one, off the squares in `slow` (the castling kings' and
+ * rooks'), not a promotion nor an e.p. capture nor a null move.  The mailbox, clocks and
+ * e.p. square then, with the same result as pos_move_board (tests/test_writer_fen.c:
+ * every line equals fen_write's); the rest is the caller's to play by pos_move_board.
+ * m must be legal: a king takes its own rook only castling, from a castling square.  The
+ * kings' squares are not moved: they are read only while their side has a right
+ * (castle_letter), and then they are in `slow`.  False: nothing done.
+ */
+PGNKIT_HOT bool pos_move_board_plain(struct position *pos, struct move m, bitboard slow)
+{
+    int from = m.from, to = m.to;
+    if ((m.flags & MOVE_NULL) || m.promo || ((slow >> from | slow >> to) & 1))
+        return false;
+    uint8_t piece = pos->board[from], victim = pos->board[to];
+    uint32_t half = pos->halfmove_clock + 1;
+    uint8_t ep = SQ_NONE;
+    if (victim != PIECE_NONE)
+        half = 0;
+    if (piece_type_of(piece) == PAWN) {
+        if (victim == PIECE_NONE && ((from ^ to) & 7))
+            return false; /* e.p. */
+        half = 0;
+        if (to - from == 16 || to - from == -16)
+            ep = (uint8_t)((from + to) / 2);
+    }
+    int us = pos->side_to_move;
+    pos->board[from] = PIECE_NONE;
+    pos->board[to] = piece;
+    pos->halfmove_clock = half;
+    pos->ep_square = ep;
+    pos->fullmove_number += (uint32_t)us;
+    pos->side_to_move = (uint8_t)(us ^ 1);
+    return true;
+}
+
+/*
  * The checks a plain move (one piece from `from` to `to`, now a `placed`) gives, from
  * what the move changed: the piece's own attack on the king from `to`, and a slider of
  * the mover uncovered on the line from the king through `from`.  Exact for standard

@@ -146,9 +146,9 @@ PGNKIT_HOT void counter_text_next(char *t, uint8_t *len)
     ++*len;
 }
 
-/* The squares whose moves take the whole replay (pos_move_board) rather than fen
- * --every's own: a castling rook's and its king's (the rights), and every square while
- * the castling field reads the board (X-FEN). */
+/* The squares whose moves take the whole replay (pos_move_board) rather than
+ * pos_move_board_plain: a castling rook's and its king's (the rights), and every square
+ * while the castling field reads the board (X-FEN). */
 static bitboard every_slow_squares(const struct every_text *t, const struct position *pos)
 {
     if (!t->castle_fixed)
@@ -199,48 +199,12 @@ PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct posi
     return n + t->full_len + 1;
 }
 
-/*
- * Plays m into pos, if a plain move.  Nearly every move is one: off the castling squares
- * (a castling king's, a castling rook's), not a promotion nor an e.p. capture nor a
- * null move.  The mailbox, clocks and e.p. square then, with the same result as
- * pos_move_board (tests/test_writer_fen.c: every line equals fen_write's); the rest by
- * pos_move_board itself.  A mainline move is legal: a king takes its own rook only
- * castling, from a castling square.  The kings' squares are kept only while their side
- * has a right (castle_letter reads them then).  False: nothing done.
- */
-PGNKIT_HOT bool every_move_plain(struct position *pos, struct move m, bitboard slow)
-{
-    int from = m.from, to = m.to;
-    if ((m.flags & MOVE_NULL) || m.promo || ((slow >> from | slow >> to) & 1))
-        return false;
-    uint8_t piece = pos->board[from], victim = pos->board[to];
-    uint32_t half = pos->halfmove_clock + 1;
-    uint8_t ep = SQ_NONE;
-    if (victim != PIECE_NONE)
-        half = 0;
-    if (piece_type_of(piece) == PAWN) {
-        if (victim == PIECE_NONE && ((from ^ to) & 7))
-            return false; /* e.p. */
-        half = 0;
-        if (to - from == 16 || to - from == -16)
-            ep = (uint8_t)((from + to) / 2);
-    }
-    int us = pos->side_to_move;
-    pos->board[from] = PIECE_NONE;
-    pos->board[to] = piece;
-    pos->halfmove_clock = half;
-    pos->ep_square = ep;
-    pos->fullmove_number += (uint32_t)us;
-    pos->side_to_move = (uint8_t)(us ^ 1);
-    return true;
-}
-
 /* Plays m into pos and t. */
 PGNKIT_HOT void every_move(struct every_text *t, struct position *pos, struct move m,
                            bitboard *slow, unsigned flags, bool ep_legal)
 {
     int from = m.from, to = m.to, us = pos->side_to_move;
-    if (ep_legal || !every_move_plain(pos, m, *slow))
+    if (ep_legal || !pos_move_board_plain(pos, m, *slow))
         every_move_slow(t, pos, m, slow, flags);
     if (us == BLACK)
         counter_text_next(t->full, &t->full_len);
