@@ -60,16 +60,21 @@ endif
 PROFILE_CFLAGS_callgrind = -O3 -g -DNDEBUG -march=x86-64-v3 $(LTO)
 PROFILE_LDFLAGS_callgrind = -march=x86-64-v3 $(LTO) -O3
 PROFILE_CFLAGS_debug := -O0 -g3
-PROFILE_CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+# The sanitized builds (asan, tsan, fuzz) take $(ARCH) as the release build does: the
+# reader's and FEN writer's vector paths (AVX2, SSSE3, BMI2: pgn_lexer_fast.c, ctrl.c,
+# pgn_split.c, fen.c) are what ships, and without it they compiled to their SSE2
+# fallbacks, so neither ASan nor the fuzzers ever ran them.  The debug build (make
+# check-leaks) keeps the fallbacks: no $(ARCH) there.
+PROFILE_CFLAGS_asan := -O1 -g $(ARCH) -fsanitize=address,undefined -fno-sanitize-recover=all \
                        -fno-omit-frame-pointer
-PROFILE_LDFLAGS_asan := -fsanitize=address,undefined
-PROFILE_CFLAGS_tsan := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-PROFILE_LDFLAGS_tsan := -fsanitize=thread
+PROFILE_LDFLAGS_asan := $(ARCH) -fsanitize=address,undefined
+PROFILE_CFLAGS_tsan := -O1 -g $(ARCH) -fsanitize=thread -fno-omit-frame-pointer
+PROFILE_LDFLAGS_tsan := $(ARCH) -fsanitize=thread
 # fuzz: clang only (make fuzz sets CC=clang); the library is instrumented for libFuzzer,
 # which links only into build/fuzz/fuzz/fuzz_<target>.
-PROFILE_CFLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+PROFILE_CFLAGS_fuzz := -O1 -g $(ARCH) -fsanitize=fuzzer-no-link,address,undefined \
                        -fno-sanitize-recover=all -fno-omit-frame-pointer
-PROFILE_LDFLAGS_fuzz := -fsanitize=address,undefined
+PROFILE_LDFLAGS_fuzz := $(ARCH) -fsanitize=address,undefined
 
 PGNKIT_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PGNKIT_CFLAGS = -std=c11 $(WARN) $(PROFILE_CFLAGS_$(BUILD)) -pthread -MMD -MP $(PKG_CFLAGS)
