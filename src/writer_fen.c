@@ -84,47 +84,25 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 }
 
 /*
- * fen --every's text of a standard-chess position, kept between lines: the board by
- * ranks (only the ranks a move touched are rebuilt), the side to move and castling field for either side (rebuilt
- * when the rights change), the fullmove number counted up in place.  The e.p. square
- * and halfmove clock come from tables each line.
+ * fen --every's text of a standard-chess position, kept between lines: fen_text's (the
+ * board by ranks, only the ranks a move touched rebuilt; the fields up to the clocks
+ * per side to move, rebuilt when the rights change) and the fullmove number, counted
+ * up in place.  The e.p. square and halfmove clock come from tables each line.
  */
 struct every_text {
-    char rank[8][16];      /* the rank's text and '/' (fen_rank_slash) */
-    uint8_t len[8];        /* with the '/' */
-    char side[2][16];      /* " w KQkq - " for White to move, " b KQkq - " for Black */
-    uint8_t side_len;
-    bool castle_fixed;     /* side[] depends on the rights alone (fen_castling_fixed) */
-    uint32_t castle_key;   /* the rights side[] was written for */
+    struct fen_text fen;
     char full[16];         /* the fullmove number and '\n' */
     uint8_t full_len;      /* digits only */
 };
 
-static uint32_t castle_key_of(const struct position *pos)
-{
-    uint32_t rights;
-    memcpy(&rights, pos->castle_rook, sizeof rights);
-    return rights;
-}
-
-static void every_side_castling(struct every_text *t, const struct position *pos,
-                                unsigned flags)
-{
-    t->castle_key = castle_key_of(pos);
-    t->castle_fixed = fen_castling_fixed(pos, flags);
-    t->side_len = side_fields(t->side, pos, flags);
-}
-
 PGNKIT_HOT void every_rank(struct every_text *t, const struct position *pos, int rank)
 {
-    t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
+    t->fen.len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->fen.rank[rank]);
 }
 
 static void every_text_init(struct every_text *t, const struct position *pos, unsigned flags)
 {
-    for (int rank = 0; rank < 8; rank++)
-        every_rank(t, pos, rank);
-    every_side_castling(t, pos, flags);
+    fen_text_init(&t->fen, pos, flags);
     t->full_len = (uint8_t)decimal_put(t->full, pos->fullmove_number);
     t->full[t->full_len] = '\n';
 }
@@ -151,7 +129,7 @@ PGNKIT_HOT void counter_text_next(char *t, uint8_t *len)
  * while the castling field reads the board (X-FEN). */
 static bitboard every_slow_squares(const struct every_text *t, const struct position *pos)
 {
-    if (!t->castle_fixed)
+    if (!t->fen.castle_fixed)
         return ~(bitboard)0;
     bitboard slow = 0;
     for (int c = 0; c < COLOR_COUNT; c++)
@@ -171,8 +149,8 @@ static void every_move_slow(struct every_text *t, struct position *pos, struct m
         pos_do_move(pos, m);
     else
         pos_move_board(pos, m);
-    if (castle_key_of(pos) != t->castle_key || !t->castle_fixed)
-        every_side_castling(t, pos, flags);
+    if (fen_text_castle_key(pos) != t->fen.castle_key || !t->fen.castle_fixed)
+        fen_text_castling(&t->fen, pos);
     *slow = flags & FEN_EP_LEGAL ? ~(bitboard)0 : every_slow_squares(t, pos);
 }
 
@@ -181,19 +159,8 @@ static void every_move_slow(struct every_text *t, struct position *pos, struct m
 PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct position *pos,
                                    char *dst, bool ep_legal)
 {
-    size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) {
-        memcpy(dst + n, t->rank[rank], 16);
-        n += t->len[rank];
-    }
-    n--; /* no '/' after rank 1 */
-    memcpy(dst + n, t->side[pos->side_to_move], 16);
-    n += t->side_len;
-    int ep = pos->ep_square;
-    if (ep != SQ_NONE && (!ep_legal || position_ep_legal(pos))) {
-        memcpy(dst + n - 2, uci_square_names[ep], 2); /* in place of "- " */
-        dst[n++] = ' ';
-    }
+    size_t board_len;
+    size_t n = fen_text_write_head(&t->fen, pos, dst, &board_len, ep_legal);
     n += fen_put_clock(dst + n, pos->halfmove_clock);
     memcpy(dst + n, t->full, 16);
     return n + t->full_len + 1;

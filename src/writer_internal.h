@@ -10,7 +10,8 @@
 /* The board field of a FEN by ranks, for the writer that prints a FEN every ply with
  * its own replay (fen --comments) in standard chess: after a move only the ranks it
  * touched are rebuilt, and the fields up to the clocks are kept per side to move while
- * the castling rights stay (fen --every's every_text does the same). */
+ * the castling rights stay.  fen --every (writer_fen.c) keeps one too, with its own
+ * replay. */
 struct fen_text {
     char rank[8][16];     /* the rank's text and '/' (fen_rank_slash) */
     uint8_t len[8];       /* with the '/' */
@@ -50,12 +51,13 @@ static inline void fen_text_update(struct fen_text *t, const struct position *po
         fen_text_castling(t, pos);
 }
 
-/** The FEN of pos (whose ranks t holds) into dst (FEN_MAX + 16 bytes: whole 16-byte
- * copies), no NUL; returns its length and sets *board_len to the board field's.
- * fen_fields_head()'s text: the e.p. square when there is one (--ep legal: when
- * position_ep_legal), else '-'. */
-static inline size_t fen_text_write(const struct fen_text *t, const struct position *pos,
-                                    char *dst, size_t *board_len)
+/** The FEN of pos (whose ranks t holds) up to its clocks into dst, whole 16-byte copies
+ * (16 bytes past what it writes), no NUL: the board, then fen_fields_head()'s text, the
+ * e.p. square when there is one (ep_legal, as FEN_EP_LEGAL: when position_ep_legal),
+ * else '-'.  Returns its length and sets *board_len to the board field's.  The clocks
+ * are the caller's: fen --every keeps its fullmove number as text. */
+static inline size_t fen_text_write_head(const struct fen_text *t, const struct position *pos,
+                                         char *dst, size_t *board_len, bool ep_legal)
 {
     size_t n = 0;
     for (int rank = 7; rank >= 0; rank--) {
@@ -67,10 +69,19 @@ static inline size_t fen_text_write(const struct fen_text *t, const struct posit
     memcpy(dst + n, t->side[pos->side_to_move], 16);
     n += t->side_len;
     int ep = pos->ep_square;
-    if (ep != SQ_NONE && (!(t->flags & FEN_EP_LEGAL) || position_ep_legal(pos))) {
+    if (ep != SQ_NONE && (!ep_legal || position_ep_legal(pos))) {
         memcpy(dst + n - 2, uci_square_names[ep], 2); /* in place of "- " */
         dst[n++] = ' ';
     }
+    return n;
+}
+
+/** The FEN of pos (whose ranks t holds) into dst (FEN_MAX + 16 bytes: whole 16-byte
+ * copies), no NUL; returns its length and sets *board_len to the board field's. */
+static inline size_t fen_text_write(const struct fen_text *t, const struct position *pos,
+                                    char *dst, size_t *board_len)
+{
+    size_t n = fen_text_write_head(t, pos, dst, board_len, t->flags & FEN_EP_LEGAL);
     n += fen_put_clock(dst + n, pos->halfmove_clock);
     n += fen_put_clock(dst + n, pos->fullmove_number);
     return n - 1; /* not the blank after the fullmove number */
