@@ -120,25 +120,16 @@ static long check_position(const struct position *pos, const char *fen, bool rep
     return games;
 }
 
-/* An EPD line: the FEN before " ;". */
+/* Every position of an EPD file (th_next_epd_line), with its replies. */
 static long check_epd_file(const char *path, bool chess960)
 {
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "%s", path);
-    char line[512];
+    struct position pos;
+    char fen[512];
     long games = 0;
-    while (fgets(line, sizeof line, f)) {
-        size_t len = strcspn(line, ";\n");
-        while (len && line[len - 1] == ' ')
-            len--;
-        if (!len)
-            continue;
-        line[len] = '\0';
-        struct position pos;
-        struct diag err;
-        cr_assert_eq(fen_parse(&pos, line, len, chess960, &err), 0, "%s: %s", line, err.message);
-        games += check_position(&pos, line, true);
-    }
+    while (th_next_epd_line(f, chess960, &pos, fen, sizeof fen))
+        games += check_position(&pos, fen, true);
     fclose(f);
     return games;
 }

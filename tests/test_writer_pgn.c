@@ -458,23 +458,13 @@ static long check_comment_epd(const char *path, bool chess960, long reply_every)
     static const unsigned flag_sets[] = {0, FEN_EP_LEGAL, FEN_SHREDDER};
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "%s", path);
-    char line[512];
-    long games = 0, positions = 0;
-    while (fgets(line, sizeof line, f)) {
-        size_t len = strcspn(line, ";\n");
-        while (len && line[len - 1] == ' ')
-            len--;
-        if (!len)
-            continue;
-        line[len] = '\0';
-        struct position pos;
-        struct diag err;
-        cr_assert_eq(fen_parse(&pos, line, len, chess960, &err), 0, "%s: %s", line, err.message);
+    struct position pos;
+    char fen[512];
+    long games = 0;
+    for (long positions = 0; th_next_epd_line(f, chess960, &pos, fen, sizeof fen); positions++)
         for (size_t k = 0; k < sizeof flag_sets / sizeof *flag_sets; k++)
-            games += check_comment_fens(&pos, line, chess960, flag_sets[k],
+            games += check_comment_fens(&pos, fen, chess960, flag_sets[k],
                                         positions % reply_every == 0);
-        positions++;
-    }
     fclose(f);
     return games;
 }

@@ -38,3 +38,21 @@ bool th_next_epd(FILE *f, struct position *pos, char *fen, size_t cap)
     }
     return false;
 }
+
+bool th_next_epd_line(FILE *f, bool chess960, struct position *pos, char *fen, size_t cap)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strcspn(line, ";\n");
+        while (len && line[len - 1] == ' ')
+            len--;
+        if (!len)
+            continue;
+        struct diag err;
+        cr_assert_eq(fen_parse(pos, line, len, chess960, &err), 0, "%.*s: %s", (int)len, line,
+                     err.message);
+        snprintf(fen, cap, "%.*s", (int)len, line);
+        return true;
+    }
+    return false;
+}
