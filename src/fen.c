@@ -568,11 +568,14 @@ static const char piece_char[32] = {
 };
 
 /* By the occupied squares of the rank, not square by square (most squares are empty):
- * the portable way, and Crazyhouse's ('~' marks). */
+ * the portable way, and Crazyhouse's ('~' marks).  From the board alone, not the
+ * bitboards: fen --every's replay keeps only the board (pos_move_board). */
 static size_t rank_text_scalar(const struct position *pos, int rank, char *dst)
 {
     const uint8_t *row = pos->board + 8 * rank;
-    unsigned occ = (unsigned)(position_occupied(pos) >> (8 * rank)) & 0xff;
+    unsigned occ = 0;
+    for (int file = 0; file < 8; file++)
+        occ |= (unsigned)(row[file] != PIECE_NONE) << file;
     size_t n = 0;
     int next = 0; /* the file after the last piece written */
     while (occ) {
@@ -615,24 +618,9 @@ size_t fen_rank_slash(const struct position *pos, int rank, char dst[16])
     return (size_t)fen_rank_table[empty][15];
 }
 #else
-/* From the board alone (fen --every's replay keeps no bitboards: pos_move_board). */
 size_t fen_rank_slash(const struct position *pos, int rank, char dst[16])
 {
-    const uint8_t *row = pos->board + 8 * rank;
-    size_t n = 0;
-    int empty = 0;
-    for (int file = 0; file < 8; file++) {
-        if (row[file] == PIECE_NONE) {
-            empty++;
-            continue;
-        }
-        if (empty)
-            dst[n++] = (char)('0' + empty);
-        empty = 0;
-        dst[n++] = piece_char[row[file] & 0x1f];
-    }
-    if (empty)
-        dst[n++] = (char)('0' + empty);
+    size_t n = rank_text_scalar(pos, rank, dst);
     dst[n] = '/';
     return n + 1;
 }
