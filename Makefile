@@ -25,7 +25,7 @@ CC ?= cc
 OUT := build/$(BUILD)
 
 PKGS := libpcre2-8 libzstd zlib
-# libarchive: its headers only; src/libarchive_dl.c opens it (dlopen) at the first input
+# libarchive: its headers only; src/io/libarchive_dl.c opens it (dlopen) at the first input
 # that needs it, since linking it loads libxml2, ICU and libstdc++ into every run (~2.5 MB).
 PKGS_DLOPEN := libarchive
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(PKGS_DLOPEN) 2>/dev/null)
@@ -76,12 +76,15 @@ PROFILE_CFLAGS_fuzz := -O1 -g $(ARCH) -fsanitize=fuzzer-no-link,address,undefine
                        -fno-sanitize-recover=all -fno-omit-frame-pointer
 PROFILE_LDFLAGS_fuzz := $(ARCH) -fsanitize=address,undefined
 
-PGNKIT_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+PGNKIT_CPPFLAGS := -Isrc -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PGNKIT_CFLAGS = -std=c11 $(WARN) $(PROFILE_CFLAGS_$(BUILD)) -pthread -MMD -MP $(PKG_CFLAGS)
 PGNKIT_LDFLAGS = $(PROFILE_LDFLAGS_$(BUILD)) -pthread
 ALL_CFLAGS = $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(PGNKIT_CFLAGS) $(CFLAGS)
 
-LIB_SRCS := $(sort $(wildcard src/*.c))
+# The library: every module folder of src/ (base, board, san, pgn, io, game, write) and
+# the API facade src/api.c; the CLI (src/cli/) links it.
+LIB_DIRS := base board san pgn io game write
+LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))) src/api.c
 CLI_SRCS := $(sort $(wildcard src/cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
@@ -109,7 +112,7 @@ $(OUT)/obj/%.o: %.c
 ifeq ($(BUILD)$(PGO),release1)
 # Every release object is compiled from the profile, so any source change retrains.
 $(LIB_OBJS) $(CLI_OBJS): $(OUT)/pgo.stamp
-$(OUT)/pgo.stamp: $(LIB_SRCS) $(CLI_SRCS) $(wildcard include/pgnkit/*.h src/*.h src/cli/*.h) \
+$(OUT)/pgo.stamp: $(LIB_SRCS) $(CLI_SRCS) $(wildcard include/pgnkit/*.h src/*.h src/*/*.h) \
                   scripts/pgo-train.sh
 	@$(MAKE) --no-print-directory BUILD=pgo-gen PGO=0 build/pgo-gen/pgnkit
 	@mkdir -p $(@D)
@@ -141,7 +144,7 @@ $(OUT)/gen/opening_book.c: $(OUT)/tools/gen_openings $(OPENING_TSVS)
 
 $(OUT)/obj/gen/opening_book.o: $(OUT)/gen/opening_book.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Isrc/cli -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
 	@mkdir -p $(@D)

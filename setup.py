@@ -36,8 +36,10 @@ setup(
     ext_modules=[
         Extension(
             "pgnkit",
-            sources=["python/pgnkitmodule.c"] + sorted(glob.glob("src/*.c")),
-            include_dirs=["include"],
+            sources=["python/pgnkitmodule.c"] + sorted(glob.glob("src/*.c") + [
+                f for d in ("base", "board", "san", "pgn", "io", "game", "write")
+                for f in glob.glob(f"src/{d}/*.c")]),
+            include_dirs=["src", "include"],
             define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", "1"),
                            ("NDEBUG", "1")],
             extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-pthread"]

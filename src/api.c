@@ -16,17 +16,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pgnkit/comment.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/game.h"
-#include "pgnkit/san_resolve.h"
-#include "pgnkit/pgn_text.h"
-#include "pgnkit/source.h"
-#include "pgnkit/uci.h"
-#include "pgnkit/version.h"
-#include "pgnkit/xalloc.h"
+#include "pgn/comment.h"
+#include "board/fen.h"
+#include "game/game.h"
+#include "san/san_resolve.h"
+#include "pgn/pgn_text.h"
+#include "io/source.h"
+#include "board/uci.h"
+#include "version.h"
+#include "base/xalloc.h"
 
-#include "game_mainline.h"
+#include "game/game_mainline.h"
 
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
 struct ply_notes {

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pgnkit/pgn_reader.h"
+#include "pgn/pgn_reader.h"
 
 static double now(void)
 {

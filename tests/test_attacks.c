@@ -1,8 +1,8 @@
 /* test_attacks.c - the attack tables against hand-worked squares and a slow ray walk. */
 #include <criterion/criterion.h>
 
-#include "pgnkit/attacks.h"
-#include "pgnkit/bitboard.h"
+#include "board/attacks.h"
+#include "board/bitboard.h"
 
 static void suite_init(void) { attacks_init(); }
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgnkit/buf.h"
+#include "base/buf.h"
 
 /* decimal_put() against printf's %llu: every number below 100000 (its one-, two- and
  * three-digit paths and the loop), then powers of ten and their neighbours up to 2^64. */

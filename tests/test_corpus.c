@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "helpers/helpers.h"
-#include "pgnkit/buf.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/game.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/uci.h"
+#include "base/buf.h"
+#include "board/fen.h"
+#include "game/game.h"
+#include "pgn/pgn_reader.h"
+#include "board/uci.h"
 
 /* One expected game: fields of an oracle line, pointing into the loaded file. */
 struct expected {

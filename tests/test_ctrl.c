@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "pgnkit/buf.h"
-#include "pgnkit/ctrl.h"
+#include "base/buf.h"
+#include "base/ctrl.h"
 
 static bool is_control(unsigned c) { return c <= 8 || (c >= 14 && c <= 31) || c == 127; }
 

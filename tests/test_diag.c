@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "pgnkit/diag.h"
+#include "base/diag.h"
 
 Test(diag, every_code_has_a_distinct_upper_case_name)
 {

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgnkit/attacks.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
+#include "board/attacks.h"
+#include "board/fen.h"
+#include "board/movegen.h"
 
 static void suite_init(void) { attacks_init(); }
 

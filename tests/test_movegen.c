@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgnkit/attacks.h"
-#include "pgnkit/bitboard.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/uci.h"
+#include "board/attacks.h"
+#include "board/bitboard.h"
+#include "board/fen.h"
+#include "board/movegen.h"
+#include "board/uci.h"
 #include "helpers/helpers.h"
 
 static void suite_init(void) { attacks_init(); }

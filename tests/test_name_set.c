@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/name_set.h"
+#include "base/name_set.h"
 
 static uint64_t hash_of(const char *name) { return name_set_hash(name, strlen(name)); }
 

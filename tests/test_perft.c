@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgnkit/attacks.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/variant.h"
+#include "board/attacks.h"
+#include "board/fen.h"
+#include "board/movegen.h"
+#include "board/variant.h"
 
 enum { NODE_LIMIT = 100000, MAX_DEPTHS = 16, MAX_REPORTS = 10 };
 

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../src/pgn_bytes.h"
+#include "pgn/pgn_bytes.h"
 
 /* What ends a move, number or NAG token (pgn_reader.h): control bytes, space, DEL and
  * " $ ( ) ; < > [ ] { }. */

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../src/pgn_line.h"
-#include "pgnkit/buf.h"
+#include "write/pgn_line.h"
+#include "base/buf.h"
 
 static uint64_t next(uint64_t *s)
 {

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "helpers/helpers.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/pgn_split.h"
-#include "pgnkit/pgn_text.h"
+#include "pgn/pgn_reader.h"
+#include "pgn/pgn_split.h"
+#include "pgn/pgn_text.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "helpers/helpers.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/pgn_split.h"
+#include "pgn/pgn_reader.h"
+#include "pgn/pgn_split.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 

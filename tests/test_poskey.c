@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "helpers/helpers.h"
-#include "pgnkit/attacks.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/game.h"
-#include "pgnkit/poskey.h"
+#include "board/attacks.h"
+#include "board/fen.h"
+#include "game/game.h"
+#include "board/poskey.h"
 
 static void suite_init(void) { attacks_init(); }
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgnkit/san.h"
+#include "san/san.h"
 
 /*
  * One expected decoding.  Zero fields are the common case: kind SAN_MOVE, piece PAWN,

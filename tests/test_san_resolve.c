@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgnkit/attacks.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/san.h"
-#include "pgnkit/san_resolve.h"
-#include "pgnkit/uci.h"
+#include "board/attacks.h"
+#include "board/fen.h"
+#include "board/movegen.h"
+#include "san/san.h"
+#include "san/san_resolve.h"
+#include "board/uci.h"
 #include "helpers/helpers.h"
-#include "../src/san_resolve_internal.h"
+#include "san/san_resolve_internal.h"
 
 static struct san_matcher *matcher;
 

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgnkit/fen.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/poskey.h"
-#include "pgnkit/select.h"
+#include "board/fen.h"
+#include "pgn/pgn_reader.h"
+#include "board/poskey.h"
+#include "game/select.h"
 
 static uint64_t key_of_fen(const char *fen)
 {

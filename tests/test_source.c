@@ -7,7 +7,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "pgnkit/source.h"
+#include "io/source.h"
 
 /* ---- a raw source over memory that hands out at most `chunk` bytes per read ------------ */
 

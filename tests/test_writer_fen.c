@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "helpers/helpers.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/game.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/writer.h"
+#include "board/fen.h"
+#include "game/game.h"
+#include "board/movegen.h"
+#include "write/writer.h"
 
 /* Castling both ways, e.p., promotions, null moves, Chess960, FEN starts. */
 static const char *const files[] = {

@@ -4,14 +4,14 @@
 #include <string.h>
 
 #include "helpers/helpers.h"
-#include "pgnkit/buf.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/game.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/san_resolve.h"
-#include "pgnkit/uci.h"
-#include "pgnkit/writer.h"
+#include "base/buf.h"
+#include "board/fen.h"
+#include "game/game.h"
+#include "board/movegen.h"
+#include "pgn/pgn_reader.h"
+#include "san/san_resolve.h"
+#include "board/uci.h"
+#include "write/writer.h"
 
 /* Normalize text (one game) with the given writer options; out and fixes are filled
  * (fixes NULL: no --fixes report, the writer's usual path). */

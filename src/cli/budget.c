@@ -22,7 +22,7 @@
  * leaves two threads and RING_MIN: the footprint is then the window and ~6 MiB, bounded
  * and known from the stream's first frame.
  */
-#include "budget.h"
+#include "cli/budget.h"
 
 enum {
     BUDGET = 15 << 20,   /* 16 MiB less 1 MiB for what the model does not see */

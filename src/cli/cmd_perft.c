@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/uci.h"
-#include "pgnkit/variant.h"
+#include "cli/commands.h"
+#include "board/fen.h"
+#include "board/movegen.h"
+#include "board/uci.h"
+#include "board/variant.h"
 
 enum { PERFT_MAX_DEPTH = 20, PERFT_FEN_MAX = 512 };
 

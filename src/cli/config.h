@@ -8,11 +8,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pgnkit/game.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/pgn_text.h"
-#include "pgnkit/select.h"
-#include "pgnkit/writer.h"
+#include "game/game.h"
+#include "pgn/pgn_reader.h"
+#include "pgn/pgn_text.h"
+#include "game/select.h"
+#include "write/writer.h"
 
 enum command { CMD_CHECK = 0, CMD_UCI, CMD_FEN, CMD_PGN, CMD_PERFT, CMD_COUNT };
 

@@ -1,11 +1,11 @@
 /* dedupe.c - game keys and the set of keys seen (dedupe.h). */
-#include "dedupe.h"
+#include "cli/dedupe.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgnkit/fen.h"
-#include "pgnkit/xalloc.h"
+#include "board/fen.h"
+#include "base/xalloc.h"
 
 /* splitmix64's finalizer: every input bit reaches every output bit. */
 static uint64_t mix(uint64_t x)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pgnkit/game.h"
+#include "game/game.h"
 
 struct game_key {
     uint64_t hi, lo;

@@ -9,11 +9,11 @@
  * with parsing on a second core, with --jobs N it keeps the reading thread, which also
  * cuts chunks and replays, from doing the decoding too.  Plain text is read directly.
  */
-#include "input.h"
+#include "cli/input.h"
 
-#include "progress.h"
-#include "readahead.h"
-#include "shown.h"
+#include "cli/progress.h"
+#include "cli/readahead.h"
+#include "cli/shown.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pgnkit/xalloc.h"
+#include "base/xalloc.h"
 
 static ssize_t decode(void *ctx, char *buf, size_t cap) { return source_read(ctx, buf, cap); }
 

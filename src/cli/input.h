@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/source.h"
+#include "pgn/pgn_reader.h"
+#include "io/source.h"
 
 struct readahead;
 

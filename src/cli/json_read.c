@@ -1,12 +1,12 @@
 /* json_read.c - a small JSON reader (json_read.h): recursive descent, depth-limited. */
-#include "json_read.h"
+#include "cli/json_read.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgnkit/buf.h"
-#include "pgnkit/xalloc.h"
+#include "base/buf.h"
+#include "base/xalloc.h"
 
 struct jparse {
     const char *p, *end;

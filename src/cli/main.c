@@ -5,10 +5,10 @@
 #include <malloc.h>
 #endif
 
-#include "commands.h"
-#include "config.h"
-#include "output.h"
-#include "run.h"
+#include "cli/commands.h"
+#include "cli/config.h"
+#include "cli/output.h"
+#include "cli/run.h"
 
 int main(int argc, char **argv)
 {

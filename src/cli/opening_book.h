@@ -6,7 +6,7 @@
 #ifndef PGNKIT_CLI_OPENING_BOOK_H
 #define PGNKIT_CLI_OPENING_BOOK_H
 
-#include "pgnkit/opening.h"
+#include "game/opening.h"
 
 extern const struct opening_book opening_book_lichess;
 

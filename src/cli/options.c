@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "opening_book.h"
-#include "range.h"
-#include "split.h"
-#include "shown.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/version.h"
+#include "cli/config.h"
+#include "cli/opening_book.h"
+#include "cli/range.h"
+#include "cli/split.h"
+#include "cli/shown.h"
+#include "board/fen.h"
+#include "version.h"
 
 const char *const command_names[CMD_COUNT] = {"check", "uci", "fen", "pgn", "perft"};
 

@@ -1,8 +1,8 @@
 /* output.c - standard output, or -o PATH replaced atomically or written directly
  * (see output.h for which and why), and the signal handlers that remove a temporary
  * file on the way out. */
-#include "output.h"
-#include "shown.h"
+#include "cli/output.h"
+#include "cli/shown.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "pgnkit/xalloc.h"
+#include "base/xalloc.h"
 
 /* ---- standard descriptors ---- */
 

@@ -22,7 +22,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "pgnkit/buf.h"
+#include "base/buf.h"
 
 enum { OUTPUT_FLUSH_BYTES = 1 << 16 };
 

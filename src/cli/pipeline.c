@@ -37,14 +37,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "budget.h"
-#include "input.h"
-#include "output.h"
-#include "pipeline.h"
-#include "shown.h"
-#include "pgnkit/pgn_split.h"
-#include "pgnkit/source.h"
-#include "pgnkit/xalloc.h"
+#include "cli/budget.h"
+#include "cli/input.h"
+#include "cli/output.h"
+#include "cli/pipeline.h"
+#include "cli/shown.h"
+#include "pgn/pgn_split.h"
+#include "io/source.h"
+#include "base/xalloc.h"
 
 /* 128 KiB: a chunk's bytes, tokens and output stay in L2 between the phases (64 KiB
  * and 512 KiB were no faster).  That many new bytes after the carried ones: reading stops
@@ -358,7 +358,7 @@ static void chunk_clear(struct chunk *c, size_t input_share, size_t output_share
     }
     drop_if_over(&c->output.out, 2 * output_share);
     drop_if_over(&c->output.err, 2 * output_share);
-    drop_if_over(&c->output.invalid, 2 * output_share);
+    drop_if_over(&c->output.route.invalid, 2 * output_share);
 }
 
 static void chunk_release(struct chunk *c)
@@ -606,7 +606,7 @@ static bool help_one(struct pipeline *p, uint64_t spare)
 /* The bytes a processed chunk's output holds until it is flushed. */
 static size_t output_held(const struct work_output *o)
 {
-    return o->out.len + o->err.len + o->invalid.len;
+    return o->out.len + o->err.len + o->route.invalid.len;
 }
 
 static size_t clamp_size(uint64_t n, size_t lo, size_t hi)

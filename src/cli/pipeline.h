@@ -6,7 +6,7 @@
 #ifndef PGNKIT_CLI_PIPELINE_H
 #define PGNKIT_CLI_PIPELINE_H
 
-#include "work.h"
+#include "cli/work.h"
 
 /* The parallel run of one input (--jobs N > 1): same bytes out as the serial run. */
 int pipeline_run(const struct config *cfg, struct input *in, struct router *route,

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
-#include "shown.h"
+#include "cli/progress.h"
+#include "cli/shown.h"
 
 static double seconds_now(void)
 {

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "config.h"
+#include "cli/config.h"
 
 /* Progress on stderr: bytes, games, MB/s, ETA when the size is known. */
 struct progress {

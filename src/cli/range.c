@@ -10,8 +10,8 @@
  * the sync point are counted (one read of those bytes, at memory speed).  Game indexes
  * are not known unless the sync point is byte 0: counting games would mean reading them.
  */
-#include "range.h"
-#include "shown.h"
+#include "cli/range.h"
+#include "cli/shown.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/pgn_split.h"
-#include "pgnkit/source.h"
-#include "pgnkit/xalloc.h"
+#include "pgn/pgn_reader.h"
+#include "pgn/pgn_split.h"
+#include "io/source.h"
+#include "base/xalloc.h"
 
 enum { SYNC_WINDOW = 64 * 1024, COUNT_BLOCK = 1 << 20 };
 

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "input.h"
+#include "cli/config.h"
+#include "cli/input.h"
 
 /*
  * Open path for the range cfg->range: a regular, uncompressed file, START not past its

@@ -3,7 +3,7 @@
  * them in order (readahead.h).  The lock is taken twice per block on each side, never
  * per byte: a block is filled or read outside it (the ring's counts say whose it is).
  */
-#include "readahead.h"
+#include "cli/readahead.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
-#include "pgnkit/xalloc.h"
+#include "cli/output.h"
+#include "base/xalloc.h"
 
 struct readahead *readahead_new(void)
 {

@@ -1,14 +1,12 @@
 /* route.c - where each replayed game goes, and the files that takes (route.h). */
-#include "route.h"
+#include "cli/route.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "work.h"
-#include "split.h"
-#include "pgnkit/xalloc.h"
+#include "cli/split.h"
+#include "base/xalloc.h"
 
-const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate", "not selected"};
-const char *const drop_reason_keys[DROP_REASON_COUNT] = {"invalid", "duplicate", "not_selected"};
 
 int router_open(struct router *r, const struct config *cfg, struct output *out)
 {
@@ -88,12 +86,28 @@ static void write_invalid(struct buf *dst, const struct game_record *rec)
     buf_puts(dst, "\n\n");
 }
 
-void route_drop(const struct config *cfg, struct work_output *o, const struct game_record *rec,
-                enum drop_reason why)
+void route_queue_init(struct route_queue *q)
 {
-    o->stats.dropped[why]++;
+    memset(q, 0, sizeof *q);
+    buf_init(&q->invalid);
+    buf_init(&q->route_text);
+}
+
+void route_queue_release(struct route_queue *q)
+{
+    buf_release(&q->invalid);
+    buf_release(&q->route_text);
+    free(q->routed);
+    q->routed = NULL;
+    q->routed_count = q->routed_cap = 0;
+}
+
+void route_drop(const struct config *cfg, struct route_queue *q, struct run_stats *stats,
+                const struct game_record *rec, enum drop_reason why)
+{
+    stats->dropped[why]++;
     if (why == DROP_INVALID && cfg->invalid_to)
-        write_invalid(&o->invalid, rec);
+        write_invalid(&q->invalid, rec);
 }
 
 bool route_defers(const struct config *cfg)
@@ -101,18 +115,18 @@ bool route_defers(const struct config *cfg)
     return cfg->dedupe || cfg->split_games || cfg->split_by;
 }
 
-void route_keep(const struct config *cfg, struct work_output *o, const struct game_record *rec,
-                size_t out_start)
+void route_keep(const struct config *cfg, struct route_queue *q, struct run_stats *stats,
+                const struct game_record *rec, size_t out_start, size_t out_end)
 {
     if (!route_defers(cfg)) {
-        o->stats.written++;
+        stats->written++;
         return;
     }
-    xgrow((void **)&o->routed, &o->routed_cap, o->routed_count + 1, sizeof *o->routed);
-    struct routed_game *rg = &o->routed[o->routed_count++];
+    xgrow((void **)&q->routed, &q->routed_cap, q->routed_count + 1, sizeof *q->routed);
+    struct routed_game *rg = &q->routed[q->routed_count++];
     memset(rg, 0, sizeof *rg);
     rg->out_start = out_start;
-    rg->out_end = o->out.len;
+    rg->out_end = out_end;
     rg->raw = rec->game->skipped ? NULL : rec->game->text;
     rg->raw_len = rg->raw ? rec->game->bytes : 0;
     if (cfg->dedupe)
@@ -120,10 +134,10 @@ void route_keep(const struct config *cfg, struct work_output *o, const struct ga
     if (cfg->split_by) {
         const struct slice *v = game_tag(rec->game, cfg->split_by);
         rg->has_split_value = v != NULL;
-        rg->split_value = o->route_text.len;
+        rg->split_value = q->route_text.len;
         rg->split_value_len = v ? v->len : 0;
         if (v)
-            buf_append(&o->route_text, v->ptr, v->len);
+            buf_append(&q->route_text, v->ptr, v->len);
     }
 }
 
@@ -135,10 +149,10 @@ static void move_bytes(char *dst, const char *src, size_t n)
 }
 
 /* A duplicate: counted, and its input bytes to --duplicates-to. */
-static int set_aside_duplicate(struct router *r, struct work_output *o,
+static int set_aside_duplicate(struct router *r, struct run_stats *stats,
                                const struct routed_game *rg)
 {
-    o->stats.dropped[DROP_DUPLICATE]++;
+    stats->dropped[DROP_DUPLICATE]++;
     if (r->duplicates.fd < 0 || !rg->raw)
         return 0;
     buf_append(&r->scratch, rg->raw, rg->raw_len);
@@ -146,26 +160,27 @@ static int set_aside_duplicate(struct router *r, struct work_output *o,
     return output_flush(&r->duplicates, &r->scratch);
 }
 
-int route_settle(struct router *r, struct work_output *o)
+int route_settle(struct router *r, struct route_queue *q, struct buf *out,
+                 struct run_stats *stats)
 {
-    if (!o->routed_count)
+    if (!q->routed_count)
         return 0;
     int rc = 0;
-    char *data = o->out.data;
-    size_t kept = 0, from = 0; /* o->out is compacted in place: [0, kept) stays */
-    for (size_t i = 0; i < o->routed_count; i++) {
-        const struct routed_game *rg = &o->routed[i];
+    char *data = out->data;
+    size_t kept = 0, from = 0; /* out is compacted in place: [0, kept) stays */
+    for (size_t i = 0; i < q->routed_count; i++) {
+        const struct routed_game *rg = &q->routed[i];
         move_bytes(data + kept, data + from, rg->out_start - from); /* bytes of no game */
         kept += rg->out_start - from;
         from = rg->out_end;
         if (rg->keyed && !game_key_set_add(&r->seen, rg->key)) {
-            if (set_aside_duplicate(r, o, rg) != 0)
+            if (set_aside_duplicate(r, stats, rg) != 0)
                 rc = -1;
             continue;
         }
-        o->stats.written++;
+        stats->written++;
         if (r->split) {
-            const char *value = rg->has_split_value ? o->route_text.data + rg->split_value : NULL;
+            const char *value = rg->has_split_value ? q->route_text.data + rg->split_value : NULL;
             if (split_write(r->split, value, rg->split_value_len, data + rg->out_start,
                             rg->out_end - rg->out_start) != 0)
                 rc = -1;
@@ -174,12 +189,12 @@ int route_settle(struct router *r, struct work_output *o)
         move_bytes(data + kept, data + rg->out_start, rg->out_end - rg->out_start);
         kept += rg->out_end - rg->out_start;
     }
-    move_bytes(data + kept, data + from, o->out.len - from);
-    kept += o->out.len - from;
-    o->out.len = kept;
-    if (o->out.data)
-        o->out.data[kept] = '\0';
-    o->routed_count = 0;
-    buf_clear(&o->route_text);
+    move_bytes(data + kept, data + from, out->len - from);
+    kept += out->len - from;
+    out->len = kept;
+    if (out->data)
+        out->data[kept] = '\0';
+    q->routed_count = 0;
+    buf_clear(&q->route_text);
     return rc;
 }

@@ -20,18 +20,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
-#include "dedupe.h"
-#include "output.h"
-#include "pgnkit/buf.h"
-#include "pgnkit/game.h"
-
-enum drop_reason { DROP_INVALID = 0, DROP_DUPLICATE, DROP_NOT_SELECTED, DROP_REASON_COUNT };
-
-/* "invalid", "duplicate", "not selected": the words of the summary; and the keys of
- * --summary-json ("not_selected"). */
-extern const char *const drop_reason_names[DROP_REASON_COUNT];
-extern const char *const drop_reason_keys[DROP_REASON_COUNT];
+#include "cli/config.h"
+#include "cli/dedupe.h"
+#include "cli/output.h"
+#include "cli/summary.h"
+#include "base/buf.h"
+#include "game/game.h"
 
 /* A game kept so far, waiting in a work_output for route_settle. */
 struct routed_game {
@@ -45,7 +39,16 @@ struct routed_game {
     struct game_key key;
 };
 
-struct work_output;
+/* What routing keeps of one batch of games (a work_output's) until route_settle. */
+struct route_queue {
+    struct buf invalid;           /* --invalid-to bytes */
+    struct routed_game *routed;   /* games kept, for route_settle */
+    size_t routed_count, routed_cap;
+    struct buf route_text;        /* their --split-by values */
+};
+void route_queue_init(struct route_queue *q);
+void route_queue_release(struct route_queue *q);
+
 struct split;
 
 /* The run's one router: the dedupe set and the extra files, used in input order only. */
@@ -67,18 +70,20 @@ int router_finish(struct router *r, bool ok);
 /* The game has errors and the options set such games aside (--skip-invalid,
  * --invalid-to). */
 bool route_is_invalid(const struct config *cfg, const struct game_record *rec);
-/* Count it dropped for that reason; for DROP_INVALID with --invalid-to, append its
- * original bytes to o->invalid after a ';' comment line per diagnostic.  rec may be NULL
- * for DROP_NOT_SELECTED (a game rejected by its tags is never replayed). */
-void route_drop(const struct config *cfg, struct work_output *o, const struct game_record *rec,
-                enum drop_reason why);
-/* The game is kept; the command wrote it to o->out from out_start on. */
-void route_keep(const struct config *cfg, struct work_output *o, const struct game_record *rec,
-                size_t out_start);
+/* Count it dropped for that reason in stats; for DROP_INVALID with --invalid-to, append
+ * its original bytes to q->invalid after a ';' comment line per diagnostic.  rec may be
+ * NULL for DROP_NOT_SELECTED (a game rejected by its tags is never replayed). */
+void route_drop(const struct config *cfg, struct route_queue *q, struct run_stats *stats,
+                const struct game_record *rec, enum drop_reason why);
+/* The game is kept; the command wrote it to the batch's output at [out_start, out_end). */
+void route_keep(const struct config *cfg, struct route_queue *q, struct run_stats *stats,
+                const struct game_record *rec, size_t out_start, size_t out_end);
 
-/* Decide, in input order, the games o holds (duplicates, split files), leaving in o->out
- * only what goes to the main output.  0, or -1 on a write error. */
-int route_settle(struct router *r, struct work_output *o);
+/* Decide, in input order, the games q holds (duplicates, split files), leaving in out
+ * (the batch's output, where route_keep's offsets point) only what goes to the main
+ * output; counts in stats.  0, or -1 on a write error. */
+int route_settle(struct router *r, struct route_queue *q, struct buf *out,
+                 struct run_stats *stats);
 
 /* Whether route_settle has work: with neither --dedupe nor --split it has none. */
 bool route_defers(const struct config *cfg);

@@ -6,7 +6,7 @@
  * summary's per-file totals.  Calls go one way: run.c -> pipeline.c (--jobs N) and
  * work.c (the serial run); neither calls back (work.h).
  */
-#include "run.h"
+#include "cli/run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "output.h"
-#include "range.h"
-#include "shown.h"
-#include "pgnkit/xalloc.h"
+#include "cli/input.h"
+#include "cli/output.h"
+#include "cli/range.h"
+#include "cli/shown.h"
+#include "base/xalloc.h"
 
 static double now_seconds(void)
 {

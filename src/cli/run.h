@@ -9,11 +9,11 @@
 #ifndef PGNKIT_CLI_RUN_H
 #define PGNKIT_CLI_RUN_H
 
-#include "config.h"
-#include "pipeline.h"
-#include "progress.h"
-#include "summary.h"
-#include "work.h"
+#include "cli/config.h"
+#include "cli/pipeline.h"
+#include "cli/progress.h"
+#include "cli/summary.h"
+#include "cli/work.h"
 
 /* Run the whole job; returns the exit status. */
 int run(const struct config *cfg);

@@ -1,13 +1,13 @@
 /* shown.c - the user's strings as messages show them (shown.h). */
-#include "shown.h"
+#include "cli/shown.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgnkit/buf.h"
-#include "pgnkit/ctrl.h"
-#include "pgnkit/xalloc.h"
+#include "base/buf.h"
+#include "base/ctrl.h"
+#include "base/xalloc.h"
 
 /* The cleaned copies: few (one per odd name), kept for the messages that name them until
  * the end of the run, as the input's member names are. */

@@ -1,15 +1,15 @@
 /* split.c - games spread over files named by a pattern (split.h). */
-#include "split.h"
+#include "cli/split.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "shown.h"
-#include "pgnkit/buf.h"
-#include "pgnkit/xalloc.h"
+#include "cli/output.h"
+#include "cli/shown.h"
+#include "base/buf.h"
+#include "base/xalloc.h"
 
 enum { VALUE_MAX = 100 };
 

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "cli/config.h"
 
 /* Whether pattern has exactly one conversion of that kind ('d' or 's'; %% is a '%'). */
 bool split_pattern_ok(const char *pattern, char conversion);

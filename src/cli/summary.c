@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
-#include "pgnkit/xalloc.h"
+#include "cli/summary.h"
+#include "base/xalloc.h"
+
+const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate", "not selected"};
+const char *const drop_reason_keys[DROP_REASON_COUNT] = {"invalid", "duplicate", "not_selected"};
 
 void summary_note_example(struct summary_examples *ex, const struct pgn_game *g,
                           const struct diag *d)

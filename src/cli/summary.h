@@ -9,9 +9,16 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "route.h"
-#include "pgnkit/game.h"
+#include "cli/config.h"
+#include "game/game.h"
+
+/* Why a game read is not written: counted per reason (route.c decides). */
+enum drop_reason { DROP_INVALID = 0, DROP_DUPLICATE, DROP_NOT_SELECTED, DROP_REASON_COUNT };
+
+/* "invalid", "duplicate", "not selected": the words of the summary; and the keys of
+ * --summary-json ("not_selected"). */
+extern const char *const drop_reason_names[DROP_REASON_COUNT];
+extern const char *const drop_reason_keys[DROP_REASON_COUNT];
 
 /* Counts; games == written + sum of dropped == sum of by_status + dropped[NOT_SELECTED]
  * (a game not selected counts in games and dropped only). */

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "json_read.h"
-#include "output.h"
-#include "summary.h"
-#include "shown.h"
-#include "pgnkit/xalloc.h"
+#include "cli/commands.h"
+#include "cli/json_read.h"
+#include "cli/output.h"
+#include "cli/summary.h"
+#include "cli/shown.h"
+#include "base/xalloc.h"
 
 static const char *const status_keys[4] = {"ok", "warnings", "errors", "skipped"};
 

@@ -7,15 +7,15 @@
  * clean + with warnings + with errors + skipped), and --range's cut of the serial run.
  * Calls nothing in run.c or pipeline.c: they call it.
  */
-#include "work.h"
+#include "cli/work.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "output.h"
-#include "pgnkit/xalloc.h"
+#include "cli/input.h"
+#include "cli/output.h"
+#include "base/xalloc.h"
 
 /* ---- one game ---- */
 
@@ -118,7 +118,7 @@ static enum select_verdict select_tags(const struct config *cfg, struct work_out
 static void drop_not_selected(const struct config *cfg, struct work_output *o)
 {
     o->stats.games++;
-    route_drop(cfg, o, NULL, DROP_NOT_SELECTED);
+    route_drop(cfg, &o->route, &o->stats, NULL, DROP_NOT_SELECTED);
 }
 
 void process_game(struct game_replayer *r, const struct config *cfg, const struct pgn_game *g,
@@ -144,10 +144,10 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
         write_diagnostics(&o->out, rec, cfg->writer.format == FORMAT_JSON);
     size_t start = o->out.len;
     if (route_is_invalid(cfg, rec)) {
-        route_drop(cfg, o, rec, DROP_INVALID);
+        route_drop(cfg, &o->route, &o->stats, rec, DROP_INVALID);
     } else {
         write_game(cfg, rec, o);
-        route_keep(cfg, o, rec, start);
+        route_keep(cfg, &o->route, &o->stats, rec, start, o->out.len);
     }
     if (!check && !cfg->quiet) /* after the --fixes lines the writer wrote */
         write_diagnostics(&o->err, rec, false);
@@ -158,8 +158,7 @@ void work_output_init(struct work_output *o)
     memset(o, 0, sizeof *o);
     buf_init(&o->out);
     buf_init(&o->err);
-    buf_init(&o->invalid);
-    buf_init(&o->route_text);
+    route_queue_init(&o->route);
 }
 
 void work_output_release(struct work_output *o)
@@ -167,11 +166,7 @@ void work_output_release(struct work_output *o)
     pgn_text_release(&o->text);
     buf_release(&o->out);
     buf_release(&o->err);
-    buf_release(&o->invalid);
-    buf_release(&o->route_text);
-    free(o->routed);
-    o->routed = NULL;
-    o->routed_count = o->routed_cap = 0;
+    route_queue_release(&o->route);
     summary_examples_release(&o->examples);
     select_scratch_free(o->select);
     o->select = NULL;
@@ -179,11 +174,11 @@ void work_output_release(struct work_output *o)
 
 int work_output_flush(struct work_output *o, struct router *route, struct summary *summary)
 {
-    int rc = route_settle(route, o);
+    int rc = route_settle(route, &o->route, &o->out, &o->stats);
     if (output_flush(route->out, &o->out) != 0)
         rc = -1;
     output_flush_stderr(&o->err);
-    if (o->invalid.len && output_flush(&route->invalid, &o->invalid) != 0)
+    if (o->route.invalid.len && output_flush(&route->invalid, &o->route.invalid) != 0)
         rc = -1;
     summary_merge(summary, &o->stats, &o->examples);
     summary_examples_release(&o->examples);
@@ -272,7 +267,7 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
         process_game(r, cfg, &game, &o);
         games++;
         /* Settled at once: the game's input bytes are the reader's until its next game. */
-        if (midgame.failed || route_settle(route, &o) != 0) {
+        if (midgame.failed || route_settle(route, &o.route, &o.out, &o.stats) != 0) {
             status = 2;
             break;
         }
@@ -282,7 +277,8 @@ int run_serial(const struct config *cfg, struct pgn_reader *reader, struct input
             status = 2;
             break;
         }
-        if (o.invalid.len >= OUTPUT_FLUSH_BYTES && output_flush(&route->invalid, &o.invalid)) {
+        if (o.route.invalid.len >= OUTPUT_FLUSH_BYTES &&
+            output_flush(&route->invalid, &o.route.invalid)) {
             status = 2;
             break;
         }

@@ -11,13 +11,13 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "progress.h"
-#include "route.h"
-#include "summary.h"
-#include "pgnkit/buf.h"
-#include "pgnkit/game.h"
-#include "pgnkit/pgn_text.h"
+#include "cli/config.h"
+#include "cli/progress.h"
+#include "cli/route.h"
+#include "cli/summary.h"
+#include "base/buf.h"
+#include "game/game.h"
+#include "pgn/pgn_text.h"
 
 struct input;
 struct pgn_reader;
@@ -29,10 +29,7 @@ struct work_output {
     struct pgn_text text;         /* games read as CP1252, decoded to UTF-8 */
     struct buf out;
     struct buf err;
-    struct buf invalid;           /* --invalid-to bytes */
-    struct routed_game *routed;   /* games kept, for route_settle */
-    size_t routed_count, routed_cap;
-    struct buf route_text;        /* their --split-by values */
+    struct route_queue route;     /* games set aside or kept for route_settle */
     struct run_stats stats;
     struct summary_examples examples;
     /* The selection's match data: made on first use, used by one thread at a time (the

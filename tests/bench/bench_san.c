@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pgnkit/san.h"
+#include "san/san.h"
 
 static double now(void)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
+#include "board/fen.h"
+#include "board/movegen.h"
 
 static void round_trip(const struct position *pos, unsigned flags)
 {

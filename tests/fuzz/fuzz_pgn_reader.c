@@ -26,9 +26,9 @@
 #include <sys/types.h>
 
 #include "fuzz.h"
-#include "pgnkit/game.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/pgn_split.h"
+#include "game/game.h"
+#include "pgn/pgn_reader.h"
+#include "pgn/pgn_split.h"
 
 struct trickle {
     const uint8_t *data;

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/san.h"
-#include "pgnkit/san_resolve.h"
+#include "board/fen.h"
+#include "board/movegen.h"
+#include "san/san.h"
+#include "san/san_resolve.h"
 
 static const char *const fens[] = {
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -19,7 +19,7 @@
 #include <sys/types.h>
 
 #include "fuzz.h"
-#include "pgnkit/source.h"
+#include "io/source.h"
 
 enum { SOURCE_FUZZ_MAX_OUT = 8 << 20 };
 

@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pgnkit/fen.h"
-#include "pgnkit/movegen.h"
-#include "pgnkit/san.h"
-#include "pgnkit/san_resolve.h"
-#include "pgnkit/variant.h"
+#include "board/fen.h"
+#include "board/movegen.h"
+#include "san/san.h"
+#include "san/san_resolve.h"
+#include "board/variant.h"
 
 enum { FV_MAX_WORDS = 400, FV_MAX_WORD = 32 };
 

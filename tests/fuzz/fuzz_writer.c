@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pgnkit/buf.h"
-#include "pgnkit/ctrl.h"
-#include "pgnkit/game.h"
-#include "pgnkit/pgn_reader.h"
-#include "pgnkit/writer.h"
+#include "base/buf.h"
+#include "base/ctrl.h"
+#include "game/game.h"
+#include "pgn/pgn_reader.h"
+#include "write/writer.h"
 
 /* Every format of every writer over one record, appended to out. */
 static void fw_all_formats(struct buf *out, const struct game_record *rec)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgnkit/fen.h"
+#include "board/fen.h"
 
 char *th_slurp(const char *path, size_t *len)
 {

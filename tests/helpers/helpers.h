@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pgnkit/position.h"
+#include "board/position.h"
 
 /** The whole file, NUL-terminated, in malloc'd memory (free it); fails the test if it
  * cannot be read.  *len gets its size. */

@@ -1,0 +1,333 @@
+/*
+ * attacks.c - attack tables: pawn, knight, king lookups, fancy magic bitboards for
+ * sliders, and the between/line tables.  Built once by attacks_init() through
+ * pthread_once from stored magic numbers (a fixed-seed search stands behind them) and
+ * read-only afterwards.  Knows nothing about positions.
+ */
+#include "board/attacks.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "board/attacks_internal.h"
+#include "board/bitboard.h"
+
+bitboard attacks_pawn_table[COLOR_COUNT][SQUARE_COUNT];
+bitboard attacks_knight_table[SQUARE_COUNT];
+bitboard attacks_king_table[SQUARE_COUNT];
+bitboard attacks_between_table[SQUARE_COUNT][SQUARE_COUNT];
+bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
+bitboard attacks_reach_table[PIECE_TYPE_COUNT][SQUARE_COUNT];
+struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
+struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
+/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  A build
+ * uses one kind (attacks_internal.h): the other stays untouched zero pages. */
+static bitboard rook_storage[0x19000];
+static bitboard bishop_storage[0x1480];
+static uint16_t rook_packed[0x19000];
+static uint16_t bishop_packed[0x1480];
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static const int rook_dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+
+/* Slow ray walk, used only to fill the tables. */
+static bitboard slide(const int dirs[4][2], int sq, bitboard occ)
+{
+    bitboard out = 0;
+    for (int d = 0; d < 4; d++) {
+        int f = square_file(sq) + dirs[d][0], r = square_rank(sq) + dirs[d][1];
+        while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+            int s = square_make(f, r);
+            out |= bb_square(s);
+            if (bb_has(occ, s))
+                break;
+            f += dirs[d][0];
+            r += dirs[d][1];
+        }
+    }
+    return out;
+}
+
+/* The empty-board ray from each square in each of the four directions. */
+struct rays {
+    bitboard ray[4][SQUARE_COUNT];
+    bool up[4]; /* the direction runs to higher squares: its first blocker is the lowest */
+};
+
+static void rays_fill(struct rays *r, const int dirs[4][2])
+{
+    for (int d = 0; d < 4; d++) {
+        int df = dirs[d][0], dr = dirs[d][1];
+        r->up[d] = df + 8 * dr > 0;
+        for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+            bitboard out = 0;
+            int f = square_file(sq) + df, rk = square_rank(sq) + dr;
+            for (; f >= 0 && f < 8 && rk >= 0 && rk < 8; f += df, rk += dr)
+                out |= bb_square(square_make(f, rk));
+            r->ray[d][sq] = out;
+        }
+    }
+}
+
+/* slide() by the rays: each ray cut behind its first blocker.  The table fill calls it
+ * for every occupancy subset (107,648 of them): the ray walk was most of start-up. */
+static bitboard slide_rays(const struct rays *r, int sq, bitboard occ)
+{
+    bitboard out = 0;
+    for (int d = 0; d < 4; d++) {
+        bitboard ray = r->ray[d][sq], blockers = ray & occ;
+        if (blockers)
+            ray ^= r->ray[d][r->up[d] ? bb_lsb(blockers) : 63 - __builtin_clzll(blockers)];
+        out |= ray;
+    }
+    return out;
+}
+
+static bitboard step_set(int sq, const int (*deltas)[2], int n)
+{
+    bitboard out = 0;
+    for (int i = 0; i < n; i++) {
+        int f = square_file(sq) + deltas[i][0], r = square_rank(sq) + deltas[i][1];
+        if (f >= 0 && f < 8 && r >= 0 && r < 8)
+            out |= bb_square(square_make(f, r));
+    }
+    return out;
+}
+
+/*
+ * Magic multipliers found once by the search below (seeded as Stockfish seeds it) and
+ * kept here so that start-up only fills the tables; the search still runs for any
+ * square whose stored number would not work.
+ */
+static const uint64_t rook_magic_numbers[64] = {
+    UINT64_C(0x0a80004000801220), UINT64_C(0x8040004010002008),
+    UINT64_C(0x2080200010008008), UINT64_C(0x1100100008210004),
+    UINT64_C(0xc200209084020008), UINT64_C(0x2100010004000208),
+    UINT64_C(0x0400081000822421), UINT64_C(0x0200010422048844),
+    UINT64_C(0x0800800080400024), UINT64_C(0x0001402000401000),
+    UINT64_C(0x3000801000802001), UINT64_C(0x4400800800100083),
+    UINT64_C(0x0904802402480080), UINT64_C(0x4040800400020080),
+    UINT64_C(0x0018808042000100), UINT64_C(0x4040800080004100),
+    UINT64_C(0x0040048001458024), UINT64_C(0x00a0004000205000),
+    UINT64_C(0x3100808010002000), UINT64_C(0x4825010010000820),
+    UINT64_C(0x5004808008000401), UINT64_C(0x2024818004000a00),
+    UINT64_C(0x0005808002000100), UINT64_C(0x2100060004806104),
+    UINT64_C(0x0080400880008421), UINT64_C(0x4062220600410280),
+    UINT64_C(0x010a004a00108022), UINT64_C(0x0000100080080080),
+    UINT64_C(0x0021000500080010), UINT64_C(0x0044000202001008),
+    UINT64_C(0x0000100400080102), UINT64_C(0xc020128200040545),
+    UINT64_C(0x0080002000400040), UINT64_C(0x0000804000802004),
+    UINT64_C(0x0000120022004080), UINT64_C(0x010a386103001001),
+    UINT64_C(0x9010080080800400), UINT64_C(0x8440020080800400),
+    UINT64_C(0x0004228824001001), UINT64_C(0x000000490a000084),
+    UINT64_C(0x0080002000504000), UINT64_C(0x200020005000c000),
+    UINT64_C(0x0012088020420010), UINT64_C(0x0010010080080800),
+    UINT64_C(0x0085001008010004), UINT64_C(0x0002000204008080),
+    UINT64_C(0x0040413002040008), UINT64_C(0x0000304081020004),
+    UINT64_C(0x0080204000800080), UINT64_C(0x3008804000290100),
+    UINT64_C(0x1010100080200080), UINT64_C(0x2008100208028080),
+    UINT64_C(0x5000850800910100), UINT64_C(0x8402019004680200),
+    UINT64_C(0x0120911028020400), UINT64_C(0x0000008044010200),
+    UINT64_C(0x0020850200244012), UINT64_C(0x0020850200244012),
+    UINT64_C(0x0000102001040841), UINT64_C(0x140900040a100021),
+    UINT64_C(0x000200282410a102), UINT64_C(0x000200282410a102),
+    UINT64_C(0x000200282410a102), UINT64_C(0x4048240043802106),
+};
+static const uint64_t bishop_magic_numbers[64] = {
+    UINT64_C(0x40106000a1160020), UINT64_C(0x0020010250810120),
+    UINT64_C(0x2010010220280081), UINT64_C(0x002806004050c040),
+    UINT64_C(0x0002021018000000), UINT64_C(0x2001112010000400),
+    UINT64_C(0x0881010120218080), UINT64_C(0x1030820110010500),
+    UINT64_C(0x0000120222042400), UINT64_C(0x2000020404040044),
+    UINT64_C(0x8000480094208000), UINT64_C(0x0003422a02000001),
+    UINT64_C(0x000a220210100040), UINT64_C(0x8004820202226000),
+    UINT64_C(0x0018234854100800), UINT64_C(0x0100004042101040),
+    UINT64_C(0x0004001004082820), UINT64_C(0x0010000810010048),
+    UINT64_C(0x1014004208081300), UINT64_C(0x2080818802044202),
+    UINT64_C(0x0040880c00a00100), UINT64_C(0x0080400200522010),
+    UINT64_C(0x0001000188180b04), UINT64_C(0x0080249202020204),
+    UINT64_C(0x1004400004100410), UINT64_C(0x00013100a0022206),
+    UINT64_C(0x2148500001040080), UINT64_C(0x4241080011004300),
+    UINT64_C(0x4020848004002000), UINT64_C(0x10101380d1004100),
+    UINT64_C(0x0008004422020284), UINT64_C(0x01010a1041008080),
+    UINT64_C(0x0808080400082121), UINT64_C(0x0808080400082121),
+    UINT64_C(0x0091128200100c00), UINT64_C(0x0202200802010104),
+    UINT64_C(0x8c0a020200440085), UINT64_C(0x01a0008080b10040),
+    UINT64_C(0x0889520080122800), UINT64_C(0x100902022202010a),
+    UINT64_C(0x04081a0816002000), UINT64_C(0x0000681208005000),
+    UINT64_C(0x8170840041008802), UINT64_C(0x0a00004200810805),
+    UINT64_C(0x0830404408210100), UINT64_C(0x2602208106006102),
+    UINT64_C(0x1048300680802628), UINT64_C(0x2602208106006102),
+    UINT64_C(0x0602010120110040), UINT64_C(0x0941010801043000),
+    UINT64_C(0x000040440a210428), UINT64_C(0x0008240020880021),
+    UINT64_C(0x0400002012048200), UINT64_C(0x00ac102001210220),
+    UINT64_C(0x0220021002009900), UINT64_C(0x84440c080a013080),
+    UINT64_C(0x0001008044200440), UINT64_C(0x0004c04410841000),
+    UINT64_C(0x2000500104011130), UINT64_C(0x1a0c010011c20229),
+    UINT64_C(0x0044800112202200), UINT64_C(0x0434804908100424),
+    UINT64_C(0x0300404822c08200), UINT64_C(0x48081010008a2a80),
+};
+
+/* xorshift64* as in Stockfish's PRNG; sparse numbers make good magic candidates. */
+static uint64_t prng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+static unsigned magic_index(const struct attacks_magic *m, bitboard occ)
+{
+    return (unsigned)(((occ & m->mask) * m->magic) >> m->shift);
+}
+
+/* Try one magic on every subset of the mask; epoch[] marks the slots this attempt
+ * wrote, so no clearing between attempts is needed. */
+static bool magic_fits(const struct attacks_magic *m, bitboard *slots, const bitboard *occupancy,
+                       const bitboard *reference, int size, int *epoch, int attempt)
+{
+    for (int i = 0; i < size; i++) {
+        unsigned idx = magic_index(m, occupancy[i]);
+        if (epoch[idx] < attempt) {
+            epoch[idx] = attempt;
+            slots[idx] = reference[i];
+        } else if (slots[idx] != reference[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* PEXT indexing: the subset's bits under the mask, packed, are its slot; the slot holds
+ * the attack set packed under the empty-board reach (at most 14 squares: 16 bits). */
+static void pext_fill(const struct attacks_magic *m, uint16_t *slots, const bitboard *occupancy,
+                      const bitboard *reference, int size)
+{
+#if PGNKIT_ATTACKS_PEXT
+    for (int i = 0; i < size; i++)
+        slots[_pext_u64(occupancy[i], m->mask)] = (uint16_t)_pext_u64(reference[i], m->reach);
+#else
+    (void)m, (void)slots, (void)occupancy, (void)reference, (void)size;
+#endif
+}
+
+/* Fill every square's table, with the stored magic or else one found by trial. */
+static void init_magics(struct attacks_magic *table, bitboard *storage, uint16_t *packed,
+                        const int dirs[4][2], const uint64_t *known)
+{
+    static const uint64_t seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
+    /* Scratch, static to keep 80 KiB off the stack; only touched under pthread_once. */
+    static bitboard occupancy[4096], reference[4096];
+    static int epoch[4096];
+    static struct rays rays;
+    int attempt = 0;
+    bitboard *next = storage;
+
+    rays_fill(&rays, dirs);
+    memset(epoch, 0, sizeof epoch);
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        bitboard edges = ((bb_rank(0) | bb_rank(7)) & ~bb_rank(square_rank(sq))) |
+                         ((bb_file(0) | bb_file(7)) & ~bb_file(square_file(sq)));
+        struct attacks_magic *m = &table[sq];
+        bitboard *slots = next;
+        m->mask = slide(dirs, sq, 0) & ~edges;
+        m->shift = (unsigned)(64 - bb_count(m->mask));
+        m->attacks = slots;
+        m->reach = slide(dirs, sq, 0);
+        m->packed = packed + (next - storage);
+
+        /* Carry-Rippler: enumerate every subset of the mask. */
+        int size = 0;
+        bitboard b = 0;
+        do {
+            occupancy[size] = b;
+            reference[size] = slide_rays(&rays, sq, b);
+            size++;
+            b = (b - m->mask) & m->mask;
+        } while (b);
+        next += size;
+
+        m->magic = known[sq];
+        if (PGNKIT_ATTACKS_PEXT) {
+            pext_fill(m, packed + (slots - storage), occupancy, reference, size);
+            continue;
+        }
+        if (magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt))
+            continue;
+        uint64_t seed = seeds[square_rank(sq)];
+        do {
+            do {
+                m->magic = prng_next(&seed) & prng_next(&seed) & prng_next(&seed);
+            } while (bb_count((m->magic * m->mask) >> 56) < 6);
+        } while (!magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt));
+    }
+}
+
+static void init_tables(void)
+{
+    static const int knight_d[8][2] = {{1, 2},  {2, 1},  {2, -1}, {1, -2},
+                                       {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    static const int king_d[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                                     {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+    static const int wpawn_d[2][2] = {{-1, 1}, {1, 1}};
+    static const int bpawn_d[2][2] = {{-1, -1}, {1, -1}};
+
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        attacks_knight_table[sq] = step_set(sq, knight_d, 8);
+        attacks_king_table[sq] = step_set(sq, king_d, 8);
+        attacks_pawn_table[WHITE][sq] = step_set(sq, wpawn_d, 2);
+        attacks_pawn_table[BLACK][sq] = step_set(sq, bpawn_d, 2);
+    }
+    init_magics(attacks_rook_magics, rook_storage, rook_packed, rook_dirs, rook_magic_numbers);
+    init_magics(attacks_bishop_magics, bishop_storage, bishop_packed, bishop_dirs,
+                bishop_magic_numbers);
+
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        attacks_reach_table[KNIGHT][sq] = attacks_knight_table[sq];
+        attacks_reach_table[BISHOP][sq] = attacks_bishop_magics[sq].reach;
+        attacks_reach_table[ROOK][sq] = attacks_rook_magics[sq].reach;
+        attacks_reach_table[QUEEN][sq] = attacks_bishop_magics[sq].reach | attacks_rook_magics[sq].reach;
+        attacks_reach_table[KING][sq] = attacks_king_table[sq];
+    }
+
+    /* From the slider tables just built (the slow ray walk made start-up cost more
+     * than replaying a 10 MB file's worth of pins). */
+    for (int a = 0; a < SQUARE_COUNT; a++) {
+        for (int b = 0; b < SQUARE_COUNT; b++) {
+            if (a == b)
+                continue;
+            bitboard ab = bb_square(a) | bb_square(b);
+            /* Rays from a stopped by b meet rays from b stopped by a exactly between
+             * them; empty-board rays through both meet exactly on their line. */
+            const struct attacks_magic *m = bb_has(att_rook(a, 0), b)     ? attacks_rook_magics
+                                            : bb_has(att_bishop(a, 0), b) ? attacks_bishop_magics
+                                                                          : NULL;
+            if (!m)
+                continue;
+            attacks_between_table[a][b] = att_magic(&m[a], ab) & att_magic(&m[b], ab);
+            attacks_line_table[a][b] = (att_magic(&m[a], 0) & att_magic(&m[b], 0)) | ab;
+        }
+    }
+}
+
+void attacks_init(void) { pthread_once(&init_once, init_tables); }
+
+bitboard attacks_pawn(enum color c, int sq) { return attacks_pawn_table[c][sq]; }
+bitboard attacks_knight(int sq) { return attacks_knight_table[sq]; }
+bitboard attacks_king(int sq) { return attacks_king_table[sq]; }
+
+bitboard attacks_bishop(int sq, bitboard occupied) { return att_bishop(sq, occupied); }
+bitboard attacks_rook(int sq, bitboard occupied) { return att_rook(sq, occupied); }
+bitboard attacks_queen(int sq, bitboard occupied) { return att_queen(sq, occupied); }
+
+bitboard attacks_piece(enum piece_type t, int sq, bitboard occupied)
+{
+    return att_piece(t, sq, occupied);
+}
+
+bitboard attacks_between(int a, int b) { return att_between(a, b); }
+bitboard attacks_line(int a, int b) { return att_line(a, b); }

@@ -1,0 +1,77 @@
+/**
+ * uci.h - moves in UCI long algebraic notation (e2e4, e7e8q, e1g1, 0000).
+ */
+#ifndef PGNKIT_UCI_H
+#define PGNKIT_UCI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "board/position.h"
+
+/* "a1", "b1", ... "h8" without terminators: a square's name is one 2-byte copy. */
+static const char uci_square_names[64][2] = {
+    {'a', '1'}, {'b', '1'}, {'c', '1'}, {'d', '1'}, {'e', '1'}, {'f', '1'}, {'g', '1'}, {'h', '1'},
+    {'a', '2'}, {'b', '2'}, {'c', '2'}, {'d', '2'}, {'e', '2'}, {'f', '2'}, {'g', '2'}, {'h', '2'},
+    {'a', '3'}, {'b', '3'}, {'c', '3'}, {'d', '3'}, {'e', '3'}, {'f', '3'}, {'g', '3'}, {'h', '3'},
+    {'a', '4'}, {'b', '4'}, {'c', '4'}, {'d', '4'}, {'e', '4'}, {'f', '4'}, {'g', '4'}, {'h', '4'},
+    {'a', '5'}, {'b', '5'}, {'c', '5'}, {'d', '5'}, {'e', '5'}, {'f', '5'}, {'g', '5'}, {'h', '5'},
+    {'a', '6'}, {'b', '6'}, {'c', '6'}, {'d', '6'}, {'e', '6'}, {'f', '6'}, {'g', '6'}, {'h', '6'},
+    {'a', '7'}, {'b', '7'}, {'c', '7'}, {'d', '7'}, {'e', '7'}, {'f', '7'}, {'g', '7'}, {'h', '7'},
+    {'a', '8'}, {'b', '8'}, {'c', '8'}, {'d', '8'}, {'e', '8'}, {'f', '8'}, {'g', '8'}, {'h', '8'},
+};
+
+/**
+ * Write m, a move of pos_before (the position before the move; only its chess960 flag
+ * is read, so any position of the same game will do), as UCI into dst
+ * (at least 6 bytes; NUL-terminated) and return its length (4 or 5).  Null moves are
+ * "0000", Crazyhouse drops "N@f3".  Castling is written king-to-g/c-file (e1g1) in standard chess, and
+ * king-takes-rook (e1h1) when chess960_king_takes_rook is set or the position is a
+ * Chess960 one.  Promotions end in a lower-case piece letter.  Pure; thread-safe.
+ */
+static inline size_t uci_write_move(const struct position *pos_before, struct move m,
+                                    bool chess960_king_takes_rook, char *dst)
+{
+    /* Inline: the uci writer calls this for every ply. */
+    if (m.flags & (MOVE_NULL | MOVE_DROP)) {
+        if (m.flags & MOVE_DROP) { /* Crazyhouse: N@f3 */
+            dst[0] = "PNBRQK"[m.promo % 6];
+            dst[1] = '@';
+            memcpy(dst + 2, uci_square_names[m.to], 2);
+        } else {
+            memcpy(dst, "0000", 4);
+        }
+        dst[4] = '\0';
+        return 4;
+    }
+    int to = m.to;
+    /* Only the flag says castling: callers may pass any position of the same game (the
+     * chess960 flag is all that is read from it). */
+    if ((m.flags & MOVE_CASTLE) && !chess960_king_takes_rook && !pos_before->chess960)
+        to = square_make(m.to > m.from ? 6 : 2, square_rank(m.from));
+    memcpy(dst, uci_square_names[m.from], 2);
+    memcpy(dst + 2, uci_square_names[to], 2);
+    size_t n = 4;
+    if (m.promo >= KNIGHT && m.promo <= KING) /* KING: Antichess */
+        dst[n++] = " nbrqk"[m.promo];
+    dst[n] = '\0';
+    return n;
+}
+
+/**
+ * uci_write_move() for a writer that puts many moves back to back: the move's 4 or 5
+ * bytes and no NUL (dst: room for 6).  The common move, neither null, drop, castling
+ * nor promotion, is two 2-byte copies after one test.
+ */
+static inline size_t uci_put_move(const struct position *pos_before, struct move m,
+                                  bool chess960_king_takes_rook, char *dst)
+{
+    if (__builtin_expect((m.flags & (MOVE_NULL | MOVE_DROP | MOVE_CASTLE)) | m.promo, 0))
+        return uci_write_move(pos_before, m, chess960_king_takes_rook, dst);
+    memcpy(dst, uci_square_names[m.from], 2);
+    memcpy(dst + 2, uci_square_names[m.to], 2);
+    return 4;
+}
+
+#endif

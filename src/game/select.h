@@ -1,0 +1,100 @@
+/**
+ * select.h - which games to keep: criteria on the tags (--where, --player, --result) and
+ * on the facts only a replay knows (--ending, --plies, --has, --reaches), ANDed, and
+ * optionally inverted (--invert).
+ *
+ * What it promises:
+ * - A struct select is built once (the select_add_* calls, while options are read) and
+ *   is read-only afterwards: any number of threads may use it at once, each with its own
+ *   struct select_scratch (PCRE2 match data, the positions kept for threefold).  Regexes
+ *   are compiled once (JIT when available); nothing is allocated per game or per move
+ *   (the scratch grows to the longest game once).
+ * - The tag criteria are decided from the tags alone, before any move is replayed
+ *   (select_by_tags): a game they reject is never replayed.  Only when they pass and a
+ *   fact criterion remains does the caller replay and ask select_by_facts.
+ * - Every tag value is read through select_tag_value().  With select_use_openings, the
+ *   criteria on ECO and Opening are computed: decided after the replay, on the game's
+ *   classification (game_record.opening), as pgn --add-tags ECO,Opening writes them.
+ * - Errors are values: a message naming the problem in the caller's buffer, nothing
+ *   printed.
+ *
+ * The comparison rules (man page, "Selecting games"):
+ * - A game without the tag matches no criterion on it, except != and !~, which it
+ *   matches (they are the negations of = and ~).
+ * - = and != compare the bytes exactly; ~ and !~ match a PCRE2 regex (UTF-8, case
+ *   sensitive unless the regex says (?i)) anywhere in the value.
+ * - < <= > >= compare as dates when VALUE is a PGN date (YYYY.MM.DD, ?? parts allowed)
+ *   or, for the tags Date, EventDate and UTCDate, also YYYY or YYYY.MM: only the parts
+ *   VALUE gives are compared, in order; the first that differs decides; a part unknown
+ *   (??) on either side before that makes the comparison false; all equal: <= and >=
+ *   hold.  Else as numbers when VALUE is a number (a tag value that is no number then
+ *   fails).  Else bytewise.
+ */
+#ifndef PGNKIT_SELECT_H
+#define PGNKIT_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "pgn/pgn_reader.h"
+#include "board/position.h"
+
+struct select;
+struct select_scratch;
+
+/** An empty selection: every game matches. */
+struct select *select_new(void);
+void select_free(struct select *s);
+
+/* Each adds one criterion; 0, or -1 with the reason in why[cap] (a usage error). */
+/** "TAG OP VALUE", OP one of = != ~ !~ < <= > >=; VALUE may be in double quotes. */
+int select_add_where(struct select *s, const char *expr, char *why, size_t cap);
+/** White or Black matches the regex. */
+int select_add_player(struct select *s, const char *regex, char *why, size_t cap);
+/** The Result tag (without one: the termination marker) is one of a comma list of 1-0,
+ * 0-1, 1/2-1/2, *. */
+int select_add_result(struct select *s, const char *list, char *why, size_t cap);
+/** The final position ends the game so: a comma list of checkmate, stalemate,
+ * insufficient, fifty-moves, threefold, none (OR). */
+int select_add_ending(struct select *s, const char *list, char *why, size_t cap);
+/** MIN:MAX mainline plies, either side may be empty. */
+int select_add_plies(struct select *s, const char *range, char *why, size_t cap);
+/** The game has a diagnostic of one of these codes (comma list of names). */
+int select_add_has(struct select *s, const char *list, char *why, size_t cap);
+/** The mainline reaches this position (board, side, castling, e.p. when a capture is
+ * legal; not the clocks). */
+int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap);
+/** Select the games that do not match instead. */
+void select_set_invert(struct select *s, bool invert);
+/** Games are classified (game_options.openings): the criteria on ECO and Opening, given
+ * before or after, read the classification after the replay instead of the tags (a game
+ * the book does not name: its own tag).  Call once all criteria are added. */
+void select_use_openings(struct select *s);
+
+/** Whether any criterion was added (--invert alone is none). */
+bool select_has_criteria(const struct select *s);
+
+/** Per-thread working storage for s (which must outlive it). */
+struct select_scratch *select_scratch_new(const struct select *s);
+void select_scratch_free(struct select_scratch *x);
+
+enum select_verdict {
+    SELECT_DROP = 0,  /* not selected (decided) */
+    SELECT_KEEP,      /* selected (decided) */
+    SELECT_REPLAY,    /* the tags pass: replay, then ask select_by_facts */
+};
+
+/** The verdict the tags give (--invert applied when they decide). */
+enum select_verdict select_by_tags(const struct select *s, struct select_scratch *x,
+                                   const struct pgn_game *g);
+/** After SELECT_REPLAY: whether rec is selected (--invert applied). */
+bool select_by_facts(const struct select *s, struct select_scratch *x,
+                     const struct game_record *rec);
+
+/** The value of tag name in g as criteria see it, or NULL when the game has none. */
+const struct slice *select_tag_value(const struct pgn_game *g, const char *name);
+
+
+#endif

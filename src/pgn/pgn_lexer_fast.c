@@ -1,0 +1,538 @@
+/*
+ * pgn_lexer_fast.c - the lexer's fast path, scan_fast: the usual tokens (moves, move
+ * numbers, comments closed on their line, usual tag pairs in a tag section, blanks and
+ * line ends), which are nearly all the bytes of a game, with the loop's state in
+ * registers and most tokens found by one vector step (a window) without bounds checks.
+ *
+ * Each token is read exactly as the token steps of pgn_lexer.c would read it; whatever
+ * the fast path cannot finish (a result, a token cut by the end of the data or over a
+ * limit, any other byte) it leaves to them.  It never reads more input, never drops a
+ * token, never reports, and leaves tag pairs to them when a part is read again (r->relex).
+ */
+#include "pgn/pgn_reader_internal.h"
+
+/*
+ * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
+ * token's first byte are classified with one vector step and no bounds checks: a move
+ * ends within 16 bytes, a move number's digits and dots are counted from two masks, a
+ * comment's '}' is found among the next 32 (16 without AVX2).  A token found that way is
+ * complete (it ends before the end of the data) and shorter than the limits, which
+ * window_end() checks once: each such token skips scan_fast's general checks.  Anything
+ * not found within its window takes the general path, which decides as before.
+ */
+#define WINDOW_SLACK 64
+
+/* Index below which scan_fast may use windows: 0 (never) when the limits are below a
+ * window's reach, so that a token found in a window is surely within them. */
+static inline size_t window_end(const struct pgn_reader *r, size_t n)
+{
+#ifdef __SSSE3__
+    if (n > WINDOW_SLACK && r->lim.max_token_bytes >= 16 && r->lim.max_comment_bytes >= 32)
+        return n - WINDOW_SLACK;
+#else
+    (void)r;
+    (void)n;
+#endif
+    return 0;
+}
+
+#ifdef __SSSE3__
+/*
+ * The length of the move number (digits then dots) at p, whose first byte is a digit: 16
+ * when the 16 bytes at p hold no such number ending within them (a result, a bare
+ * number, a longer one), which the general path then decides.  No dot after the digits
+ * makes the first non-dot the first non-digit: e == k.
+ */
+static inline size_t number_window(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* A byte minus '0' (wrapping) is 10 or more for anything but a digit. */
+    __m128i nondigit = _mm_adds_epu8(_mm_sub_epi8(v, vc(VC_ZERO_CH)), vc(VC_SAT76));
+    unsigned nd = (unsigned)_mm_movemask_epi8(nondigit) | 0x10000u;
+    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc(VC_DOT)));
+    unsigned k = (unsigned)__builtin_ctz(nd); /* the first non-digit: a dot, or no number */
+    unsigned e = (unsigned)__builtin_ctz(~(dots | ((1u << k) - 1))); /* the first non-dot */
+    return e > k ? e : 16;
+}
+#endif
+
+/*
+ * number_window()'s answer for the usual move numbers, one or two digits then one dot
+ * or three ("7.", "23.", "23..."), from a few bytes without a vector step: the length,
+ * or 0 for anything else (more digits, two dots or four), which number_window() decides.
+ * p[0] is a digit and p[1..5] are within the window.
+ */
+static inline size_t short_number(const char *p)
+{
+    size_t k = 1 + (size_t)is_digit(p[1]); /* the first byte after one or two digits */
+    if (p[k] != '.')
+        return 0;
+    if (p[k + 1] != '.')
+        return k + 1;
+    return p[k + 2] == '.' && p[k + 3] != '.' ? k + 3 : 0;
+}
+
+/*
+ * Index, from p, of the first '}' or byte up to CR in the window at p; the window's size if
+ * none.  Bytes up to CR are LF and CR, and the control bytes below them: one unsigned min
+ * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
+ * stopped at one of those (a tab, say) to the general path, which finds the real stop.
+ */
+#if defined(__AVX2__)
+/* The index of the first set bit of a 32-byte window's mask, 32 when none.  BMI's tzcnt
+ * gives 32 for 0 by itself; otherwise a sentinel bit above the mask (a 64-bit constant
+ * the loops would rebuild on their way in). */
+static inline size_t window32_first(unsigned bits)
+{
+#ifdef __BMI__
+    return (size_t)_tzcnt_u32(bits);
+#else
+    return (size_t)__builtin_ctzll((uint64_t)bits | ((uint64_t)1 << 32));
+#endif
+}
+#endif
+
+#if defined(__AVX2__)
+/* comment_window's two constants, loaded once per scan_fast run: its loop then keeps
+ * them in registers rather than loading them for each comment. */
+struct comment_consts {
+    __m256i close, cr;
+};
+static inline struct comment_consts comment_consts(void)
+{
+    return (struct comment_consts){splat32('}'), splat32('\r')};
+}
+#else
+struct comment_consts {
+    char unused;
+};
+static inline struct comment_consts comment_consts(void) { return (struct comment_consts){0}; }
+#endif
+
+static inline size_t comment_window(const char *p, struct comment_consts k)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k.cr), v);
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, k.close), low);
+    return window32_first((unsigned)_mm256_movemask_epi8(hit));
+#elif defined(__SSE2__)
+    (void)k;
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#else
+    (void)p, (void)k;
+    return 0; /* never used: window_end() is 0 without SSSE3 */
+#endif
+}
+
+#if defined(__AVX2__)
+#define VALUE_WINDOW 32
+#else
+#define VALUE_WINDOW 16
+#endif
+
+#ifdef __SSSE3__
+/* Index, from p, of the first '"', '\\' or byte up to CR (see comment_window) in the window
+ * at p (a tag value's find_stop in one step); VALUE_WINDOW if none.  Only tag_window's
+ * vector path uses it. */
+static inline size_t value_window(const char *p)
+{
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
+    __m256i hit = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
+        low);
+    return window32_first((unsigned)_mm256_movemask_epi8(hit));
+#else
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i hit = _mm_or_si128(quote, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(hit) | 0x10000u);
+#endif
+}
+#endif
+
+/*
+ * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
+ * after its ']' or 0.  Only below window_end(), so the name is within the limit, and a
+ * value closed within its window (value_window) is within the data and max_comment_bytes
+ * (the name ends within 16 bytes of i, the value window within 18 + 32 < WINDOW_SLACK).
+ * A name of 16 bytes has no delimiter in the name window: j is then name + 16, which
+ * d[j] == ' ' confirms as run_end would.
+ */
+static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                                struct tag_parse *tp)
+{
+#ifdef __SSSE3__
+    size_t name = i + 1;
+    size_t j = name + (size_t)__builtin_ctz(delim_bits(d + name) | 0x10000u);
+    if (j == name || d[j] != ' ' || d[j + 1] != '"')
+        return 0;
+    size_t value = j + 2;
+    size_t q = value + value_window(d + value);
+    if (q == value + VALUE_WINDOW) {
+        q = find_stop(d, q, n, '"', '\\');
+        if (n - q < 2 || q - value > r->lim.max_comment_bytes)
+            return 0;
+    }
+    if (d[q] != '"' || d[q + 1] != ']')
+        return 0;
+    tp->name = name;
+    tp->name_len = j - name;
+    tp->value = value;
+    tp->value_len = q - value;
+    return q + 2;
+#else
+    (void)r, (void)d, (void)i, (void)n, (void)tp;
+    return 0;
+#endif
+}
+
+/*
+ * scan_fast's game phase, derived only where it is needed (a tag, the exit) rather than
+ * stored per token: movetext once a move or number token is read (a comment changes
+ * nothing), else the phase at the mark (the entry, or the last tag pair: PHASE_TAGS).
+ * Only comments lie between a mark and a tag pair, so each token is looked at once.
+ */
+struct fast_mark {
+    const struct pgn_token *tok; /* the first token after the mark */
+    enum game_phase phase;
+    uint64_t line0; /* the line where the line-end count was 0 at the mark */
+};
+
+static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fast_mark m)
+{
+    if (m.phase == PHASE_MOVETEXT)
+        return PHASE_MOVETEXT;
+    for (const struct pgn_token *t = m.tok; t < tok; t++)
+        if (t->kind != PGN_TOK_COMMENT)
+            return PHASE_MOVETEXT;
+    return m.phase;
+}
+
+/*
+ * The line ends since the last token or tag pair (the token steps' r->eols), derived
+ * like the phase rather than reset per token: the last token's line is in the token.
+ * Fewer than 2^32 lines lie between it and `line` (scan_fast's column check bounds the
+ * bytes since the line start before it), so its low 32 bits suffice.
+ */
+static inline uint64_t fast_run(const struct pgn_token *tok, struct fast_mark m, uint64_t line)
+{
+    if (tok > m.tok)
+        return (uint32_t)((uint32_t)line - tok[-1].line);
+    return line - m.line0;
+}
+
+/* scan_fast's state from token to token: locals of scan_fast that fast_token updates
+ * (inlined, so they stay in registers). */
+struct fast_state {
+    size_t i;                /* the next byte */
+    struct pgn_token *tok;   /* the next token's slot */
+    uint64_t line;           /* the line */
+    ptrdiff_t ls1;           /* the index before the line's first byte */
+    struct fast_mark mark;
+};
+
+/* Constants of one scan_fast run. */
+struct fast_env {
+    const char *d;
+    size_t n, max_tok, short_at, win_end;
+    struct comment_consts cc;
+};
+
+/* The token [s, e) of `kind`, its first byte (for the column) at `at`, in the next slot. */
+static inline __attribute__((always_inline)) void
+fast_push(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
+          enum pgn_token_kind kind)
+{
+    struct pgn_token *tok = st->tok;
+    tok->text = d + s;
+    tok->len = (uint32_t)(e - s);
+    tok->line = (uint32_t)st->line;
+    tok->col = (uint32_t)((ptrdiff_t)at - st->ls1);
+    tok->kind = (uint8_t)kind;
+    st->tok = tok + 1;
+}
+
+/*
+ * The windowed loop's usual run of plies, from a short move number at st->i (a digit
+ * below stop): "12." or "12...", its move, then a comment or the other side's move, and
+ * on to the next number, while each token starts below stop and is found in its window.
+ * Each is read as fast_token reads it (the same tests and windows, each followed by one
+ * space or none); what it saves is fast_token's dispatch on the first byte, as the kind
+ * of the next token is nearly always known: a move after a number, a comment ('{', tested
+ * first: lichess's clocks), a move or a number after a move, a number or a move after a
+ * comment.  Anything else goes back to the loop, at the byte it stopped at.  False (st
+ * unchanged) when the number at st->i is no short one: fast_token decides it.  One
+ * function with jumps between the token kinds rather than a function per kind: a token's
+ * successor test then jumps straight to the next kind's code.
+ */
+static inline __attribute__((always_inline)) bool
+fast_plies(const struct fast_env *env, struct fast_state *st, size_t stop)
+{
+#ifdef __SSSE3__
+    const char *d = env->d;
+    size_t i = st->i, len = short_number(d + i), e;
+    unsigned bits;
+    if (len == 0)
+        return false;
+number:
+    e = i + len;
+    fast_push(st, d, i, i, e, PGN_TOK_MOVE_NUMBER);
+    i = e + (d[e] == ' ');
+    if (i >= stop || fast_class[(unsigned char)d[i]] != CC_OTHER ||
+        (bits = delim_bits(d + i + 1)) == 0)
+        goto done;
+move:
+    e = i + 1 + (size_t)__builtin_ctz(bits);
+    fast_push(st, d, i, i, e, PGN_TOK_MOVE);
+    i = e + (d[e] == ' ');
+    if (i >= stop)
+        goto done;
+    if (d[i] == '{') {
+        size_t close = i + 1 + comment_window(d + i + 1, env->cc);
+        if (d[close] != '}')
+            goto done;
+        fast_push(st, d, i, i + 1, close, PGN_TOK_COMMENT);
+        i = close + 1 + (d[close + 1] == ' ');
+        if (i >= stop)
+            goto done;
+        if (is_digit(d[i]) && (len = short_number(d + i)) != 0)
+            goto number;
+    }
+    if (fast_class[(unsigned char)d[i]] == CC_OTHER) {
+        if ((bits = delim_bits(d + i + 1)) != 0)
+            goto move;
+    } else if (is_digit(d[i]) && (len = short_number(d + i)) != 0) {
+        goto number;
+    }
+done:
+    st->i = i;
+    return true;
+#else
+    (void)env, (void)st, (void)stop;
+    return false;
+#endif
+}
+
+/* The usual tag pair tp, its '[' at i, kept (commit_tag's case without an error or an
+ * escape); it marks the phase (fast_mark) and resets the line-end count. */
+static inline __attribute__((always_inline)) void
+fast_tag_push(struct pgn_reader *r, struct fast_state *st, const char *d, size_t i,
+              const struct tag_parse *tp)
+{
+    *push_tag(r) = (struct pgn_tag){{d + tp->name, tp->name_len},
+                                    {d + tp->value, tp->value_len},
+                                    st->line,
+                                    (uint32_t)((ptrdiff_t)i - st->ls1)};
+    st->mark = (struct fast_mark){st->tok, PHASE_TAGS, st->line};
+}
+
+/*
+ * Windowed, after a tag pair kept at st->i's left: the tag pairs that follow one a line
+ * ("]\n[" between them), as a tag section's do, each found in its window (tag_window)
+ * and starting below stop.  Each is the tag pair fast_token would read after the line
+ * end: the phase is PHASE_TAGS and one line end lies since the last tag pair, so it is
+ * no game's end, and r->relex is false (fast_token's test before the first).  What it
+ * saves is the dispatch on the line end and on the '[', and that test.  A tag pair that
+ * is not found so is left, with its line end, to the loop.
+ */
+static inline __attribute__((always_inline)) void
+fast_tag_lines(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
+               size_t stop)
+{
+    const char *d = env->d;
+    size_t i = st->i, j;
+    struct tag_parse tp;
+    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
+           (j = tag_window(r, d, i + 1, env->n, &tp)) != 0) {
+        st->line++;
+        st->ls1 = (ptrdiff_t)i;
+        fast_tag_push(r, st, d, i + 1, &tp);
+        i = j;
+    }
+    st->i = i;
+}
+
+/*
+ * One token (or blank, line end, tag pair) at st->i: false when the token steps must take
+ * it (st unchanged).  With `windowed` (a constant: scan_fast has a copy of its loop for
+ * each), st->i is below win_end, so each window test skips that comparison; without,
+ * the windows are tried where i < win_end as before.  Tests on the byte itself, in the
+ * order of frequency: a chain of two-instruction tests, where one on the class became a
+ * jump table.
+ */
+static inline __attribute__((always_inline)) bool
+fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
+           bool windowed, size_t stop)
+{
+    const char *d = env->d;
+    const size_t n = env->n, i = st->i;
+    const bool in_window = windowed || i < env->win_end;
+    unsigned char c = (unsigned char)d[i];
+    size_t s = i, e, next; /* the token's text is [s, e); scanning resumes at next */
+    enum pgn_token_kind kind;
+    if (fast_class[c] == CC_OTHER) {
+#ifdef __SSSE3__
+        unsigned bits;
+        if (in_window && (bits = delim_bits(d + i + 1)) != 0) {
+            e = i + 1 + (size_t)__builtin_ctz(bits);
+            next = e + (d[e] == ' ');
+        } else
+#endif
+        {
+            e = run_end(d, i + 1, n);
+            if (e - i > env->max_tok || e >= env->short_at)
+                return false;
+            next = e + (e < n && d[e] == ' ');
+        }
+        kind = PGN_TOK_MOVE;
+    } else if (is_digit((char)c)) {
+        if (windowed && fast_plies(env, st, stop))
+            return true;
+#ifdef __SSSE3__
+        size_t len;
+        /* The usual number from a few bytes; the vector step for the rest. */
+        if (in_window &&
+            ((len = short_number(d + i)) != 0 || (len = number_window(d + i)) < 16)) {
+            e = i + len;
+            next = e + (d[e] == ' ');
+        } else
+#endif
+        {
+            size_t k = i + 1;
+            while (k < n && is_digit(d[k]))
+                k++;
+            if (k == n || d[k] != '.')
+                return false; /* a result or a bare number */
+            while (k < n && d[k] == '.')
+                k++;
+            if (k - i > env->max_tok || k >= env->short_at)
+                return false;
+            e = k;
+            next = e + (e < n && d[e] == ' ');
+        }
+        kind = PGN_TOK_MOVE_NUMBER;
+    } else if (c == '{') {
+        size_t close;
+        if (in_window && d[close = i + 1 + comment_window(d + i + 1, env->cc)] == '}') {
+            next = close + 1 + (d[close + 1] == ' ');
+        } else {
+            close = find_stop(d, i + 1, n, '}', '}');
+            if (close == n || d[close] != '}' || close - i - 1 > r->lim.max_comment_bytes)
+                return false; /* over lines, unterminated, or too long: scan_comment's */
+            next = close + 1 + (close + 1 < n && d[close + 1] == ' ');
+        }
+        s = i + 1;
+        e = close;
+        kind = PGN_TOK_COMMENT; /* which leaves the phase as it is */
+    } else if (c == '\n') {
+        st->i = i + 1;
+        st->line++;
+        st->ls1 = (ptrdiff_t)i;
+        return true;
+    } else if (c == ' ' || fast_class[c] == CC_SPACE) {
+        st->i = i + 1;
+        return true;
+    } else if (c == '[') {
+        /* A tag pair inside a tag section.  The end of a game (a tag after movetext), a tag
+         * after a blank line (perhaps a new game) and any tag of a part read again
+         * (stepped over, not kept) are the splitter's. */
+        enum game_phase phase = fast_phase(st->tok, st->mark);
+        if (phase == PHASE_MOVETEXT ||
+            (phase == PHASE_TAGS && fast_run(st->tok, st->mark, st->line) >= 2) || r->relex)
+            return false;
+        struct tag_parse tp;
+        size_t j = in_window ? tag_window(r, d, i, n, &tp) : 0;
+        if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
+            return false;
+        fast_tag_push(r, st, d, i, &tp);
+        st->i = j;
+        if (windowed)
+            fast_tag_lines(r, env, st, stop);
+        return true;
+    } else {
+        return false;
+    }
+    fast_push(st, d, i, s, e, kind);
+    st->i = next;
+    return true;
+}
+
+/*
+ * The fast path: move tokens, move numbers with their dots, comments closed on their own
+ * line, usual tag pairs, blanks and line ends, which are nearly all the bytes of a game.  Its
+ * state (index, line, line start, line-end count, token count) lives in registers for the
+ * whole run, the phase is derived when needed (fast_mark); the token steps, which must
+ * also handle limits and refills and call out for them, keep their state in the reader.
+ * Each token is handled exactly as the token steps would; anything else (a result, a
+ * token at the end of the data or over a limit, any other byte) is left to them
+ * (pgn_reader.c's next_step): the returned index is where it stopped.
+ * Only for a started game whose tokens are kept (the caller checks), so nothing here
+ * drops tokens, fills or reports.  Writes its state back to r.
+ *
+ * Token room: every token takes at least one byte, so a stretch of data no longer than
+ * the free token slots cannot overflow them; the loop runs to the end of such a stretch
+ * (`stop`) and checks the room only there, not for each token.  Within a stretch, the
+ * bytes below win_end go through a copy of the loop that knows its windows fit.
+ *
+ * Out of line (noinline): its caller's slow paths would otherwise take its registers.
+ */
+__attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
+{
+    const size_t n = r->len;
+    const struct fast_env env = {r->data, n, r->lim.max_token_bytes,
+                                 /* A token ending at `short_at` or later may go on in
+                                  * bytes not read yet. */
+                                 r->eof ? SIZE_MAX : n, window_end(r, n), comment_consts()};
+    /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
+    if ((ptrdiff_t)n - (r->ls - 1) > (ptrdiff_t)UINT32_MAX)
+        return i;
+    /* A fresh reader has no token array yet, and NULL + 0 is undefined (UBSan). */
+    if (!r->toks)
+        grow_tokens(r);
+    struct fast_state st = {i, r->toks + r->ntok, r->line, r->ls - 1,
+                            {NULL, r->phase, r->line - r->eols}};
+    st.mark.tok = st.tok;
+    while (st.i < n) {
+        /* Near max_game_tokens the slow path goes on: emit() enforces it.  At part_stop
+         * the part being read is due for a cut, which scan_game decides between steps. */
+        size_t at = (size_t)(st.tok - r->toks);
+        if (at + 64 > r->tok_limit || at >= r->part_stop)
+            goto out;
+        if (r->tok_cap - at < 64) {
+            size_t marked = (size_t)(st.mark.tok - r->toks);
+            r->ntok = at;
+            grow_tokens(r);
+            st.tok = r->toks + r->ntok;
+            st.mark.tok = r->toks + marked;
+        }
+        size_t room = r->tok_cap - at;
+        if (room > r->tok_limit - at)
+            room = r->tok_limit - at;
+        if (room > r->part_stop - at)
+            room = r->part_stop - at;
+        const size_t stop = n - st.i > room ? st.i + room : n;
+        const size_t windowed_stop = stop < env.win_end ? stop : env.win_end;
+        while (st.i < windowed_stop)
+            if (!fast_token(r, &env, &st, true, windowed_stop))
+                goto out;
+        while (st.i < stop)
+            if (!fast_token(r, &env, &st, false, stop))
+                goto out;
+    }
+out:
+    r->line = st.line;
+    r->ls = st.ls1 + 1;
+    r->eols = fast_run(st.tok, st.mark, st.line);
+    r->phase = fast_phase(st.tok, st.mark);
+    r->ntok = (size_t)(st.tok - r->toks);
+    return st.i;
+}

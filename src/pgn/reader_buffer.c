@@ -1,0 +1,269 @@
+/*
+ * reader_buffer.c - the reader's storage: the input buffer and what moves with it.
+ *
+ * Owns the one growing input buffer (it holds the current game and is compacted between
+ * games; it grows in place, to no more than a game within max_game_bytes needs; a read
+ * asks at least READ_CHUNK bytes and at most READ_MAX), the pointers into
+ * it that must move when it does (tokens, tag names and values), the growth of the
+ * per-game token and tag arrays, the diagnostics list, and the streaming skips that read
+ * on without keeping anything (a line, a token run, a game over its limits).  Knows
+ * nothing of PGN beyond where a line and a token end.
+ */
+#include "pgn/pgn_reader_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+
+enum {
+    READ_CHUNK = 1 << 20, /* bytes asked of the source per read, at least */
+    /* and at most: a buffer grown for one large game is not filled (so made resident)
+     * whole by every later read: memory stays the live game plus this. */
+    READ_MAX = 4 << 20,
+};
+
+void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
+              const char *fmt, ...)
+{
+    if (r->relex)
+        return; /* a part read again: its diagnostics were given with the game */
+    struct diag d;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vset(&d, code, line, col, fmt, ap);
+    va_end(ap);
+    diag_list_push(&r->diags, &d);
+}
+
+/* ---- the game's arrays ------------------------------------------------------------------ */
+
+READER_COLD void grow_tokens(struct pgn_reader *r)
+{
+    void *p = r->toks;
+    xgrow(&p, &r->tok_cap, r->ntok + 1, sizeof *r->toks);
+    r->toks = p;
+}
+
+READER_COLD void grow_tags(struct pgn_reader *r)
+{
+    void *p = r->tags;
+    xgrow(&p, &r->tag_cap, r->ntag + 1, sizeof *r->tags);
+    r->tags = p;
+}
+
+/*
+ * The names of the tags kept are hashed only when a duplicate check needs them (rarely:
+ * a tag line after a blank line in a tag section); those seen while the game is skipped,
+ * when the buffer does not keep them, at once (commit_tag).
+ */
+void name_set_catch_up(struct pgn_reader *r)
+{
+    for (; r->tags_in_set < r->ntag; r->tags_in_set++) {
+        const struct pgn_tag *t = &r->tags[r->tags_in_set];
+        name_set_put(&r->names, name_set_hash(t->name.ptr, t->name.len));
+    }
+}
+
+READER_COLD void tokens_over_limit(struct pgn_reader *r)
+{
+    if (r->relex) {
+        /* More tokens than the first reading found in the part: drop the rest. */
+        r->relex_broken = true;
+        r->skipping = true;
+        return;
+    }
+    r->too_many_tokens = true;
+    start_skipping(r);
+}
+
+/* ---- the input buffer ------------------------------------------------------------------- */
+
+void start_skipping(struct pgn_reader *r)
+{
+    name_set_catch_up(r);
+    r->tags_in_set = 0; /* the tags go; their names stay in the set */
+    r->skipping = true;
+    r->ntok = r->win = r->tok0; /* and no parts */
+    r->ncut = 0;
+    r->cut_waits = false;
+    r->ntag = 0;
+    r->scratch_len = 0;
+}
+
+/* The buffer's address as a number: its pointers are moved by how far it moved, with
+ * no arithmetic on (nor comparison with) the block realloc may have freed. */
+static inline uintptr_t addr(const void *p) { return (uintptr_t)p; }
+
+/* Move the game's pointers into the buffer by the difference between their offset from
+ * old (the address the bytes were at) and nb (where they are now): p becomes
+ * nb + (p - old). */
+static void rebase_game(struct pgn_reader *r, uintptr_t old, char *nb)
+{
+    for (size_t k = 0; k < r->ntok; k++)
+        r->toks[k].text = nb + (addr(r->toks[k].text) - old);
+    for (size_t k = 0; k < r->ntag; k++) {
+        struct pgn_tag *t = &r->tags[k];
+        t->name.ptr = nb + (addr(t->name.ptr) - old);
+        if (t->value.ptr)
+            t->value.ptr = nb + (addr(t->value.ptr) - old);
+    }
+    if (r->ncut) /* its text is the game's too (only its place is used) */
+        r->cut_last.text = nb + (addr(r->cut_last.text) - old);
+}
+
+/*
+ * The capacity for `live` bytes and a read after them.  Doubling, so that a game read a
+ * chunk at a time is moved O(log n) times; but no more than a game kept whole can need
+ * (max_game_bytes, and two reads: one past the byte that puts it over the limit, after
+ * which it is skipped and only the scan's place is kept), so that a game near or over the
+ * limit does not double the buffer to twice the limit.  More only for the one case that
+ * needs it: bytes kept past the limit (a construct cut by the end of the data, a long
+ * tag line or ';' comment at the game's end, read on until it ends).
+ */
+static size_t grown_cap(const struct pgn_reader *r, size_t live)
+{
+    size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
+    while (ncap - live < READ_CHUNK)
+        ncap *= 2;
+    size_t most = add_sat(r->lim.max_game_bytes, 2 * (size_t)READ_CHUNK);
+    if (ncap > most && live <= most && most - live >= READ_CHUNK)
+        ncap = most;
+    return ncap;
+}
+
+/*
+ * Make room for a read by moving [keep, len) to the front, then growing the buffer when
+ * that is not room enough.  Growth is a realloc after the move: glibc moves a large block
+ * by remapping its pages (mremap), so the bytes are neither copied nor resident twice,
+ * where a new buffer filled with a copy holds both while it copies (a game of n bytes
+ * would peak at 2n).
+ */
+static void make_room(struct pgn_reader *r, size_t keep)
+{
+    size_t live = r->len - keep;
+    if (keep > 0) {
+        memmove(r->buf, r->buf + keep, live);
+        rebase_game(r, addr(r->buf + keep), r->buf);
+    }
+    if (r->cap - live < READ_CHUNK) {
+        size_t ncap = grown_cap(r, live);
+        uintptr_t old = addr(r->buf);
+        char *nb = xrealloc(r->buf, ncap);
+        /* Tokens and tags point into the old block (there are none before the first
+         * fill, when old is 0). */
+        if (addr(nb) != old)
+            rebase_game(r, old, nb);
+        r->buf = nb;
+        r->cap = ncap;
+    }
+    r->data = r->buf;
+    r->len = live;
+    r->shift = keep;
+    r->pos -= keep;
+    if (r->started && !r->skipping)
+        r->game_start -= keep;
+    r->ls -= (ptrdiff_t)keep;
+    r->base_off += keep;
+}
+
+int reader_fill(struct pgn_reader *r, size_t mark)
+{
+    r->shift = 0;
+    if (r->eof)
+        return 0;
+    if (r->started && !r->skipping && mark - r->game_start > r->lim.max_game_bytes)
+        start_skipping(r);
+    size_t keep = (r->started && !r->skipping) ? r->game_start : r->pos;
+    if (r->cap - r->len < READ_CHUNK)
+        make_room(r, keep);
+    size_t ask = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
+    ssize_t got = r->src.read(r->src.ctx, r->buf + r->len, ask);
+    if (got < 0) {
+        r->err_no = errno;
+        r->failed = true;
+        r->eof = true;
+        return -1;
+    }
+    if (got == 0) {
+        r->eof = true;
+        return 0;
+    }
+    r->len += (size_t)got > ask ? ask : (size_t)got;
+    return 1;
+}
+
+/* Rescanning the construct at i after every short read (64 KiB from a pipe) would be
+ * quadratic: its bytes at least double before it is scanned again. */
+size_t reader_read_more(struct pgn_reader *r, size_t i)
+{
+    size_t pending = r->len - i;
+    int st;
+    do {
+        r->pos = i;
+        st = reader_fill(r, i);
+        i = r->pos;
+    } while (st > 0 && r->len - i < 2 * pending);
+    return st < 0 ? SIZE_MAX : i;
+}
+
+void skip_bom(struct pgn_reader *r)
+{
+    r->bom_done = true;
+    while (r->len < 3 && !r->eof) {
+        r->pos = 0;
+        if (reader_fill(r, r->pos) < 0)
+            return;
+    }
+    if (r->len >= 3 && memcmp(r->data, "\xef\xbb\xbf", 3) == 0) {
+        r->pos = 3;
+        r->ls = 3;
+    }
+}
+
+/* ---- streaming skips -------------------------------------------------------------------- */
+
+size_t skip_line(struct pgn_reader *r, size_t i)
+{
+    for (;;) {
+        size_t e = next_eol(r->data, i, r->len);
+        if (e < r->len || r->eof)
+            return e;
+        r->pos = e;
+        if (reader_fill(r, r->pos) < 0)
+            return SIZE_MAX;
+        i = r->pos;
+    }
+}
+
+size_t skip_run(struct pgn_reader *r, size_t i)
+{
+    for (;;) {
+        const char *d = r->data;
+        size_t n = r->len;
+        while (i < n && !is_delim(d[i]))
+            i++;
+        if (i < n || r->eof)
+            return i;
+        r->pos = i;
+        if (reader_fill(r, r->pos) < 0)
+            return SIZE_MAX;
+        i = r->pos;
+    }
+}
+
+/* ---- sources ---------------------------------------------------------------------------- */
+
+static ssize_t fd_read(void *ctx, char *buf, size_t cap)
+{
+    int fd = *(const int *)ctx;
+    for (;;) {
+        ssize_t got = read(fd, buf, cap);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
+struct pgn_source pgn_source_fd(int *fd) { return (struct pgn_source){fd_read, fd}; }

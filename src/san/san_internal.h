@@ -1,0 +1,167 @@
+/*
+ * san_internal.h - the SAN token cache's layout and keys, inline for the replay loop:
+ * game.c finds a move token's key once, when it prefetches the token's cache slot one
+ * move ahead, and decodes the token with that key a move later (san_decode_keyed).
+ * Private to src/.
+ */
+#ifndef PGNKIT_SAN_INTERNAL_H
+#define PGNKIT_SAN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/inline_hints.h"
+#include "san/san.h"
+
+/*
+ * The cache: open addressing over CACHE_SLOTS slots, linear probing over a window of
+ * CACHE_PROBES slots.  A slot's first 16 bytes are the key (san_cache_key: two words
+ * that hold the token's bytes and its length), compared in full, so collisions are
+ * harmless.  It never grows (4096 slots of 32 bytes, 128 KiB per matcher, one matcher a
+ * --jobs thread): when the window is full one of its slots is overwritten.  Real files
+ * hold 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC samples in
+ * /work/shared/bench).  A miss costs little since decode_plain (no regex for the usual
+ * spellings): 8192 slots were no fewer instructions than 4096 on those samples
+ * (callgrind, uci: +0.03% twic, +0.1% TCEC with 4096), and 2048 cost 2-3% more.  Length
+ * 0 marks an empty slot (the empty token is rejected before the cache).  A syntax error
+ * is cached too (NEG_KIND).
+ */
+enum { CACHE_SLOTS = 4096, CACHE_BITS = 12, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
+enum { NEG_KIND = 0xff };
+
+struct san_cache_slot {
+    uint64_t key[2];
+    struct san san;
+};
+
+/* What a key and a prefetch need of a matcher (san_matcher_cache_ref): its slots, and
+ * the longest token cached (0: no cache). */
+struct san_cache_ref {
+    const struct san_cache_slot *slots;
+    size_t key_max;
+};
+
+struct san_cache_ref san_matcher_cache_ref(const struct san_matcher *m);
+
+/* A token's cache key and home slot; word[1] == 0: the token bypasses the cache (empty,
+ * too long, or a matcher without one). */
+struct san_key {
+    uint64_t word[2];
+    size_t home;
+};
+
+static inline uint64_t san_load64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline uint64_t san_load32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline uint64_t san_load16(const unsigned char *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/*
+ * The cache key of tok[0..len), 1 <= len <= CACHE_KEY_MAX, as two words: key[1]'s low
+ * byte is the length, so the rest only has to tell apart tokens of one length.  Built
+ * from loads that stay inside tok[0..len) (the token may end the reader's buffer): up
+ * to 8 bytes, the first and the last w bytes (w = 2 or 4, overlapping) side by side in
+ * key[0], which holds them all since len <= 2w; longer, the first 8 in key[0] and the
+ * rest (a last-8 load shifted down) above the length in key[1].  Runs once per ply
+ * (game.c keeps the key from the prefetch for the decode): no variable shift and no
+ * second word to build for the usual 2-8 byte move.
+ */
+static inline void san_cache_key(const unsigned char *tok, size_t len, uint64_t key[2])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    unsigned char bytes[16] = {0};
+    memcpy(bytes, tok, len < 8 ? len : 8); /* any injective layout will do */
+    key[0] = san_load64(bytes);
+    memset(bytes, 0, sizeof bytes);
+    bytes[0] = (unsigned char)len;
+    if (len > 8)
+        memcpy(bytes + 1, tok + 8, len - 8);
+    key[1] = san_load64(bytes);
+#else
+    key[1] = len;
+    if (len >= 4) {
+        if (len <= 8) {
+            key[0] = san_load32(tok) | san_load32(tok + len - 4) << 32;
+        } else {
+            key[0] = san_load64(tok);
+            key[1] |= san_load64(tok + len - 8) >> (8 * (16 - len)) << 8; /* tok[8..len) */
+        }
+    } else if (len >= 2) {
+        key[0] = san_load16(tok) | san_load16(tok + len - 2) << 16;
+    } else {
+        key[0] = tok[0];
+    }
+#endif
+}
+
+static inline size_t san_cache_home(const uint64_t key[2])
+{
+    /* The top bits of an odd-constant product depend on every bit below them: key[1]
+     * (the length, and the bytes past 8 of a long token) rotated into key[0]'s high half,
+     * where the last bytes of a short token sit. */
+    uint64_t h = (key[0] ^ (key[1] << 32 | key[1] >> 32)) * 0x9e3779b97f4a7c15u;
+    return (size_t)(h >> (64 - CACHE_BITS));
+}
+
+/* The key of a token that goes through the cache, or word[1] == 0 for one that does not
+ * (len - 1 wraps for the empty token, which is no move and never cached). */
+PGNKIT_HOT void san_key_of(struct san_cache_ref c, const char *tok, size_t len,
+                           struct san_key *key)
+{
+    if (len - 1 >= c.key_max) {
+        key->word[1] = 0;
+        return;
+    }
+    san_cache_key((const unsigned char *)tok, len, key->word);
+    key->home = san_cache_home(key->word);
+}
+
+/* The key, and the token's cache slot starts loading: inline, since gcc drops a call
+ * to a function whose only effect is a prefetch (callgrind saw none). */
+PGNKIT_HOT void san_key_prefetch(struct san_cache_ref c, const char *tok, size_t len,
+                                 struct san_key *key)
+{
+    san_key_of(c, tok, len, key);
+    if (key->word[1])
+        __builtin_prefetch(&c.slots[key->home]);
+}
+
+/* The cached SAN of the token of that key, or NULL: a miss (san_decode_keyed decodes
+ * it then), a token the cache does not take, or a syntax error.  Inline, for the
+ * replay's usual move, which reads the slot in place (valid until the next decode).
+ * It does not count in san_matcher_cache_stats(). */
+PGNKIT_HOT const struct san *san_cache_find(struct san_cache_ref c, const struct san_key *key)
+{
+    if (key->word[1] == 0)
+        return NULL;
+    for (size_t i = 0; i < CACHE_PROBES; i++) {
+        const struct san_cache_slot *slot = &c.slots[(key->home + i) & (CACHE_SLOTS - 1)];
+        if (slot->key[1] == 0)
+            return NULL;
+        if (((slot->key[0] ^ key->word[0]) | (slot->key[1] ^ key->word[1])) == 0)
+            return slot->san.kind == NEG_KIND ? NULL : &slot->san;
+    }
+    return NULL;
+}
+
+/** san_decode() of tok[0..len) with its key from san_key_of() for the same matcher. */
+int san_decode_keyed(struct san_matcher *m, const char *tok, size_t len,
+                     const struct san_key *key, struct san *out);
+
+#endif

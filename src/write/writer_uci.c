@@ -1,0 +1,439 @@
+/*
+ * writer_uci.c - `pgnkit uci`: the mainline as UCI moves, one line (or JSON object, or
+ * PGN game) per game, so output lines align with input games.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pgn/comment.h"
+#include "base/ctrl.h"
+#include "board/fen.h"
+#include "san/san_resolve.h"
+#include "board/uci.h"
+#include "write/writer.h"
+#include "game/game_mainline.h"
+#include "write/writer_internal.h"
+
+/* A value as a TSV column: tabs and line breaks become spaces. */
+static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
+{
+    const struct slice *v = game_tag(g, name);
+    if (v)
+        ctrl_put_column(out, v->ptr, v->len); /* a tab would break the row */
+}
+
+/* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
+ * is at most 5 bytes plus a separator): this runs for every ply of every game.  Each
+ * move is followed by a separator, the last one taken back: no test a move for it. */
+static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
+{
+    /* In locals: the text is written by byte stores, which may alias *rec, so its
+     * fields would be loaded again for every move. */
+    const struct move *moves = rec->mainline;
+    const struct position *start = &rec->start;
+    size_t count = rec->mainline_count;
+    if (!count)
+        return;
+    char *p = buf_reserve(out, count * 6 + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        n += uci_put_move(start, moves[i], ktr, p + n);
+        p[n++] = sep;
+    }
+    out->len += n - 1;
+    out->data[out->len] = '\0';
+}
+
+static void write_text(struct buf *out, const struct game_record *rec,
+                       const struct writer_options *o)
+{
+    writer_put_key_columns(out, rec->game, o);
+    for (size_t t = 0; t < o->tag_count; t++) {
+        put_tag_column(out, rec->game, o->tags[t]);
+        buf_putc(out, '\t');
+    }
+    put_moves(out, rec, o->king_takes_rook, ' ');
+    buf_putc(out, '\n');
+}
+
+static const char *status_name(enum game_status s)
+{
+    static const char *const names[] = {"ok", "warnings", "errors", "skipped"};
+    return names[s];
+}
+
+/* The tags object's members: every tag of the game in its order, or with --tags the
+ * named ones in the order named, null where the game has none. */
+static void put_json_tags(struct buf *out, const struct pgn_game *g,
+                          const struct writer_options *o)
+{
+    for (size_t i = 0; i < (o->tag_count ? o->tag_count : g->tag_count); i++) {
+        if (i)
+            buf_putc(out, ',');
+        if (!o->tag_count) {
+            buf_json_string(out, g->tags[i].name.ptr, g->tags[i].name.len);
+            buf_putc(out, ':');
+            buf_json_string(out, g->tags[i].value.ptr, g->tags[i].value.len);
+            continue;
+        }
+        const struct slice *v = game_tag(g, o->tags[i]);
+        buf_json_string(out, o->tags[i], strlen(o->tags[i]));
+        buf_putc(out, ':');
+        if (v)
+            buf_json_string(out, v->ptr, v->len);
+        else
+            buf_puts(out, "null");
+    }
+}
+
+static void put_json_extras(struct buf *out, const struct game_record *rec,
+                            const struct writer_options *o);
+
+/* ,"opening":{"eco":...,"name":...} or ,"opening":null (not classified). */
+static void put_json_opening(struct buf *out, const struct opening *op)
+{
+    buf_puts(out, ",\"opening\":");
+    if (!op) {
+        buf_puts(out, "null");
+        return;
+    }
+    buf_puts(out, "{\"eco\":");
+    buf_json_string(out, op->eco, strlen(op->eco));
+    buf_puts(out, ",\"name\":");
+    buf_json_string(out, op->name, strlen(op->name));
+    buf_putc(out, '}');
+}
+
+/* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
+void writer_game_json_fields(struct buf *out, const struct game_record *rec,
+                             const struct writer_options *o)
+{
+    const struct pgn_game *g = rec->game;
+    buf_puts(out, "\"file\":");
+    buf_json_string(out, g->file, strlen(g->file));
+    buf_printf(out, ",\"offset\":%llu,\"game\":", (unsigned long long)g->offset);
+    if (g->index)
+        buf_put_u64(out, g->index);
+    else
+        buf_puts(out, "null");
+    buf_printf(out, ",\"line\":%llu,\"status\":\"%s\",\"tags\":{", (unsigned long long)g->line,
+               status_name(rec->status));
+    put_json_tags(out, g, o);
+    buf_putc(out, '}');
+    if (o->with & WRITER_WITH_OPENING)
+        put_json_opening(out, rec->opening);
+    buf_puts(out, ",\"uci\":[");
+    struct position pos = rec->start;
+    for (size_t i = 0; i < rec->mainline_count; i++) {
+        char m[8];
+        size_t n = uci_write_move(&pos, rec->mainline[i], o->king_takes_rook, m);
+        if (i)
+            buf_putc(out, ',');
+        buf_json_string(out, m, n);
+    }
+    buf_puts(out, "],\"san\":[");
+    for (size_t i = 0; i < rec->mainline_count; i++) {
+        char s[16];
+        size_t n = san_write(&pos, rec->mainline[i], s);
+        if (i)
+            buf_putc(out, ',');
+        buf_json_string(out, s, n);
+        position_do_move(&pos, rec->mainline[i]);
+    }
+    buf_putc(out, ']');
+    put_json_extras(out, rec, o);
+    buf_puts(out, ",\"fen\":");
+    if (rec->started) {
+        char fen[FEN_MAX];
+        size_t n = fen_write(&rec->final, fen, sizeof fen, o->fen_flags);
+        buf_json_string(out, fen, n);
+    } else {
+        buf_puts(out, "null");
+    }
+    buf_puts(out, ",\"result\":");
+    if (rec->result_token.ptr)
+        buf_json_string(out, rec->result_token.ptr, rec->result_token.len);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"diagnostics\":[");
+    for (size_t i = 0; i < rec->diags.count; i++) {
+        if (i)
+            buf_putc(out, ',');
+        writer_diag_json(out, g, &rec->diags.items[i]);
+    }
+    buf_putc(out, ']');
+}
+
+static void write_json(struct buf *out, const struct game_record *rec,
+                       const struct writer_options *o)
+{
+    buf_putc(out, '{');
+    writer_game_json_fields(out, rec, o);
+    buf_puts(out, "}\n");
+}
+
+
+/* The mainline wrapped at 80 columns; returns the column after the last move.  As in
+ * put_moves, the room is reserved once and the loop's inputs are in locals; each move is
+ * written where it goes (one byte on when a separator goes before it), the separator
+ * after: no copy per move. */
+static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
+{
+    const struct move *moves = rec->mainline;
+    const struct position *start = &rec->start;
+    size_t count = rec->mainline_count;
+    char *p = buf_reserve(out, count * 6 + 8);
+    size_t len = 0, column = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = uci_put_move(start, moves[i], ktr, p + len + (column != 0));
+        if (column) {
+            bool wrap = column + 1 + n > 80;
+            p[len++] = wrap ? '\n' : ' ';
+            column = wrap ? 0 : column + 1;
+        }
+        len += n;
+        column += n;
+    }
+    out->len += len;
+    out->data[out->len] = '\0';
+    return column;
+}
+
+/* PGN whose movetext is UCI moves, wrapped at 80 columns. */
+static void write_pgn(struct buf *out, const struct game_record *rec,
+                      const struct writer_options *o)
+{
+    const struct pgn_game *g = rec->game;
+    for (size_t i = 0; i < o->tag_count; i++) { /* --tags: only these, in this order */
+        const struct slice *v = game_tag(g, o->tags[i]);
+        if (v)
+            writer_put_tag(out, o->tags[i], strlen(o->tags[i]), v->ptr, v->len);
+    }
+    for (size_t i = 0; !o->tag_count && i < g->tag_count; i++)
+        writer_put_tag(out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
+                       g->tags[i].value.len);
+    buf_putc(out, '\n');
+    size_t column = put_wrapped_moves(out, rec, o->king_takes_rook);
+    const struct slice *result = rec->result_token.ptr ? &rec->result_token : NULL;
+    size_t rlen = result ? result->len : 1;
+    if (column && column + 1 + rlen > 80)
+        buf_putc(out, '\n');
+    else if (column)
+        buf_putc(out, ' ');
+    if (result)
+        buf_append(out, result->ptr, result->len);
+    else
+        buf_putc(out, '*');
+    buf_puts(out, "\n\n");
+}
+
+/* ---- --format tsv: one row per mainline move, with [%clk], [%eval], [%emt] ---- */
+
+static const char *const extra_names[] = {"clk", "eval", "emt"};
+enum { EXTRA_COUNT = 3 };
+
+void writer_uci_header(struct buf *out, const struct writer_options *o)
+{
+    if (o->format != FORMAT_TSV)
+        return;
+    for (size_t t = 0; t < o->tag_count; t++) {
+        buf_puts(out, o->tags[t]);
+        buf_putc(out, '\t');
+    }
+    writer_put_key_header(out, o);
+    buf_puts(out, "game\tply\tuci\tsan");
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (o->with & (1u << k))
+            buf_printf(out, "\t%s", extra_names[k]);
+    if (o->with & WRITER_WITH_OPENING)
+        buf_puts(out, "\teco\topening");
+    buf_putc(out, '\n');
+}
+
+struct tsv_row {
+    uint32_t ply;
+    uint8_t uci_len, san_len;
+    char uci[8];
+    char san[16];
+    struct slice extra[EXTRA_COUNT];
+};
+
+/* The columns every row of a game starts with (its tags, keys and number, and a tab),
+ * written once a game: rows are written a ply at a time. */
+static void put_tsv_head(struct buf *head, const struct game_record *rec,
+                         const struct writer_options *o)
+{
+    for (size_t t = 0; t < o->tag_count; t++) {
+        put_tag_column(head, rec->game, o->tags[t]);
+        buf_putc(head, '\t');
+    }
+    writer_put_key_columns(head, rec->game, o);
+    writer_put_game_index(head, rec->game);
+    buf_putc(head, '\t');
+}
+
+static void put_tsv_row(struct buf *out, const struct buf *head, const struct game_record *rec,
+                        const struct writer_options *o, const struct tsv_row *row)
+{
+    buf_append(out, head->data, head->len);
+    buf_put_u64(out, row->ply);
+    buf_putc(out, '\t');
+    buf_append(out, row->uci, row->uci_len);
+    buf_putc(out, '\t');
+    buf_append(out, row->san, row->san_len);
+    for (int k = 0; k < EXTRA_COUNT; k++) {
+        if (!(o->with & (1u << k)))
+            continue;
+        buf_putc(out, '\t');
+        ctrl_put_column(out, row->extra[k].ptr ? row->extra[k].ptr : "", row->extra[k].len);
+    }
+    if (o->with & WRITER_WITH_OPENING) {
+        const struct opening *op = rec->opening;
+        buf_putc(out, '\t');
+        if (op)
+            ctrl_put_column(out, op->eco, strlen(op->eco));
+        buf_putc(out, '\t');
+        if (op)
+            ctrl_put_column(out, op->name, strlen(op->name));
+    }
+    buf_putc(out, '\n');
+}
+
+static void note_extras(struct tsv_row *row, const struct pgn_token *tok)
+{
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (!row->extra[k].ptr)
+            row->extra[k] = comment_command(tok->text, tok->len, extra_names[k]);
+}
+
+/*
+ * A row's values are slices of its comments, and the row is written at the next mainline
+ * move, which may lie in the next part of a game in parts (game.h): there a part's
+ * tokens are gone, so the values found so far are copied into the row's own storage.
+ */
+static void keep_extras(struct tsv_row *row, struct buf *kept)
+{
+    /* Into a new buffer: the values may already lie in `kept` (a row over three parts). */
+    struct buf next;
+    buf_init(&next);
+    buf_reserve(&next, 1); /* a value found empty keeps a pointer: found, unlike NULL */
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (row->extra[k].ptr)
+            buf_append(&next, row->extra[k].ptr, row->extra[k].len);
+    size_t at = 0;
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (row->extra[k].ptr) {
+            row->extra[k].ptr = next.data + at;
+            at += row->extra[k].len;
+        }
+    buf_release(kept);
+    *kept = next;
+}
+
+/* A row for each mainline move, with the commands of its comments (game_mainline.h). */
+static void write_tsv(struct buf *out, const struct game_record *rec,
+                      const struct writer_options *o)
+{
+    struct position pos = rec->start;
+    struct tsv_row row;
+    struct buf kept, head;
+    buf_init(&kept);
+    buf_init(&head);
+    put_tsv_head(&head, rec, o);
+    bool open = false;
+    struct mainline_walk walk;
+    mainline_walk_start(&walk, rec);
+    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
+        if (step == MAINLINE_COMMENT) {
+            note_extras(&row, walk.tok);
+        } else if (step == MAINLINE_PART_END) {
+            if (open)
+                keep_extras(&row, &kept);
+        } else {
+            const struct game_token_move *tm = walk.move;
+            if (open)
+                put_tsv_row(out, &head, rec, o, &row);
+            memset(&row, 0, sizeof row);
+            row.ply = tm->ply;
+            row.uci_len = (uint8_t)uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
+            row.san_len = (uint8_t)san_write_marked(&pos, tm->move, tm->check_mark, row.san);
+            position_do_move(&pos, tm->move);
+            open = true;
+        }
+    }
+    if (open)
+        put_tsv_row(out, &head, rec, o, &row);
+    buf_release(&kept);
+    buf_release(&head);
+}
+
+/* ---- --with clk,eval,emt in JSON: one array per value, aligned with "uci" ---- */
+
+/* One element of an array: a string, or null.  (*first, not a look at the last byte
+ * written: the output may have been written out between two parts of a game.) */
+static void put_json_extra(struct buf *out, struct slice v, bool *first)
+{
+    if (!*first)
+        buf_putc(out, ',');
+    *first = false;
+    if (v.ptr)
+        buf_json_string(out, v.ptr, v.len);
+    else
+        buf_puts(out, "null");
+}
+
+/* ,"name":[...]: for each mainline move, [%name] from the first of its comments that has
+ * one (game_mainline.h), as the TSV rows take it, else null.  A value is written as soon
+ * as it is found, so nothing is kept from part to part. */
+static void put_json_extra_array(struct buf *out, const struct game_record *rec,
+                                 const char *name)
+{
+    buf_printf(out, ",\"%s\":[", name);
+    bool open = false, found = false, first = true;
+    struct mainline_walk walk;
+    mainline_walk_start(&walk, rec);
+    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
+        if (step == MAINLINE_MOVE) {
+            if (open && !found)
+                put_json_extra(out, (struct slice){NULL, 0}, &first);
+            open = true;
+            found = false;
+        } else if (step == MAINLINE_COMMENT && !found) {
+            struct slice v = comment_command(walk.tok->text, walk.tok->len, name);
+            if (v.ptr) {
+                put_json_extra(out, v, &first);
+                found = true;
+            }
+        }
+    }
+    if (open && !found)
+        put_json_extra(out, (struct slice){NULL, 0}, &first);
+    buf_putc(out, ']');
+}
+
+/* ,"clk":[...],"eval":[...] as --with asks. */
+static void put_json_extras(struct buf *out, const struct game_record *rec,
+                            const struct writer_options *o)
+{
+    for (int k = 0; k < EXTRA_COUNT; k++)
+        if (o->with & (1u << k))
+            put_json_extra_array(out, rec, extra_names[k]);
+}
+
+void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o)
+{
+    switch (o->format) {
+    case FORMAT_JSON:
+        write_json(out, rec, o);
+        break;
+    case FORMAT_PGN:
+        write_pgn(out, rec, o);
+        break;
+    case FORMAT_TSV:
+        write_tsv(out, rec, o);
+        break;
+    default:
+        write_text(out, rec, o);
+        break;
+    }
+}
