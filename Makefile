@@ -2,6 +2,7 @@
 #
 #   make            build build/$(BUILD)/pgnkit (BUILD=release by default)
 #   make test       install missing packages, build, run every test (unit, CLI, corpus)
+#   make test-generic the unit tests built without -march (the SSE2/scalar fallbacks)
 #   make asan       the whole test suite under ASan + UBSan
 #   make tsan       the threaded tests (--jobs, decoding thread) under ThreadSanitizer
 #   make demo       build and run the main job on bundled sample data
@@ -60,6 +61,13 @@ endif
 PROFILE_CFLAGS_callgrind = -O3 -g -DNDEBUG -march=x86-64-v3 $(LTO)
 PROFILE_LDFLAGS_callgrind = -march=x86-64-v3 $(LTO) -O3
 PROFILE_CFLAGS_debug := -O0 -g3
+# generic: what a distribution's x86-64 (or any other) package compiles: no -march, so
+# SSE2 at most on x86-64 — the lexer without its AVX2 windows, the scalar FEN ranks and
+# control scan, magic-bitboard sliders instead of PEXT — with assertions on.  make
+# test-generic runs the unit tests on it (in .ci/run), so the fallbacks that ship are
+# tested, not only the vector paths of this machine.
+PROFILE_CFLAGS_generic := -O2 -g
+PROFILE_LDFLAGS_generic := -O2
 # The sanitized builds (asan, tsan, fuzz) take $(ARCH) as the release build does: the
 # reader's and FEN writer's vector paths (AVX2, SSSE3, BMI2: pgn_lexer_fast.c, ctrl.c,
 # pgn_split.c, fen.c) are what ships, and without it they compiled to their SSE2
@@ -100,7 +108,7 @@ BIN := $(OUT)/pgnkit
 .SECONDARY:
 
 .PHONY: lib python test-python install-lib install-python
-.PHONY: all deps test check check-update test-unit test-cli asan tsan demo bench check-slow install uninstall test-scale \
+.PHONY: all deps test check check-update test-unit test-generic test-cli asan tsan demo bench check-slow install uninstall test-scale \
         clean check-man fuzz check-leaks
 
 all: $(BIN)
@@ -191,6 +199,11 @@ check-update: $(BIN)
 test-unit: $(TEST_BINS)
 	@sh scripts/run-tests.sh $(OUT) unit
 
+# The unit tests on the generic build (no -march: the fallback paths; see above).
+test-generic:
+	@sh scripts/ensure-deps.sh test
+	@$(MAKE) --no-print-directory BUILD=generic test-unit
+
 asan:
 	@sh scripts/ensure-deps.sh test
 	@$(MAKE) --no-print-directory BUILD=asan check
@@ -256,9 +269,14 @@ build/lib/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(LIBRARY_CFLAGS) $(CFLAGS) -c $< -o $@
 
+# The archive holds one object: every library object linked by ld -r, then every symbol
+# that is not pgnkit.h's (compiled -fvisibility=hidden, so all but PGNKIT_API) made local,
+# so that xmalloc, parse_tag and the like cannot clash with the program that links it.
 build/lib/libpgnkit.a: $(LIBRARY_OBJS)
-	rm -f $@
-	ar rcs $@ $^
+	rm -f $@ build/lib/pgnkit.o
+	$(LD) -r -o build/lib/pgnkit.o $^
+	objcopy --localize-hidden build/lib/pgnkit.o
+	ar rcs $@ build/lib/pgnkit.o
 
 build/lib/libpgnkit.so.$(LIB_VERSION): $(LIBRARY_OBJS)
 	$(CC) -shared -Wl,-soname,$(LIB_SONAME) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread

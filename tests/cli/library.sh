@@ -19,6 +19,36 @@ check "the archive holds no LTO-only objects" \
     sh -c "! nm -A '$prefix/lib/libpgnkit.a' 2>/dev/null | grep -q __gnu_lto"
 exported=$(nm -D --defined-only "$prefix/lib/libpgnkit.so" | awk '{print $3}' | grep -vc '^pgnkit_')
 check "the shared library exports only pgnkit_* symbols ($exported others)" test "$exported" -eq 0
+others=$(nm -g --defined-only "$prefix/lib/libpgnkit.a" | awk 'NF == 3 {print $3}' | grep -v '^pgnkit_')
+check "the static library defines only pgnkit_* global symbols (others: $(echo $others | head -c 200))" \
+    test -z "$others"
+installed=$(cd "$prefix/include" && find pgnkit -type f | sort | tr '\n' ' ')
+shipped=$(cd include && find pgnkit -type f | sort | tr '\n' ' ')
+check "include/pgnkit/ holds exactly the headers make install installs ($shipped= $installed)" \
+    test "$installed" = "$shipped"
+# A program with functions of the library's internal names (buf_init, xmalloc, parse_tag)
+# links with the static library: those names are the program's alone.
+cat >"$TMP/clash.c" <<'CLASH'
+#include <stdio.h>
+#include <stdlib.h>
+#include <pgnkit/pgnkit.h>
+void *xmalloc(size_t n);
+void *xmalloc(size_t n) { return malloc(n); }
+int buf_init(void);
+int buf_init(void) { return 42; }
+int parse_tag(void);
+int parse_tag(void) { return 7; }
+int main(void)
+{
+    free(xmalloc(1));
+    printf("%s %d %d\n", pgnkit_version(), buf_init(), parse_tag());
+    return 0;
+}
+CLASH
+check "a program defining xmalloc, buf_init and parse_tag links the static library" \
+    gcc -std=c11 -Wall -Werror $(pkg-config --cflags pgnkit) "$TMP/clash.c" -o "$TMP/clash" \
+    "$prefix/lib/libpgnkit.a" $(pkg-config --static --libs pgnkit | sed 's/-lpgnkit//')
+check "... and runs with its own functions" sh -c "'$TMP/clash' | grep -q ' 42 7\$'"
 
 # The first ```c block of docs/api.md, as a user would copy it.
 awk '/^```c$/ {on = 1; next} on && /^```$/ {exit} on' docs/api.md >"$TMP/uci.c"
