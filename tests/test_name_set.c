@@ -1,4 +1,4 @@
-/* test_name_set.c - src/name_set.h: names put are found, others are not, across growth
+/* test_name_set.c - src/base/name_set.h: names put are found, others are not, across growth
  * and after a clear. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* test_pgn_bytes.c - src/pgn_bytes.h, the reader's vector searches: every byte value at
+/* test_pgn_bytes.c - src/pgn/pgn_bytes.h, the reader's vector searches: every byte value at
  * every position of a 100-byte text (both sides of the 16- and 32-byte steps, and the
  * byte loops after them), against the definitions written out here. */
 #include <criterion/criterion.h>

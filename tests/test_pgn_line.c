@@ -1,5 +1,5 @@
 /*
- * test_pgn_line.c - the export format's lines (src/pgn_line.c) against a plain
+ * test_pgn_line.c - the export format's lines (src/write/pgn_line.c) against a plain
  * restatement of their rules: words one blank apart, a line end instead of the blank
  * when the word would pass column 80 (PGN standard §8.2.6), a word starting with '%'
  * never at a line's start, a control character written as U+FFFD and, in a comment, '}'

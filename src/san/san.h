@@ -112,7 +112,7 @@ int san_letters_from_name(const char *name);
  * accepted notation (the caller reports DIAG_SYNTAX naming the token).  The token is
  * borrowed; *out is fully written on success (castling: piece KING, to SQ_NONE; null
  * move: piece NO_PIECE_TYPE, to SQ_NONE).  The exact grammar is the comment above
- * build_pattern() in src/san.c; the decisions that matter to callers:
+ * build_pattern() in src/san/san.c; the decisions that matter to callers:
  *
  *  - Lower-case b is a pawn first: a token starting with 'b' that reads as a pawn move
  *    is one (b4, bxc3, bc3, b2b4, bxa8=Q), with maybe_bishop = 1 when it also reads as

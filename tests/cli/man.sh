@@ -2,7 +2,7 @@
 # man.sh - man/pgnkit.1 lints clean (make check-man) and cannot drift from the program:
 # its OPTIONS are exactly the options of every "pgnkit COMMAND --help", each with the
 # commands that take it; its COMMANDS are those of "pgnkit --help"; its DIAGNOSTICS list
-# every code of include/pgnkit/diag.h with its default severity, and the JSON keys that
+# every code of src/base/diag.h with its default severity, and the JSON keys that
 # "check --format json" writes.
 . "$(dirname "$0")/lib/common.sh"
 
@@ -85,7 +85,7 @@ check "... and they are: $commands" [ "$(tr '\n' ' ' <"$TMP/help-cmds")" = "chec
 # --- diagnostics ----------------------------------------------------------------------
 
 # "NAME severity" for every code of the X-macro table except OK, which is never printed.
-tr -d '\n\\' <include/pgnkit/diag.h | grep -oE 'X\(DIAG_[A-Z_]+, *"[A-Z_]+", *DIAG_(ERROR|WARNING)' |
+tr -d '\n\\' <src/base/diag.h | grep -oE 'X\(DIAG_[A-Z_]+, *"[A-Z_]+", *DIAG_(ERROR|WARNING)' |
     sed -E 's/.*"([A-Z_]+)", *DIAG_(ERROR|WARNING)/\1 \2/' | tr 'A-Z' 'a-z' |
     awk '$1 != "ok" {print toupper($1), $2}' | sort >"$TMP/codes"
 section DIAGNOSTICS | sed -nE 's/^\.BR ([A-Z_]+) " \((error|warning)\)"$/\1 \2/p' | sort \
