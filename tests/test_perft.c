@@ -13,7 +13,6 @@
 
 #include "board/attacks.h"
 #include "board/fen.h"
-#include "board/movegen.h"
 #include "board/variant.h"
 #include "board/rules.h"
 

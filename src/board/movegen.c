@@ -1,10 +1,10 @@
 /*
- * movegen.c - standard chess's legal move generation from check and pin masks, the targeted generator
- * SAN resolution uses (movegen_legal_to), castling with reasons, legality of a given
- * move, and perft with bulk counting.  Also defines position_has_legal_move and
- * position_ep_legal (declared in position.h) because they are generator questions.
- * Standard chess only (one king per side): rules.c sends a variant position to variant.c,
- * which builds on these functions.  Never allocates; never prints.
+ * movegen.c - standard chess's legal move generation from check and pin masks, the
+ * targeted generator SAN resolution uses (movegen_legal_to), castling with reasons,
+ * legality of a given move, and perft with bulk counting.  Also defines
+ * position_has_legal_move and position_ep_legal (declared in position.h) because they
+ * are generator questions.  Standard chess only (one king per side): rules.c sends a
+ * variant position to variant.c, which builds on these functions.  Never allocates; never prints.
  */
 #include "board/movegen.h"
 

@@ -39,7 +39,8 @@ struct position {
     uint8_t king_square[COLOR_COUNT];   /* SQ_NONE in a variant where a side has no king (or several) */
     bool chess960;
     uint8_t variant;                    /* enum variant */
-    /* Variant state in what was padding, zero in standard chess (variant.h keeps it):
+    /* Variant state in what was padding, zero in standard chess (variant.c plays it,
+     * the pocket accessors below pack it):
      * a position is copied per move, so it stays at standard chess's 160 bytes. */
     union {
         uint8_t checks_left[COLOR_COUNT]; /* Three-check: checks each side may still give */

@@ -3,8 +3,8 @@
  * the Hill, Three-check, Racing Kings and Horde.
  *
  * A position carries its variant (position.variant); rules.h hands a variant position to
- * the functions here, once per call, so standard chess never runs this code.  Every
- * function here expects pos->variant to be a variant, not standard chess.  Rules as lichess, python-chess and
+ * the functions here, once per call, so standard chess never runs this code (the
+ * functions taking a position expect a variant one).  Rules as lichess, python-chess and
  * chessops play them (testdata/variants/README.md): a position where the variant's game
  * is over has no legal moves.  Reentrant; no allocation.
  */

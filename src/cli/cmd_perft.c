@@ -11,7 +11,6 @@
 
 #include "cli/commands.h"
 #include "board/fen.h"
-#include "board/movegen.h"
 #include "board/uci.h"
 #include "board/variant.h"
 #include "board/rules.h"

@@ -3,7 +3,9 @@
  *
  * Owns: candidate collection, the claim filter for several candidates, claim checks
  * on the chosen move, and the reasons given when no move fits.  Does not own: the
- * token grammar (san.c), move generation (movegen.c), positions in the file (callers).
+ * token grammar (san.c), move generation (movegen.c for standard chess, asked directly
+ * on the hot path; rules.h or variant.c for a variant position), positions in the file
+ * (callers).
  */
 #include "san/san_resolve.h"
 

@@ -11,7 +11,6 @@
 
 #include "fuzz.h"
 #include "board/fen.h"
-#include "board/movegen.h"
 #include "board/rules.h"
 #include "san/san.h"
 #include "san/san_resolve.h"

@@ -6,7 +6,7 @@
  * position); every whitespace-separated word after it is a SAN move (drops, =K, ...)
  * resolved in the current position and played when legal.  Invariants, in every position
  * reached: the FEN written parses again to the same FEN; the legal moves are as many as
- * perft 1, each is legal by movegen_is_legal, and its SAN (san_write) resolves back to it;
+ * perft 1, each is legal by rules_is_legal, and its SAN (san_write) resolves back to it;
  * the game is over exactly when there is no legal move; a resolved move is one of them.
  */
 #include <stdio.h>
