@@ -23,6 +23,7 @@
 #include "pgn/pgn_text.h"
 #include "io/source.h"
 #include "board/uci.h"
+#include "board/rules.h"
 #include "version.h"
 #include "base/xalloc.h"
 
@@ -412,7 +413,7 @@ static void seek_ply(pgnkit_game *g, size_t ply)
         g->cursor_ply = 0;
     }
     while (g->cursor_ply < ply)
-        position_do_move(&g->pos, g->rec->mainline[g->cursor_ply++]);
+        rules_do_move(&g->pos, g->rec->mainline[g->cursor_ply++]);
 }
 
 size_t pgnkit_game_uci(pgnkit_game *g, size_t ply, char *dst)

@@ -18,6 +18,7 @@
 #include "game/game.h"
 #include "pgn/pgn_reader.h"
 #include "board/uci.h"
+#include "board/rules.h"
 
 /* One expected game: fields of an oracle line, pointing into the loaded file. */
 struct expected {
@@ -63,7 +64,7 @@ static void uci_line(const struct game_record *rec, struct buf *b)
         if (i)
             buf_putc(b, ' ');
         buf_append(b, m, len);
-        position_do_move(&pos, rec->mainline[i]);
+        rules_do_move(&pos, rec->mainline[i]);
     }
     if (!b->data)
         buf_puts(b, "");

@@ -13,8 +13,8 @@
 
 #include "board/attacks.h"
 #include "board/fen.h"
-#include "board/movegen.h"
 #include "board/variant.h"
+#include "board/rules.h"
 
 enum { NODE_LIMIT = 100000, MAX_DEPTHS = 16, MAX_REPORTS = 10 };
 
@@ -66,7 +66,7 @@ static void check_case(const struct perft_case *pc, int every_nth, int offset,
     for (int i = 0; i < pc->depths; i++) {
         if (pc->nodes[i] > limit)
             continue;
-        uint64_t got = movegen_perft(&pos, pc->depth[i]);
+        uint64_t got = rules_perft(&pos, pc->depth[i]);
         t->checked++;
         if (got != pc->nodes[i] && t->failures++ < MAX_REPORTS)
             cr_expect(false, "%s (line %d) depth %d: got %llu, want %llu: %s", pc->name,
@@ -201,7 +201,7 @@ Test(perft, depth_zero_is_one_node)
 {
     struct position pos;
     position_set_start(&pos);
-    cr_assert_eq(movegen_perft(&pos, 0), 1);
+    cr_assert_eq(rules_perft(&pos, 0), 1);
 }
 
 /* The lichess variants: python-chess's suites (giveaway.perft is Antichess: no castling
@@ -247,4 +247,32 @@ Test(perft, horde_suite_matches)
 {
     report("horde.perft",
            run_perft_variant("testdata/variants/perft/horde.perft", VARIANT_HORDE, 1, 0), 3);
+}
+
+/* variant_set_start() builds each start position by hand (the rules do not parse FEN):
+ * byte for byte the position lichess's start FEN parses to, and consistent. */
+Test(perft, variant_start_positions_are_the_lichess_fens)
+{
+    static const char *const fens[VARIANT_COUNT] = {
+        [VARIANT_STANDARD] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        [VARIANT_CRAZYHOUSE] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        [VARIANT_ATOMIC] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        [VARIANT_ANTICHESS] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        [VARIANT_KING_OF_THE_HILL] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        [VARIANT_THREE_CHECK] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+        [VARIANT_RACING_KINGS] = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+        [VARIANT_HORDE] =
+            "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+    };
+    for (int v = 0; v < VARIANT_COUNT; v++) {
+        struct position built, parsed;
+        struct diag err;
+        memset(&built, 0x55, sizeof built);
+        memset(&parsed, 0xaa, sizeof parsed);
+        variant_set_start(&built, (enum variant)v);
+        cr_assert_eq(fen_parse_variant(&parsed, fens[v], strlen(fens[v]), false, (enum variant)v,
+                                       &err), 0, "%s", fens[v]);
+        cr_assert(memcmp(&built, &parsed, sizeof built) == 0, "%s", variant_name((enum variant)v));
+        cr_assert(rules_position_ok(&built), "%s", variant_name((enum variant)v));
+    }
 }

@@ -3,7 +3,10 @@
  * castling field, X-FEN (file letters when the castling rook is not the outermost)
  * and Shredder-FEN (file letters always), and switches a standard game to Chess960
  * rules when its castling field only makes sense there.  Every rejection names the
- * field and the 1-based column.  Does not play moves; does not print.
+ * field and the 1-based column.  Reads the variants' FEN forms too (pockets, '~' marks,
+ * check counters) and asks rules.h for what only the rules know: a parsed position's
+ * checkers and, when writing, whether an en passant capture is legal.  Does not play
+ * moves; does not print.
  */
 #include "board/fen.h"
 
@@ -11,10 +14,10 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "board/variant.h"
 #include "board/fen_internal.h"
 #include "board/fen_rank_table.h"
 #include "board/position_internal.h"
+#include "board/rules.h"
 
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
@@ -365,12 +368,12 @@ static int split_pocket(struct position *pos, const char *s, size_t start, size_
             return -1;
         }
         int c = piece_color_of((uint8_t)piece), t = piece_type_of((uint8_t)piece);
-        int count = variant_pocket(pos, c, t);
+        int count = position_pocket(pos, c, t);
         if (count >= (t == PAWN ? POCKET_MAX_PAWNS : POCKET_MAX_PIECES)) {
             diag_set(err, DIAG_BAD_FEN, 0, col_of(i), "pocket: too many pieces");
             return -1;
         }
-        variant_set_pocket(pos, c, t, count + 1);
+        position_set_pocket(pos, c, t, count + 1);
     }
     *n = from - start;
     return 0;
@@ -378,7 +381,7 @@ static int split_pocket(struct position *pos, const char *s, size_t start, size_
 
 /* Crazyhouse: a capture moves a piece into a pocket (a promoted one as a pawn) and a drop
  * moves it back, so the game's material by type never grows: when it fits the pocket
- * fields (variant.h) here, no count can overflow in play. */
+ * fields (position.h) here, no count can overflow in play. */
 static bool pockets_fit(const struct position *pos)
 {
     bitboard promoted = 0;
@@ -387,7 +390,7 @@ static bool pockets_fit(const struct position *pos)
             promoted |= bb_square(sq);
     for (int t = PAWN; t <= QUEEN; t++) {
         int total = bb_count(pos->by_type[t] & (t == PAWN ? ~0ULL : ~promoted)) +
-                    variant_pocket(pos, WHITE, t) + variant_pocket(pos, BLACK, t);
+                    position_pocket(pos, WHITE, t) + position_pocket(pos, BLACK, t);
         if (t == PAWN && total + bb_count(promoted) > POCKET_MAX_PAWNS)
             return false;
         if (t != PAWN && total > POCKET_MAX_PIECES)
@@ -540,7 +543,7 @@ int fen_parse_variant_ex(struct position *pos, const char *s, size_t len, bool c
         return -1;
     if (variant == VARIANT_ANTICHESS)
         memset(p.castle_rook, SQ_NONE, sizeof p.castle_rook); /* no castling in Antichess */
-    position_update_checkers(&p);
+    rules_update_checkers(&p); /* a variant's kings and checkers are its rules' */
     *pos = p;
     return 0;
 }
@@ -644,7 +647,7 @@ static size_t write_pockets(const struct position *pos, char *dst)
     dst[n++] = '[';
     for (int c = 0; c < COLOR_COUNT; c++)
         for (int t = PAWN; t <= QUEEN; t++)
-            for (int k = 0; k < variant_pocket(pos, c, t); k++)
+            for (int k = 0; k < position_pocket(pos, c, t); k++)
                 dst[n++] = c == WHITE ? letters[t] : (char)(letters[t] | 0x20);
     dst[n++] = ']';
     return n;
@@ -696,7 +699,7 @@ size_t fen_write_fields(const struct position *pos, char *dst, unsigned flags)
     n += castling_len;
     dst[n++] = ' ';
     int ep = pos->ep_square;
-    if (ep != SQ_NONE && (!(flags & FEN_EP_LEGAL) || position_ep_legal(pos))) {
+    if (ep != SQ_NONE && (!(flags & FEN_EP_LEGAL) || rules_ep_legal(pos))) {
         dst[n++] = (char)('a' + square_file(ep));
         dst[n++] = (char)('1' + square_rank(ep));
     } else {

@@ -1,13 +1,13 @@
 /*
- * movegen.c - legal move generation from check and pin masks, the targeted generator
- * SAN resolution uses (movegen_legal_to), castling with reasons, legality of a given
- * move, and perft with bulk counting.  Also defines position_has_legal_move and
- * position_ep_legal (declared in position.h) because they are generator questions.
- * Never allocates; never prints.
+ * movegen.c - standard chess's legal move generation from check and pin masks, the
+ * targeted generator SAN resolution uses (movegen_legal_to), castling with reasons,
+ * legality of a given move, and perft with bulk counting.  Also defines
+ * position_has_legal_move and position_ep_legal (declared in position.h) because they
+ * are generator questions.  Standard chess only (one king per side): rules.c sends a
+ * variant position to variant.c, which builds on these functions.  Never allocates; never prints.
  */
 #include "board/movegen.h"
 
-#include "board/variant.h"
 #include "base/inline_hints.h"
 #include "board/movegen_internal.h"
 #include "board/position_internal.h"
@@ -312,17 +312,8 @@ PGNKIT_HOT int gen_all(const struct position *pos, struct move *out, bool count)
     return n;
 }
 
-int movegen_standard_legal(const struct position *pos, struct move *out)
-{
-    return gen_all(pos, out, false);
-}
-
-/* Variant positions go to variant.c here and in the other public entry points below:
- * one test per call, never inside standard chess's generation. */
 int movegen_legal(const struct position *pos, struct move *out)
 {
-    if (pos->variant)
-        return variant_legal_moves(pos, out);
     return gen_all(pos, out, false);
 }
 
@@ -361,10 +352,6 @@ static bool piece_can_move(const struct position *pos, const struct gen_state *s
  * as well), so the pinned set is found only for the other pieces. */
 bool position_has_legal_move(const struct position *pos)
 {
-    if (pos->variant) {
-        struct move moves[MAX_MOVES];
-        return variant_legal_moves(pos, moves) > 0;
-    }
     struct gen_state st;
     state_init_light(&st, pos);
     bitboard steps = att_king(st.ksq) & ~st.own;
@@ -380,20 +367,8 @@ bool position_has_legal_move(const struct position *pos)
     return gen_pawns(pos, &st, scratch, 0, true) > 0;
 }
 
-static bool variant_ep_legal(const struct position *pos)
-{
-    struct move moves[MAX_MOVES];
-    int n = variant_legal_moves(pos, moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i].flags & MOVE_EN_PASSANT)
-            return true;
-    return false;
-}
-
 bool position_ep_legal(const struct position *pos)
 {
-    if (pos->variant)
-        return pos->ep_square != SQ_NONE && variant_ep_legal(pos);
     bitboard eps = ep_candidates(pos, pos->side_to_move);
     if (!eps)
         return false;
@@ -544,14 +519,6 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
 bool movegen_castle(const struct position *pos, enum castle_side side, struct move *m,
                     const char **why)
 {
-    if (pos->variant)
-        return variant_castle(pos, side, m, why);
-    return movegen_standard_castle(pos, side, m, why);
-}
-
-bool movegen_standard_castle(const struct position *pos, enum castle_side side, struct move *m,
-                             const char **why)
-{
     struct gen_state st;
     struct castle_squares cs;
     state_init_light(&st, pos); /* castle_check needs no pinned set */
@@ -569,8 +536,6 @@ bool movegen_is_legal(const struct position *pos, struct move m)
 {
     if (m.flags & MOVE_NULL)
         return !position_in_check(pos);
-    if (pos->variant)
-        return variant_is_legal(pos, m);
     if (m.from >= SQUARE_COUNT || m.to >= SQUARE_COUNT)
         return false;
     int us = pos->side_to_move;
@@ -613,8 +578,6 @@ static uint64_t perft_rec(const struct position *pos, int depth)
 
 uint64_t movegen_perft(const struct position *pos, int depth)
 {
-    if (pos->variant)
-        return variant_perft(pos, depth);
     if (depth <= 0)
         return 1;
     return perft_rec(pos, depth);

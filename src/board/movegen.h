@@ -1,5 +1,8 @@
 /**
- * movegen.h - legal move generation and legality tests.
+ * movegen.h - standard chess's legal move generation and legality tests.
+ *
+ * Every function plays by standard chess's rules whatever pos->variant says (one king
+ * per side); rules.h offers the same questions for a position of any variant.
  *
  * Pins, checks, double checks, en passant (including the capture that uncovers a
  * rook or queen along the rank), promotions, castling (standard and Chess960: no

@@ -1,6 +1,6 @@
 /*
- * movegen_internal.h - standard chess's generator for the variants that keep chess's
- * king safety (variant.c adds drops or filters to it).  Private to src/.
+ * movegen_internal.h - the pin test the SAN resolver shares with the generator, inline
+ * for its hot path.  Private to src/.
  */
 #ifndef PGNKIT_MOVEGEN_INTERNAL_H
 #define PGNKIT_MOVEGEN_INTERNAL_H
@@ -8,12 +8,6 @@
 #include "board/movegen.h"
 #include "base/inline_hints.h"
 #include "board/position_internal.h"
-
-/** movegen_legal() by standard rules, whatever pos->variant says (one king per side). */
-int movegen_standard_legal(const struct position *pos, struct move *out);
-/** movegen_castle() by standard rules. */
-bool movegen_standard_castle(const struct position *pos, enum castle_side side, struct move *m,
-                             const char **why);
 
 /** Is `from` (ours) pinned to our king on ksq by an enemy slider on `line`, the line
  * through both?  The rare, slow half of pinned_away(). */

@@ -1,13 +1,13 @@
 /*
- * position.c - the board value: start position, attack queries, making a move and the
- * invariant check.  Move generation (and so position_has_legal_move and
- * position_ep_legal) lives in movegen.c; FEN text in fen.c.
+ * position.c - the board value by standard chess's rules: start position, attack
+ * queries, making a move and the invariant checks.  Move generation (and so
+ * position_has_legal_move and position_ep_legal) lives in movegen.c; FEN text in fen.c;
+ * the variants' moves in variant.c, chosen by rules.c.
  */
 #include "board/position.h"
 
 #include <string.h>
 
-#include "board/variant.h"
 #include "board/position_internal.h"
 
 void position_set_start(struct position *pos)
@@ -43,21 +43,11 @@ bitboard position_attackers(const struct position *pos, int sq, enum color by, b
 
 void position_update_checkers(struct position *pos)
 {
-    if (pos->variant) {
-        variant_update_checkers(pos);
-        return;
-    }
     int us = pos->side_to_move;
     pos->checkers = pos_attackers(pos, pos->king_square[us], us ^ 1, position_occupied(pos));
 }
 
-void position_do_move(struct position *pos, struct move m)
-{
-    if (pos->variant)
-        variant_do_move(pos, m);
-    else
-        pos_do_move(pos, m);
-}
+void position_do_move(struct position *pos, struct move m) { pos_do_move(pos, m); }
 
 static bool castle_rights_ok(const struct position *pos, int c)
 {
@@ -74,7 +64,7 @@ static bool castle_rights_ok(const struct position *pos, int c)
     return true;
 }
 
-bool position_ok(const struct position *pos)
+bool position_board_ok(const struct position *pos)
 {
     bitboard all = 0;
     for (int t = 0; t < PIECE_TYPE_COUNT; t++) {
@@ -91,16 +81,28 @@ bool position_ok(const struct position *pos)
             if (bb_has(all, sq))
                 return false;
         } else if ((p & PIECE_PROMOTED &&
-                    (pos->variant != VARIANT_CRAZYHOUSE || piece_type_of(p) == PAWN ||
-                     piece_type_of(p) == KING)) ||
+                    (piece_type_of(p) == PAWN || piece_type_of(p) == KING)) ||
                    (p & (uint8_t)~PIECE_PROMOTED) > piece_make(BLACK, KING) || piece_type_of(p) > KING ||
                    !bb_has(pos->by_type[piece_type_of(p)], sq) ||
                    !bb_has(pos->by_color[piece_color_of(p)], sq)) {
             return false;
         }
     }
-    if (pos->variant)
-        return pos->variant < VARIANT_COUNT && pos->side_to_move <= BLACK; /* kings: any */
+    return true;
+}
+
+static bool has_promoted_mark(const struct position *pos)
+{
+    for (int sq = 0; sq < SQUARE_COUNT; sq++)
+        if (pos->board[sq] != PIECE_NONE && (pos->board[sq] & PIECE_PROMOTED))
+            return true;
+    return false;
+}
+
+bool position_ok(const struct position *pos)
+{
+    if (!position_board_ok(pos) || has_promoted_mark(pos))
+        return false;
     for (int c = 0; c < COLOR_COUNT; c++) {
         bitboard kings = position_pieces(pos, (enum color)c, KING);
         if (bb_count(kings) != 1 || bb_lsb(kings) != pos->king_square[c] ||

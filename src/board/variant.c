@@ -2,8 +2,9 @@
  * variant.c - the lichess variants' rules: their move generation (standard generation
  * plus drops or filters where the variant keeps chess's king safety; a pseudo-legal
  * generator checked by copy-make where it does not), making their moves, and when their
- * games end.  Standard chess never comes here (movegen.c and position.c dispatch on
- * position.variant once per call).  Never allocates; never prints.
+ * games end.  Standard chess never comes here (rules.c dispatches on position.variant
+ * once per call).  Builds on standard chess's movegen.c and position.c, never the
+ * reverse.  Never allocates; never prints.
  */
 #include "board/variant.h"
 
@@ -11,8 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "board/fen.h"
-#include "board/movegen_internal.h"
+#include "board/movegen.h"
 #include "board/position_internal.h"
 
 static const char *const names[VARIANT_COUNT] = {
@@ -53,23 +53,60 @@ int variant_from_name(const char *name, size_t len)
     return -1;
 }
 
+/* Pieces on one rank, a-file first, as FEN letters ('.' for empty): the two start
+ * arrays that are not standard chess's. */
+static void put_rank(struct position *pos, int rank, const char *pieces)
+{
+    static const char letters[] = "PNBRQK";
+    for (int f = 0; f < 8; f++) {
+        if (pieces[f] == '.')
+            continue;
+        enum color c = pieces[f] >= 'a' ? BLACK : WHITE;
+        int t = (int)(strchr(letters, pieces[f] & ~0x20) - letters);
+        pos_put(pos, square_make(f, rank), piece_make(c, (enum piece_type)t));
+    }
+}
+
+static void clear_ranks(struct position *pos, int from, int to)
+{
+    for (int sq = square_make(0, from); sq <= square_make(7, to); sq++)
+        if (pos->board[sq] != PIECE_NONE)
+            pos_remove(pos, sq);
+}
+
+/* Built from standard chess's start, not parsed from FEN text: fen.c sits above the rules
+ * (it asks them for checkers and en passant legality), so the rules never ask fen.c. */
 void variant_set_start(struct position *pos, enum variant v)
 {
-    static const char *const fens[VARIANT_COUNT] = {
-        [VARIANT_STANDARD] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        [VARIANT_CRAZYHOUSE] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
-        [VARIANT_ATOMIC] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        [VARIANT_ANTICHESS] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-        [VARIANT_KING_OF_THE_HILL] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        [VARIANT_THREE_CHECK] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
-        [VARIANT_RACING_KINGS] = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
-        [VARIANT_HORDE] =
-            "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
-    };
-    struct diag err;
-    const char *fen = fens[(unsigned)v < VARIANT_COUNT ? v : 0];
-    if (fen_parse_variant(pos, fen, strlen(fen), false, v, &err) != 0)
-        position_set_start(pos); /* not reached: the table is tested */
+    position_set_start(pos);
+    if ((unsigned)v >= VARIANT_COUNT || v == VARIANT_STANDARD)
+        return;
+    pos->variant = (uint8_t)v;
+    switch (v) {
+    case VARIANT_ANTICHESS:
+        memset(pos->castle_rook, SQ_NONE, sizeof pos->castle_rook);
+        break;
+    case VARIANT_THREE_CHECK:
+        pos->checks_left[WHITE] = pos->checks_left[BLACK] = 3;
+        break;
+    case VARIANT_RACING_KINGS: /* 8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - */
+        clear_ranks(pos, 0, 7);
+        put_rank(pos, 0, "qrbnNBRQ");
+        put_rank(pos, 1, "krbnNBRK");
+        memset(pos->castle_rook, SQ_NONE, sizeof pos->castle_rook);
+        break;
+    case VARIANT_HORDE: /* rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP (4 ranks) w kq - */
+        clear_ranks(pos, 0, 1);
+        for (int rank = 0; rank < 4; rank++)
+            put_rank(pos, rank, "PPPPPPPP");
+        put_rank(pos, 4, ".PP..PP.");
+        pos->castle_rook[WHITE][CASTLE_KING_SIDE] = SQ_NONE;
+        pos->castle_rook[WHITE][CASTLE_QUEEN_SIDE] = SQ_NONE;
+        break;
+    default: /* Crazyhouse (empty pockets), Atomic, King of the Hill: the standard array */
+        break;
+    }
+    variant_update_checkers(pos);
 }
 
 /* ---- the board after a move ---- */
@@ -135,7 +172,7 @@ static void drop(struct position *pos, struct move m)
 {
     int us = pos->side_to_move;
     pos_put(pos, m.to, piece_make((enum color)us, (enum piece_type)m.promo));
-    variant_set_pocket(pos, us, m.promo, variant_pocket(pos, us, m.promo) - 1);
+    position_set_pocket(pos, us, m.promo, position_pocket(pos, us, m.promo) - 1);
     /* lichess: a pawn drop resets the clock, a piece drop counts as a move. */
     pos->halfmove_clock = m.promo == PAWN ? 0 : pos->halfmove_clock + 1;
     pos->ep_square = SQ_NONE;
@@ -178,7 +215,7 @@ void variant_do_move(struct position *pos, struct move m)
     if (pos->variant == VARIANT_CRAZYHOUSE) {
         if (capture) {
             int t = ep || victim_promoted ? PAWN : piece_type_of(victim);
-            variant_set_pocket(pos, us, t, variant_pocket(pos, us, t) + 1);
+            position_set_pocket(pos, us, t, position_pocket(pos, us, t) + 1);
         }
         if (m.promo) /* the mark moves with the piece (types.h); a new queen gets it */
             pos->board[m.to] |= PIECE_PROMOTED;
@@ -464,7 +501,7 @@ static int gen_drops(const struct position *pos, struct move *out, int n)
         squares &= att_between(pos->king_square[us], bb_lsb(pos->checkers));
     }
     for (int t = PAWN; t <= QUEEN; t++) {
-        if (!variant_pocket(pos, us, t))
+        if (!position_pocket(pos, us, t))
             continue;
         bitboard to = t == PAWN ? squares & ~(bb_rank(0) | bb_rank(7)) : squares;
         while (to) {
@@ -494,18 +531,18 @@ int variant_legal_moves(const struct position *pos, struct move *out)
     case VARIANT_HORDE:
         if (pos->king_square[pos->side_to_move] == SQ_NONE)
             return gen_pseudo(pos, out); /* the horde: no king to keep safe */
-        return movegen_standard_legal(pos, out);
+        return movegen_legal(pos, out);
     case VARIANT_RACING_KINGS: {
-        int m = movegen_standard_legal(pos, out);
+        int m = movegen_legal(pos, out);
         for (int i = 0; i < m; i++)
             if (!gives_check(pos, out[i]))
                 out[n++] = out[i];
         return n;
     }
     case VARIANT_CRAZYHOUSE:
-        return gen_drops(pos, out, movegen_standard_legal(pos, out));
+        return gen_drops(pos, out, movegen_legal(pos, out));
     default:
-        return movegen_standard_legal(pos, out);
+        return movegen_legal(pos, out);
     }
 }
 
@@ -559,13 +596,31 @@ bool variant_castle(const struct position *pos, enum castle_side side, struct mo
             }
         }
         if (pos->variant != VARIANT_ATOMIC && pos->variant != VARIANT_HORDE &&
-            !movegen_standard_castle(pos, side, m, &reason))
+            !movegen_castle(pos, side, m, &reason))
             ; /* the standard reason (check, path, attacked square) */
         else if (variant_over(pos))
             reason = "the game is over";
     }
     if (why)
         *why = reason;
+    return false;
+}
+
+bool variant_has_legal_move(const struct position *pos)
+{
+    struct move moves[MAX_MOVES];
+    return variant_legal_moves(pos, moves) > 0;
+}
+
+bool variant_ep_legal(const struct position *pos)
+{
+    if (pos->ep_square == SQ_NONE)
+        return false;
+    struct move moves[MAX_MOVES];
+    int n = variant_legal_moves(pos, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i].flags & MOVE_EN_PASSANT)
+            return true;
     return false;
 }
 

@@ -11,9 +11,9 @@
 
 #include "cli/commands.h"
 #include "board/fen.h"
-#include "board/movegen.h"
 #include "board/uci.h"
 #include "board/variant.h"
+#include "board/rules.h"
 
 enum { PERFT_MAX_DEPTH = 20, PERFT_FEN_MAX = 512 };
 
@@ -48,13 +48,13 @@ static void run_divide(const struct position *pos, int depth)
 {
     struct move moves[MAX_MOVES];
     struct divide_line lines[MAX_MOVES];
-    int n = movegen_legal(pos, moves);
+    int n = rules_legal_moves(pos, moves);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         struct position next = *pos;
-        position_do_move(&next, moves[i]);
+        rules_do_move(&next, moves[i]);
         uci_write_move(pos, moves[i], false, lines[i].uci);
-        lines[i].nodes = movegen_perft(&next, depth - 1);
+        lines[i].nodes = rules_perft(&next, depth - 1);
         total += lines[i].nodes;
     }
     qsort(lines, (size_t)n, sizeof lines[0], compare_lines);
@@ -179,6 +179,6 @@ int cmd_perft(int argc, char **argv)
     if (divide && depth > 0)
         run_divide(&pos, (int)depth);
     else
-        printf("%llu\n", (unsigned long long)movegen_perft(&pos, (int)depth));
+        printf("%llu\n", (unsigned long long)rules_perft(&pos, (int)depth));
     return 0;
 }

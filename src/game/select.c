@@ -14,6 +14,7 @@
 #include "board/fen.h"
 #include "board/poskey.h"
 #include "board/variant.h"
+#include "board/rules.h"
 #include "base/xalloc.h"
 
 enum op { OP_EQ, OP_NE, OP_MATCH, OP_NOMATCH, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -433,7 +434,7 @@ static void sig_of(const struct position *pos, struct pos_sig *sig)
     /* The e.p. square matters only when the capture can be made (as FEN/X-FEN/Zobrist
      * implementations have it): after 1.e4 there is none, and the position equals the
      * one reached by a transposition without the double push. */
-    sig->ep = pos->ep_square != SQ_NONE && position_ep_legal(pos) ? pos->ep_square : SQ_NONE;
+    sig->ep = pos->ep_square != SQ_NONE && rules_ep_legal(pos) ? pos->ep_square : SQ_NONE;
     memcpy(sig->castle, pos->castle_rook, sizeof sig->castle);
 }
 
@@ -669,7 +670,7 @@ static size_t walk_mainline(const struct select *s, struct select_scratch *x,
     for (size_t ply = 0; ply < n; ply++) {
         if (ply) {
             struct position before = pos;
-            position_do_move(&pos, rec->mainline[ply - 1]);
+            rules_do_move(&pos, rec->mainline[ply - 1]);
             key = poskey_carry_move(&carry, &before, &pos);
         }
         struct keyed_sig ks;

@@ -3,7 +3,9 @@
  *
  * Owns: candidate collection, the claim filter for several candidates, claim checks
  * on the chosen move, and the reasons given when no move fits.  Does not own: the
- * token grammar (san.c), move generation (movegen.c), positions in the file (callers).
+ * token grammar (san.c), move generation (movegen.c for standard chess, asked directly
+ * on the hot path; rules.h or variant.c for a variant position), positions in the file
+ * (callers).
  */
 #include "san/san_resolve.h"
 
@@ -13,6 +15,7 @@
 
 #include "board/attacks.h"
 #include "board/movegen.h"
+#include "board/rules.h"
 #include "board/variant.h"
 #include "base/inline_hints.h"
 #include "board/movegen_internal.h"
@@ -167,7 +170,7 @@ static bool king_move_as_castle(const struct position *pos, const struct san *sa
             continue;
         int king_to = square_make(side == CASTLE_KING_SIDE ? 6 : 2, square_rank(king));
         bool named = san->to == rook || (!pos->chess960 && san->to == king_to);
-        if (named && movegen_castle(pos, (enum castle_side)side, m, NULL))
+        if (named && rules_castle(pos, (enum castle_side)side, m, NULL))
             return true;
     }
     return false;
@@ -218,7 +221,7 @@ static bitboard pseudo_origins(const struct position *pos, enum piece_type piece
 /* The game is over by the variant's rule: which rule. */
 static bool explain_variant_end(const struct position *pos, struct san_outcome *out)
 {
-    if (position_has_legal_move(pos))
+    if (rules_has_legal_move(pos))
         return false; /* an insufficient-material draw still has moves */
     struct variant_end e = variant_end_of(pos);
     if (!e.over)
@@ -279,7 +282,7 @@ PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *s
 
     if (pos->variant && explain_variant(pos, san, piece, out))
         return;
-    if (!position_has_legal_move(pos)) {
+    if (!rules_has_legal_move(pos)) {
         add_problem(out, DIAG_MOVE_AFTER_END, "the game is already over: %s is %s", who,
                     position_in_check(pos) ? "checkmated" : "stalemated");
         return;
@@ -555,8 +558,8 @@ static void resolve_castle(const struct position *pos, const struct san *san,
     enum castle_side side = san->kind == SAN_CASTLE_KING ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE;
     struct move m;
     const char *why = NULL;
-    if (!movegen_castle(pos, side, &m, &why)) {
-        if (!position_has_legal_move(pos)) {
+    if (!rules_castle(pos, side, &m, &why)) {
+        if (!rules_has_legal_move(pos)) {
             add_problem(out, DIAG_MOVE_AFTER_END, "the game is already over: %s is %s",
                         color_names[pos->side_to_move],
                         position_in_check(pos) ? "checkmated" : "stalemated");
@@ -590,7 +593,7 @@ static void resolve_drop(const struct position *pos, const struct san *san,
     }
     if (explain_variant_end(pos, out))
         return;
-    if (!variant_pocket(pos, us, san->piece))
+    if (!position_pocket(pos, us, san->piece))
         add_problem(out, DIAG_ILLEGAL, "Crazyhouse: %s has no %s in the pocket", color_names[us],
                     piece_names[san->piece]);
     else if (pos->board[san->to] != PIECE_NONE)
@@ -612,7 +615,7 @@ static void resolve_null(const struct position *pos, struct san_outcome *out)
     struct move m = {0, 0, 0, MOVE_NULL};
     out->move = m;
     *out->after = *pos;
-    position_do_move(out->after, m);
+    rules_do_move(out->after, m);
     out->ok = true;
     out->gives_check = position_in_check(out->after);
     out->gives_mate = false;
@@ -808,7 +811,7 @@ PGNKIT_HOT bool resolve_quick(const struct position *pos, const struct san *san,
         struct move m;
         enum castle_side side = san->kind == SAN_CASTLE_KING ? CASTLE_KING_SIDE
                                                               : CASTLE_QUEEN_SIDE;
-        if (!movegen_standard_castle(pos, side, &m, NULL))
+        if (!movegen_castle(pos, side, &m, NULL))
             return false;
         out->problem_count = 0;
         out->candidate_count = 0;
@@ -945,8 +948,7 @@ PGNKIT_NOINLINE bitboard legal_rivals(const struct position *pos, struct move m,
         return legal;
     }
     struct move others[MAX_MOVES];
-    int n = pos->variant ? variant_legal_to(pos, piece, m.to, ~(bitboard)0, others)
-                         : movegen_legal_to(pos, piece, m.to, ~(bitboard)0, others);
+    int n = rules_legal_to(pos, piece, m.to, ~(bitboard)0, others);
     bitboard legal = 0;
     for (int i = 0; i < n; i++)
         if (others[i].from != m.from && others[i].promo == m.promo)

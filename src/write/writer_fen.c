@@ -11,6 +11,7 @@
 #include "board/fen_internal.h"
 #include "base/inline_hints.h"
 #include "board/position_internal.h"
+#include "board/rules.h"
 #include "write/writer_internal.h"
 
 static void put_fen(struct buf *out, const struct position *pos, unsigned flags)
@@ -31,7 +32,7 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     }
     *pos = rec->start;
     for (uint32_t i = 0; i < ply; i++)
-        position_do_move(pos, rec->mainline[i]);
+        rules_do_move(pos, rec->mainline[i]);
     return true;
 }
 
@@ -71,7 +72,7 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 {
     struct position pos = rec->start;
     for (size_t i = 0; i < rec->mainline_count; i++) {
-        position_do_move(&pos, rec->mainline[i]);
+        rules_do_move(&pos, rec->mainline[i]);
         buf_put_u64(out, rec->game->index);
         buf_putc(out, '\t');
         buf_put_u64(out, i + 1);
@@ -277,7 +278,7 @@ static void write_json(struct buf *out, const struct game_record *rec,
         buf_puts(out, ",\"fens\":[");
         struct position pos = rec->start;
         for (size_t i = 0; rec->started && i < rec->mainline_count; i++) {
-            position_do_move(&pos, rec->mainline[i]);
+            rules_do_move(&pos, rec->mainline[i]);
             if (o->fen_mode == FEN_MODE_PLY && i + 1 != o->fen_ply)
                 continue;
             if (o->fen_mode == FEN_MODE_EVERY && i)

@@ -56,6 +56,7 @@
 #include "base/inline_hints.h"
 #include "write/pgn_line.h"
 #include "board/position_internal.h"
+#include "board/rules.h"
 #include "write/writer_internal.h"
 
 enum { INLINE_LEVELS = 16 };
@@ -628,7 +629,7 @@ PGNKIT_HOT void write_played_move(struct pgn_out *w, const struct pgn_token *tok
     if (standard)
         play_marked(pos, tm->move, tm->check_mark);
     else
-        position_do_move(pos, tm->move);
+        rules_do_move(pos, tm->move);
     lv->has_last = true;
     lv->ply = tm->ply;
     w->fen_pending = w->fen_comments && w->depth == 0;

@@ -10,6 +10,7 @@
 #include "board/fen.h"
 #include "san/san_resolve.h"
 #include "board/uci.h"
+#include "board/rules.h"
 #include "write/writer.h"
 #include "game/game_mainline.h"
 #include "write/writer_internal.h"
@@ -138,7 +139,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         if (i)
             buf_putc(out, ',');
         buf_json_string(out, s, n);
-        position_do_move(&pos, rec->mainline[i]);
+        rules_do_move(&pos, rec->mainline[i]);
     }
     buf_putc(out, ']');
     put_json_extras(out, rec, o);
@@ -357,7 +358,7 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
             row.ply = tm->ply;
             row.uci_len = (uint8_t)uci_write_move(&pos, tm->move, o->king_takes_rook, row.uci);
             row.san_len = (uint8_t)san_write_marked(&pos, tm->move, tm->check_mark, row.san);
-            position_do_move(&pos, tm->move);
+            rules_do_move(&pos, tm->move);
             open = true;
         }
     }

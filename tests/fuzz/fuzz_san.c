@@ -11,7 +11,7 @@
 
 #include "fuzz.h"
 #include "board/fen.h"
-#include "board/movegen.h"
+#include "board/rules.h"
 #include "san/san.h"
 #include "san/san_resolve.h"
 
@@ -62,7 +62,7 @@ static void resolve_everywhere(const struct san *san, bool lenient)
         FUZZ_ASSERT(out.candidate_count <= SAN_MAX_CANDIDATES);
         if (!out.ok)
             continue;
-        FUZZ_ASSERT(movegen_is_legal(&positions[k], out.move));
+        FUZZ_ASSERT(rules_is_legal(&positions[k], out.move));
         /* The canonical SAN of the move names the same move. */
         char text[32];
         size_t n = san_write(&positions[k], out.move, text);

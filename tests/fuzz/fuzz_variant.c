@@ -6,7 +6,7 @@
  * position); every whitespace-separated word after it is a SAN move (drops, =K, ...)
  * resolved in the current position and played when legal.  Invariants, in every position
  * reached: the FEN written parses again to the same FEN; the legal moves are as many as
- * perft 1, each is legal by movegen_is_legal, and its SAN (san_write) resolves back to it;
+ * perft 1, each is legal by rules_is_legal, and its SAN (san_write) resolves back to it;
  * the game is over exactly when there is no legal move; a resolved move is one of them.
  */
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include "san/san.h"
 #include "san/san_resolve.h"
 #include "board/variant.h"
+#include "board/rules.h"
 
 enum { FV_MAX_WORDS = 400, FV_MAX_WORD = 32 };
 
@@ -53,7 +54,7 @@ static bool fv_same_move(struct move a, struct move b)
 static void fv_san_round_trip(const struct position *pos, const struct move *moves, int n)
 {
     for (int i = 0; i < n; i++) {
-        FUZZ_ASSERT(movegen_is_legal(pos, moves[i]));
+        FUZZ_ASSERT(rules_is_legal(pos, moves[i]));
         char text[32];
         size_t len = san_write(pos, moves[i], text);
         FUZZ_ASSERT(len > 0 && len < 16);
@@ -77,13 +78,13 @@ static void fv_san_round_trip(const struct position *pos, const struct move *mov
 /* The invariants of one position; returns its number of legal moves. */
 static int fv_check_position(const struct position *pos, bool all_san)
 {
-    FUZZ_ASSERT(position_ok(pos));
+    FUZZ_ASSERT(rules_position_ok(pos));
     fv_round_trip(pos, 0);
     fv_round_trip(pos, FEN_EP_LEGAL);
     struct move moves[MAX_MOVES];
-    int n = movegen_legal(pos, moves);
+    int n = rules_legal_moves(pos, moves);
     FUZZ_ASSERT(n >= 0 && n <= MAX_MOVES);
-    FUZZ_ASSERT((uint64_t)n == movegen_perft(pos, 1));
+    FUZZ_ASSERT((uint64_t)n == rules_perft(pos, 1));
     struct variant_end e = variant_end_of(pos);
     /* Over exactly when no move is left, except a draw by insufficient material (Atomic
      * K v K, Antichess bishops that never meet), which still has moves to play. */
@@ -148,7 +149,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
         FUZZ_ASSERT(out.candidate_count <= SAN_MAX_CANDIDATES);
         if (!out.ok)
             continue;
-        FUZZ_ASSERT(movegen_is_legal(&pos, out.move));
+        FUZZ_ASSERT(rules_is_legal(&pos, out.move));
         pos = after;
         /* SAN of every move only now and then: a Crazyhouse position has hundreds. */
         fv_check_position(&pos, words % 8 == 0);
