@@ -8,6 +8,10 @@
  * input.  The searches for '}' and '{' remember the stretches of the file they found
  * empty (struct absent), so that a file of unterminated comments is searched about once
  * rather than once per comment.
+ *
+ * Writes r->scan (its line counting, no_close and no_open) and a comment's token; may
+ * read more input (reader_fill).  Offers pgn_comments_internal.h to the lexer, and
+ * pgn_comments.h (the tag line rule) to anyone.
  */
 #include "pgn/pgn_comments_internal.h"
 
@@ -140,7 +144,8 @@ static int decided_at_data_end(struct pgn_reader *r, int answer)
  * or -1 when more bytes are needed.  closed: a '}' is read after k (the comment's). */
 static int tag_line_ends_comment(struct pgn_reader *r, size_t k, bool closed)
 {
-    int ends = ends_comment(r->in.data, r->in.len, k, false, r->in.base_off, &r->scan.no_close, &r->scan.no_open);
+    int ends = ends_comment(r->in.data, r->in.len, k, false, r->in.base_off, &r->scan.no_close,
+                            &r->scan.no_open);
     if (ends >= 0)
         return ends;
     if (closed)
@@ -148,7 +153,8 @@ static int tag_line_ends_comment(struct pgn_reader *r, size_t k, bool closed)
     if (!r->in.eof)
         return -1;
     return decided_at_data_end(
-        r, ends_comment(r->in.data, r->in.len, k, true, r->in.base_off, &r->scan.no_close, &r->scan.no_open));
+        r, ends_comment(r->in.data, r->in.len, k, true, r->in.base_off, &r->scan.no_close,
+                        &r->scan.no_open));
 }
 
 /*

@@ -7,6 +7,9 @@
  * written e8(Q), a '[' in the moves, reserved <...> tokens) and reports each token's
  * problems once.  It does not decide where a game ends: each step returns what it found
  * (struct step), and pgn_reader.c decides.
+ *
+ * Writes the scan's place (r->scan, reader_scan.h) and the tokens (r->tok, through emit);
+ * sets the last result's place (r->parts.result_off); offers pgn_lexer_internal.h.
  */
 #include "pgn/pgn_lexer_internal.h"
 
@@ -122,7 +125,8 @@ report_run_once(struct pgn_reader *r, bool *reported, enum diag_code code, const
     if (*reported)
         return;
     *reported = true;
-    add_diag(r, code, r->scan.line, col_at(r, i), fmt, (int)(e - i > 40 ? 40 : e - i), r->in.data + i);
+    add_diag(r, code, r->scan.line, col_at(r, i), fmt, (int)(e - i > 40 ? 40 : e - i),
+             r->in.data + i);
 }
 
 /*
@@ -236,7 +240,10 @@ static struct step too_long(struct pgn_reader *r, size_t i)
 }
 
 /* The token [i, j) ended the data: it may go on in bytes not read yet. */
-static inline bool cut_off(const struct pgn_reader *r, size_t j) { return j == r->in.len && !r->in.eof; }
+static inline bool cut_off(const struct pgn_reader *r, size_t j)
+{
+    return j == r->in.len && !r->in.eof;
+}
 
 /* What follows the token that ends at j: the usual single space costs no round of the
  * scan loop. */

@@ -8,6 +8,9 @@
  * the fast path cannot finish (a result, a token cut by the end of the data or over a
  * limit, any other byte) it leaves to them.  It never reads more input, never drops a
  * token, never reports, and leaves tag pairs to them when a part is read again (r->parts.relex).
+ *
+ * Writes r->scan (reader_scan.h) and the tokens and tags through emit() and push_tag()
+ * (reader_buffer.h); reads r->parts.part_stop; offers pgn_lexer_fast_internal.h.
  */
 #include "pgn/pgn_lexer_fast_internal.h"
 

@@ -27,7 +27,10 @@ struct step {
     size_t at;
 };
 
-static inline struct step step_to(enum step_kind kind, size_t at) { return (struct step){kind, at}; }
+static inline struct step step_to(enum step_kind kind, size_t at)
+{
+    return (struct step){kind, at};
+}
 
 /* The index after the blank at i, i when no blank starts there, or NEED_MORE. */
 size_t lex_blank(struct pgn_reader *r, size_t i, unsigned cl);

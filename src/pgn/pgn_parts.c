@@ -32,6 +32,9 @@
  * that move, or the game's last token while the cut waits, one more: part_tokens + 2 at
  * most (a promotion piece joins its move and adds none; after a mark the cut is made at
  * once).  Before the movetext a cut is made at once: part_tokens + 1.  Part 0 included.
+ *
+ * Owns r->parts (reader_parts.h); moves r->tok's tokens behind part 0 and sets
+ * r->tok.tok_limit; saves and restores r->scan at a cut.  Offers pgn_parts_internal.h.
  */
 #include "pgn/pgn_parts_internal.h"
 
@@ -176,7 +179,8 @@ void parts_finish(struct pgn_reader *r, struct pgn_game *game, uint64_t end)
     game->last_result = (struct slice){NULL, 0};
     if (!r->skipping && r->parts.result_off != UINT64_MAX)
         game->last_result =
-            (struct slice){r->in.data + (r->parts.result_off - r->in.base_off), r->parts.result_len};
+            (struct slice){r->in.data + (r->parts.result_off - r->in.base_off),
+                           r->parts.result_len};
 }
 
 /* Where part k ends: the next cut, or the game's end; *count: its tokens. */

@@ -12,6 +12,9 @@
  * pgn_lexer.c, tag pairs in pgn_tags.c; reader_buffer.c owns the input.
  * It does not know chess: move tokens are passed on as text; san.c parses them.  No
  * recursion anywhere.
+ *
+ * Owns struct pgn_reader (reader_state.h) but for its parts, which the other files own;
+ * sets them up, resets them per game, and hands the game out.  Implements pgn_reader.h.
  */
 #include "pgn/pgn_reader.h"
 
@@ -353,11 +356,14 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
 static struct pgn_part load_part(const struct pgn_part_source *src, size_t k)
 {
     struct pgn_reader *r =
-        (struct pgn_reader *)(void *)((char *)(uintptr_t)src - offsetof(struct pgn_reader, parts.part_src));
+        (struct pgn_reader *)(void *)((char *)(uintptr_t)src -
+                                      offsetof(struct pgn_reader, parts.part_src));
     if (k >= r->parts.part_count)
         return (struct pgn_part){NULL, 0};
     if (k == 0)
-        return (struct pgn_part){r->tok.toks + r->tok.tok0, r->parts.ncut ? r->parts.cuts[0].first : r->tok.ntok - r->tok.tok0};
+        return (struct pgn_part){r->tok.toks + r->tok.tok0,
+                                 r->parts.ncut ? r->parts.cuts[0].first
+                                               : r->tok.ntok - r->tok.tok0};
     struct pgn_reader saved;
     relex_begin(r, k, &saved);
     /* scan_game itself (next_step stays inlined in its one loop): it ends at the part's

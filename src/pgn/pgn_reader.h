@@ -24,6 +24,10 @@
  *
  * The reader does not know chess: move tokens are passed on as text for san.h.
  * Not thread-safe; one reader per input stream.
+ *
+ * The types a game comes in (tokens, tags, parts), the limits and the source are in
+ * pgn_reader_types.h, the tag line rule inside comments in pgn_comments.h: both are
+ * included here, so that this header still gives the whole reader.
  */
 #ifndef PGNKIT_PGN_READER_H
 #define PGNKIT_PGN_READER_H

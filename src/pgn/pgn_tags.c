@@ -7,6 +7,9 @@
  * with stray quotes read as pgn-extract's --fixtagstrings reads them, escapes undone into
  * scratch, and the game's tag names for the duplicate rule.  The tags point into the
  * reader's buffer; reader_buffer.c moves them with it.
+ *
+ * Owns r->tag (reader_tags.h); reads the input and the scan's line; offers
+ * pgn_tags_internal.h (parse_tag_simple inline there, for the lexers' loops).
  */
 #include "pgn/pgn_tags_internal.h"
 #include "pgn/reader_buffer.h"

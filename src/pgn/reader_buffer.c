@@ -8,6 +8,9 @@
  * per-game token and tag arrays, the diagnostics list, and the streaming skips that read
  * on without keeping anything (a line, a token run, a game over its limits).  Knows
  * nothing of PGN beyond where a line and a token end.
+ *
+ * Owns r->in (reader_input.h); moves r->scan.pos and ls, game_start, the tokens, tags
+ * and r->parts.cut_last with the data; grows r->tok and r->tag.  Offers reader_buffer.h.
  */
 #include "pgn/reader_buffer.h"
 

@@ -78,7 +78,11 @@ struct pgn_reader {
     struct reader_parts parts;
 };
 
-static inline uint64_t col_at(const struct pgn_reader *r, size_t i) { return col_of(i, r->scan.ls); }
+/* The 1-based column of index i on the scan's line. */
+static inline uint64_t col_at(const struct pgn_reader *r, size_t i)
+{
+    return col_of(i, r->scan.ls);
+}
 
 /* a + b, or SIZE_MAX when that overflows. */
 static inline size_t add_sat(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
