@@ -8,10 +8,19 @@
  * input.  The searches for '}' and '{' remember the stretches of the file they found
  * empty (struct absent), so that a file of unterminated comments is searched about once
  * rather than once per comment.
+ *
+ * Writes r->scan (its line counting, no_close and no_open) and a comment's token; may
+ * read more input (reader_fill).  Offers pgn_comments_internal.h to the lexer, and
+ * pgn_comments.h (the tag line rule) to anyone.
  */
-#include "pgn/pgn_reader_internal.h"
+#include "pgn/pgn_comments_internal.h"
 
 #include <string.h>
+
+#include "base/inline_hints.h"
+#include "pgn/pgn_bytes.h"
+#include "pgn/pgn_comments.h"
+#include "pgn/reader_buffer.h"
 
 static inline bool all_hspace(const char *d, size_t p, size_t e)
 {
@@ -126,7 +135,7 @@ int pgn_tag_line_ends_comment(const char *d, size_t n, size_t k, bool at_end)
  */
 static int decided_at_data_end(struct pgn_reader *r, int answer)
 {
-    if (r->stop_at < r->len)
+    if (r->stop_at < r->in.len)
         r->stop_crossed = true;
     return answer;
 }
@@ -135,15 +144,17 @@ static int decided_at_data_end(struct pgn_reader *r, int answer)
  * or -1 when more bytes are needed.  closed: a '}' is read after k (the comment's). */
 static int tag_line_ends_comment(struct pgn_reader *r, size_t k, bool closed)
 {
-    int ends = ends_comment(r->data, r->len, k, false, r->base_off, &r->no_close, &r->no_open);
+    int ends = ends_comment(r->in.data, r->in.len, k, false, r->in.base_off, &r->scan.no_close,
+                            &r->scan.no_open);
     if (ends >= 0)
         return ends;
     if (closed)
         return 0; /* the data ends inside the tag line, after the '}' that closes it */
-    if (!r->eof)
+    if (!r->in.eof)
         return -1;
     return decided_at_data_end(
-        r, ends_comment(r->data, r->len, k, true, r->base_off, &r->no_close, &r->no_open));
+        r, ends_comment(r->in.data, r->in.len, k, true, r->in.base_off, &r->scan.no_close,
+                        &r->scan.no_open));
 }
 
 /*
@@ -156,8 +167,8 @@ static int tag_line_ends_comment(struct pgn_reader *r, size_t k, bool closed)
 static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t e, bool final,
                             bool closed)
 {
-    const char *d = r->data;
-    size_t n = r->len;
+    const char *d = r->in.data;
+    size_t n = r->in.len;
     size_t p = w->scanned;
     for (;;) {
         if (w->pending) {
@@ -190,7 +201,7 @@ static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t
             if (y < n) {
                 if (d[y] == '\n')
                     y++;
-            } else if (!r->eof) {
+            } else if (!r->in.eof) {
                 /* A CR at the end of the data: wait to see whether LF follows. */
                 w->nonblank = w->nonblank || !all_hspace(d, p, x);
                 w->scanned = x;
@@ -198,8 +209,8 @@ static size_t comment_lines(struct pgn_reader *r, struct comment_walk *w, size_t
             }
         }
         bool blank = !w->nonblank && all_hspace(d, p, x);
-        r->line++;
-        r->ls = (ptrdiff_t)y;
+        r->scan.line++;
+        r->scan.ls = (ptrdiff_t)y;
         w->pending = blank;
         w->nonblank = false;
         p = y;
@@ -227,41 +238,41 @@ static inline void emit_comment(struct pgn_reader *r, size_t s, size_t e, uint64
     if (e - s > r->lim.max_comment_bytes)
         comment_too_long(r, e - s, line, col);
     else
-        emit(r, r->data + s, e - s, line, col, PGN_TOK_COMMENT);
+        emit(r, r->in.data + s, e - s, line, col, PGN_TOK_COMMENT);
 }
 
 /* The first '}' in data[from, len), or NULL (no stretch searched twice: find_byte). */
 static const char *find_close(struct pgn_reader *r, size_t from)
 {
-    size_t at = find_byte(r->data, r->base_off, from, r->len, '}', &r->no_close);
-    return at < r->len ? r->data + at : NULL;
+    size_t at = find_byte(r->in.data, r->in.base_off, from, r->in.len, '}', &r->scan.no_close);
+    return at < r->in.len ? r->in.data + at : NULL;
 }
 
 size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
 {
-    uint64_t line = r->line, col = col_at(r, i);
+    uint64_t line = r->scan.line, col = col_at(r, i);
     size_t open = i, start = i + 1, searched = start;
     *boundary = false;
     /* The common case: the '}' comes before any line end, so there are no lines to count
      * and no tag line to look for (what the walk below would find, at a higher cost). */
-    size_t stop = find_stop(r->data, start, r->len, '}', '}');
-    if (stop < r->len && r->data[stop] == '}') {
+    size_t stop = find_stop(r->in.data, start, r->in.len, '}', '}');
+    if (stop < r->in.len && r->in.data[stop] == '}') {
         if (!r->skipping)
             emit_comment(r, start, stop, line, col);
         return stop + 1;
     }
     struct comment_walk w = {.scanned = start, .nonblank = true, .pending = false};
     for (;;) {
-        const char *d = r->data;
-        size_t n = r->len;
+        const char *d = r->in.data;
+        size_t n = r->in.len;
         const char *hit = find_close(r, searched);
         size_t e = hit ? (size_t)(hit - d) : n;
-        bool final = hit != NULL || r->eof;
+        bool final = hit != NULL || r->in.eof;
         size_t tag = comment_lines(r, &w, e, final, hit != NULL);
         if (tag != NEED_MORE) {
             add_diag(r, DIAG_UNTERMINATED_COMMENT, line, col,
                      "the comment never closes; it ends at the tag pair on line %llu",
-                     (unsigned long long)r->line);
+                     (unsigned long long)r->scan.line);
             if (!r->skipping)
                 emit_comment(r, start, trim_end(d, start, tag), line, col);
             *boundary = true;
@@ -272,7 +283,7 @@ size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
                 emit_comment(r, start, e, line, col);
             return e + 1;
         }
-        if (r->eof) {
+        if (r->in.eof) {
             add_diag(r, DIAG_UNTERMINATED_COMMENT, line, col,
                      "the comment never closes before the end of the input");
             if (!r->skipping)
@@ -280,13 +291,13 @@ size_t scan_comment(struct pgn_reader *r, size_t i, bool *boundary)
             return n;
         }
         searched = n;
-        r->pos = r->skipping ? w.scanned : open;
+        r->scan.pos = r->skipping ? w.scanned : open;
         if (reader_fill(r, w.scanned) < 0)
             return SIZE_MAX;
         /* When skipping, open and start may wrap; they are not used then. */
-        open -= r->shift;
-        start -= r->shift;
-        searched -= r->shift;
-        w.scanned -= r->shift;
+        open -= r->in.shift;
+        start -= r->in.shift;
+        searched -= r->in.shift;
+        w.scanned -= r->in.shift;
     }
 }

@@ -7,10 +7,17 @@
  * written e8(Q), a '[' in the moves, reserved <...> tokens) and reports each token's
  * problems once.  It does not decide where a game ends: each step returns what it found
  * (struct step), and pgn_reader.c decides.
+ *
+ * Writes the scan's place (r->scan, reader_scan.h) and the tokens (r->tok, through emit);
+ * sets the last result's place (r->parts.result_off); offers pgn_lexer_internal.h.
  */
-#include "pgn/pgn_reader_internal.h"
+#include "pgn/pgn_lexer_internal.h"
 
 #include <string.h>
+
+#include "pgn/pgn_bytes.h"
+#include "pgn/pgn_comments_internal.h"
+#include "pgn/reader_buffer.h"
 
 /* An en dash or an em dash (UTF-8 E2 80 93 / E2 80 94) at p. */
 static bool is_dash(const char *p)
@@ -44,10 +51,10 @@ static inline void emit_result(struct pgn_reader *r, size_t i, size_t len, uint6
                                uint64_t col)
 {
     if (tokens_kept(r)) {
-        r->result_off = r->base_off + i;
-        r->result_len = (uint32_t)len;
+        r->parts.result_off = r->in.base_off + i;
+        r->parts.result_len = (uint32_t)len;
     }
-    emit(r, r->data + i, len, line, col, PGN_TOK_RESULT);
+    emit(r, r->in.data + i, len, line, col, PGN_TOK_RESULT);
 }
 
 /*
@@ -60,22 +67,22 @@ static inline void emit_result(struct pgn_reader *r, size_t i, size_t len, uint6
  */
 static size_t promotion_paren_end(const struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    size_t n = r->len;
-    if (r->ntok == r->tok0 || !tokens_kept(r))
+    const char *d = r->in.data;
+    size_t n = r->in.len;
+    if (r->tok.ntok == r->tok.tok0 || !tokens_kept(r))
         return 0;
-    const struct pgn_token *last = &r->toks[r->ntok - 1];
+    const struct pgn_token *last = &r->tok.toks[r->tok.ntok - 1];
     if (last->kind != PGN_TOK_MOVE || last->text + last->len != d + i ||
         (d[i - 1] != '1' && d[i - 1] != '8') || last->text[0] < 'a' || last->text[0] > 'h')
         return 0;
     if (n - i < 3)
-        return r->eof ? 0 : NEED_MORE;
+        return r->in.eof ? 0 : NEED_MORE;
     if (!((d[i + 1] | 0x20) >= 'a' && (d[i + 1] | 0x20) <= 'z') || d[i + 2] != ')')
         return 0;
     size_t k = i + 3;
     while (k < n && !is_delim(d[k]) && k - i < 8)
         k++;
-    if (k == n && !r->eof)
+    if (k == n && !r->in.eof)
         return NEED_MORE;
     return k;
 }
@@ -84,8 +91,8 @@ static size_t promotion_paren_end(const struct pgn_reader *r, size_t i)
  * between concatenated files starts the next file's first line). */
 static bool first_on_line(const struct pgn_reader *r, const char *d, size_t i)
 {
-    for (ptrdiff_t k = (ptrdiff_t)i - 1; k >= r->ls; k--) {
-        if (k - 2 >= r->ls && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
+    for (ptrdiff_t k = (ptrdiff_t)i - 1; k >= r->scan.ls; k--) {
+        if (k - 2 >= r->scan.ls && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
             k -= 2;
         else if (!is_hspace(d[k]))
             return false;
@@ -100,11 +107,11 @@ static bool first_on_line(const struct pgn_reader *r, const char *d, size_t i)
  */
 static size_t run_to(const struct pgn_reader *r, size_t i, size_t j, char close)
 {
-    const char *d = r->data;
-    size_t n = r->len;
+    const char *d = r->in.data;
+    size_t n = r->in.len;
     while (j < n && d[j] != close && !is_eol(d[j]) && j - i < r->lim.max_token_bytes)
         j++;
-    if (j == n && !r->eof)
+    if (j == n && !r->in.eof)
         return NEED_MORE;
     return j < n && d[j] == close ? j : 0;
 }
@@ -118,7 +125,8 @@ report_run_once(struct pgn_reader *r, bool *reported, enum diag_code code, const
     if (*reported)
         return;
     *reported = true;
-    add_diag(r, code, r->line, col_at(r, i), fmt, (int)(e - i > 40 ? 40 : e - i), r->data + i);
+    add_diag(r, code, r->scan.line, col_at(r, i), fmt, (int)(e - i > 40 ? 40 : e - i),
+             r->in.data + i);
 }
 
 /*
@@ -131,9 +139,9 @@ report_run_once(struct pgn_reader *r, bool *reported, enum diag_code code, const
  */
 size_t movetext_bracket(struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    size_t n = r->len;
-    uint64_t line = r->line, col = col_at(r, i);
+    const char *d = r->in.data;
+    size_t n = r->in.len;
+    uint64_t line = r->scan.line, col = col_at(r, i);
     size_t max_tok = r->lim.max_token_bytes;
     if (first_on_line(r, d, i)) {
         size_t j = i + 1;
@@ -145,7 +153,7 @@ size_t movetext_bracket(struct pgn_reader *r, size_t i)
         size_t name_end = j;
         while (j < n && is_hspace(d[j]) && j - i < 2 * max_tok)
             j++;
-        if (j == n && !r->eof)
+        if (j == n && !r->in.eof)
             return NEED_MORE;
         if (name_end > name && d[name] != '%' && j < n && d[j] == '"')
             return 0;
@@ -155,14 +163,14 @@ size_t movetext_bracket(struct pgn_reader *r, size_t i)
         if (j == NEED_MORE)
             return NEED_MORE;
         if (j) {
-            report_run_once(r, &r->unbraced_reported, DIAG_NONSTANDARD,
+            report_run_once(r, &r->scan.unbraced_reported, DIAG_NONSTANDARD,
                             "'%.*s' outside braces read as a comment (the first in this game)",
                             i, j + 1);
             emit(r, d + i, j + 1 - i, line, col, PGN_TOK_COMMENT);
             return j + 1;
         }
     }
-    if (i + 1 == n && !r->eof)
+    if (i + 1 == n && !r->in.eof)
         return NEED_MORE;
     add_diag(r, DIAG_UNEXPECTED_CHAR, line, col,
              "'[' in the moves starts no tag pair (a tag pair begins its line)");
@@ -177,10 +185,10 @@ size_t movetext_bracket(struct pgn_reader *r, size_t i)
  */
 size_t lex_blank(struct pgn_reader *r, size_t i, unsigned cl)
 {
-    const char *d = r->data;
-    size_t n = r->len;
+    const char *d = r->in.data;
+    size_t n = r->in.len;
     if (cl == CC_OTHER && (unsigned char)d[i] == 0xef) {
-        if (n - i < 3 && !r->eof)
+        if (n - i < 3 && !r->in.eof)
             return NEED_MORE;
         return n - i >= 3 && memcmp(d + i, "\xef\xbb\xbf", 3) == 0 ? i + 3 : i;
     }
@@ -190,29 +198,29 @@ size_t lex_blank(struct pgn_reader *r, size_t i, unsigned cl)
     if (cl == CC_SPACE)
         return i + 1;
     if (cl == CC_CTRL) {
-        if (!r->ctrl_reported) {
-            r->ctrl_reported = true;
-            add_diag(r, DIAG_CONTROL_BYTE, r->line, col_at(r, i),
+        if (!r->scan.ctrl_reported) {
+            r->scan.ctrl_reported = true;
+            add_diag(r, DIAG_CONTROL_BYTE, r->scan.line, col_at(r, i),
                      "control byte 0x%02x; read as a space", (unsigned char)d[i]);
         }
         return i + 1;
     }
     size_t j = i + 1; /* LF, or CR, CR LF */
     if (cl == CC_CR) {
-        if (j >= n && !r->eof)
+        if (j >= n && !r->in.eof)
             return NEED_MORE; /* LF may follow */
         j += j < n && d[j] == '\n';
     }
-    r->eols++;
-    r->line++;
-    r->ls = (ptrdiff_t)j;
+    r->scan.eols++;
+    r->scan.line++;
+    r->scan.ls = (ptrdiff_t)j;
     return j;
 }
 
 /* A '%' that begins its line: an escape line (PGN standard 6), ignored whole. */
 struct step lex_escape_line(struct pgn_reader *r, size_t i)
 {
-    r->pos = i;
+    r->scan.pos = i;
     size_t j = skip_line(r, i);
     return j == SIZE_MAX ? step_to(STEP_FAILED, i) : step_to(STEP_NEXT, j);
 }
@@ -220,42 +228,45 @@ struct step lex_escape_line(struct pgn_reader *r, size_t i)
 /* A move, number or NAG token over max_token_bytes at i: reported and skipped. */
 static struct step too_long(struct pgn_reader *r, size_t i)
 {
-    add_diag(r, DIAG_TOKEN_TOO_LONG, r->line, col_at(r, i),
+    add_diag(r, DIAG_TOKEN_TOO_LONG, r->scan.line, col_at(r, i),
              "a token longer than %zu bytes; skipped", r->lim.max_token_bytes);
-    r->pos = i;
+    r->scan.pos = i;
     /* From i + 1: a NAG's '$' is a delimiter itself, and progress must be made. */
     size_t j = skip_run(r, i + 1);
     if (j == SIZE_MAX)
         return step_to(STEP_FAILED, i);
-    r->phase = PHASE_MOVETEXT;
+    r->scan.phase = PHASE_MOVETEXT;
     return step_to(STEP_NEXT, j);
 }
 
 /* The token [i, j) ended the data: it may go on in bytes not read yet. */
-static inline bool cut_off(const struct pgn_reader *r, size_t j) { return j == r->len && !r->eof; }
+static inline bool cut_off(const struct pgn_reader *r, size_t j)
+{
+    return j == r->in.len && !r->in.eof;
+}
 
 /* What follows the token that ends at j: the usual single space costs no round of the
  * scan loop. */
 static inline size_t after_space(const struct pgn_reader *r, size_t j)
 {
-    return j + (j < r->len && r->data[j] == ' ');
+    return j + (j < r->in.len && r->in.data[j] == ' ');
 }
 
 /* A move token at i (or a result spelled with '½'); also a '%' that is not an escape. */
 static struct step lex_move(struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    size_t j = run_end(d, i + 1, r->len);
+    const char *d = r->in.data;
+    size_t j = run_end(d, i + 1, r->in.len);
     if (j - i > r->lim.max_token_bytes)
         return too_long(r, i);
     if (cut_off(r, j))
         return step_to(STEP_MORE, i);
-    r->phase = PHASE_MOVETEXT;
+    r->scan.phase = PHASE_MOVETEXT;
     if ((unsigned char)d[i] == 0xc2 && is_result(d + i, j - i)) {
-        emit_result(r, i, j - i, r->line, col_at(r, i));
+        emit_result(r, i, j - i, r->scan.line, col_at(r, i));
         return step_to(STEP_RESULT, j);
     }
-    emit(r, d + i, j - i, r->line, col_at(r, i), PGN_TOK_MOVE);
+    emit(r, d + i, j - i, r->scan.line, col_at(r, i), PGN_TOK_MOVE);
     return step_to(STEP_NEXT, after_space(r, j));
 }
 
@@ -263,9 +274,9 @@ static struct step lex_move(struct pgn_reader *r, size_t i)
  * (a move number without its dots), a result, or a move token. */
 static struct step lex_number(struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    size_t n = r->len, k = i + 1;
-    uint64_t line = r->line, col = col_at(r, i);
+    const char *d = r->in.data;
+    size_t n = r->in.len, k = i + 1;
+    uint64_t line = r->scan.line, col = col_at(r, i);
     while (k < n && is_digit(d[k]))
         k++;
     bool dots = k < n && d[k] == '.';
@@ -279,7 +290,7 @@ static struct step lex_number(struct pgn_reader *r, size_t i)
         return too_long(r, i);
     if (cut_off(r, j))
         return step_to(STEP_MORE, i);
-    r->phase = PHASE_MOVETEXT;
+    r->scan.phase = PHASE_MOVETEXT;
     if (dots || j == k) {
         emit(r, d + i, j - i, line, col, PGN_TOK_MOVE_NUMBER);
         return step_to(STEP_NEXT, dots ? after_space(r, j) : j);
@@ -295,8 +306,8 @@ static struct step lex_number(struct pgn_reader *r, size_t i)
 /* A NAG: '$' and its digits. */
 static struct step lex_nag(struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    size_t n = r->len, k = i + 1;
+    const char *d = r->in.data;
+    size_t n = r->in.len, k = i + 1;
     while (k < n && is_digit(d[k]))
         k++;
     if (k - i > r->lim.max_token_bytes)
@@ -304,11 +315,11 @@ static struct step lex_nag(struct pgn_reader *r, size_t i)
     if (cut_off(r, k))
         return step_to(STEP_MORE, i);
     if (k == i + 1) {
-        add_diag(r, DIAG_UNEXPECTED_CHAR, r->line, col_at(r, i), "'$' without a number");
+        add_diag(r, DIAG_UNEXPECTED_CHAR, r->scan.line, col_at(r, i), "'$' without a number");
         return step_to(STEP_NEXT, i + 1);
     }
-    r->phase = PHASE_MOVETEXT;
-    emit(r, d + i, k - i, r->line, col_at(r, i), PGN_TOK_NAG);
+    r->scan.phase = PHASE_MOVETEXT;
+    emit(r, d + i, k - i, r->scan.line, col_at(r, i), PGN_TOK_NAG);
     return step_to(STEP_NEXT, k);
 }
 
@@ -319,35 +330,35 @@ static struct step lex_open(struct pgn_reader *r, size_t i)
     if (k == NEED_MORE)
         return step_to(STEP_MORE, i);
     if (k) {
-        struct pgn_token *move = &r->toks[r->ntok - 1];
-        move->len = (uint32_t)(r->data + k - move->text);
+        struct pgn_token *move = &r->tok.toks[r->tok.ntok - 1];
+        move->len = (uint32_t)(r->in.data + k - move->text);
         return step_to(STEP_NEXT, k);
     }
-    uint64_t line = r->line, col = col_at(r, i);
-    r->phase = PHASE_MOVETEXT;
-    if (++r->depth == 1) {
-        r->open_line = line;
-        r->open_col = col;
+    uint64_t line = r->scan.line, col = col_at(r, i);
+    r->scan.phase = PHASE_MOVETEXT;
+    if (++r->scan.depth == 1) {
+        r->scan.open_line = line;
+        r->scan.open_col = col;
     }
-    if (r->depth > r->lim.max_depth && !r->deep_reported) {
-        r->deep_reported = true;
+    if (r->scan.depth > r->lim.max_depth && !r->scan.deep_reported) {
+        r->scan.deep_reported = true;
         add_diag(r, DIAG_NESTING_TOO_DEEP, line, col,
                  "variations nested deeper than %u; the deeper ones are not kept",
                  r->lim.max_depth);
     }
-    emit(r, r->data + i, 1, line, col, PGN_TOK_VARIATION_START);
+    emit(r, r->in.data + i, 1, line, col, PGN_TOK_VARIATION_START);
     return step_to(STEP_NEXT, i + 1);
 }
 
 /* A ')': the variation closes (an error when none is open). */
 static struct step lex_close(struct pgn_reader *r, size_t i)
 {
-    r->phase = PHASE_MOVETEXT;
-    if (r->depth == 0) {
-        add_diag(r, DIAG_UNBALANCED_VARIATION, r->line, col_at(r, i), "')' with no open '('");
+    r->scan.phase = PHASE_MOVETEXT;
+    if (r->scan.depth == 0) {
+        add_diag(r, DIAG_UNBALANCED_VARIATION, r->scan.line, col_at(r, i), "')' with no open '('");
     } else {
-        emit(r, r->data + i, 1, r->line, col_at(r, i), PGN_TOK_VARIATION_END);
-        r->depth--;
+        emit(r, r->in.data + i, 1, r->scan.line, col_at(r, i), PGN_TOK_VARIATION_END);
+        r->scan.depth--;
     }
     return step_to(STEP_NEXT, i + 1);
 }
@@ -356,7 +367,7 @@ static struct step lex_close(struct pgn_reader *r, size_t i)
 static struct step lex_comment(struct pgn_reader *r, size_t i)
 {
     bool boundary;
-    r->pos = i;
+    r->scan.pos = i;
     size_t j = scan_comment(r, i, &boundary);
     if (j == SIZE_MAX)
         return step_to(STEP_FAILED, i);
@@ -366,15 +377,15 @@ static struct step lex_comment(struct pgn_reader *r, size_t i)
 /* A ';' comment, to the end of its line (dropped whole when over max_comment_bytes). */
 static struct step lex_line_comment(struct pgn_reader *r, size_t i)
 {
-    size_t e = next_eol(r->data, i + 1, r->len);
+    size_t e = next_eol(r->in.data, i + 1, r->in.len);
     if (e - i > r->lim.max_comment_bytes) {
-        add_diag(r, DIAG_COMMENT_TOO_LONG, r->line, col_at(r, i),
+        add_diag(r, DIAG_COMMENT_TOO_LONG, r->scan.line, col_at(r, i),
                  "a ';' comment over the limit of %zu bytes; dropped", r->lim.max_comment_bytes);
         return lex_escape_line(r, i); /* skipped to its end the same way */
     }
     if (cut_off(r, e))
         return step_to(STEP_MORE, i);
-    emit(r, r->data + i + 1, e - i - 1, r->line, col_at(r, i), PGN_TOK_LINE_COMMENT);
+    emit(r, r->in.data + i + 1, e - i - 1, r->scan.line, col_at(r, i), PGN_TOK_LINE_COMMENT);
     return step_to(STEP_NEXT, e);
 }
 
@@ -382,14 +393,14 @@ static struct step lex_line_comment(struct pgn_reader *r, size_t i)
  * phase unchanged) or an error. */
 static struct step lex_stray(struct pgn_reader *r, size_t i)
 {
-    const char *d = r->data;
-    uint64_t line = r->line, col = col_at(r, i);
+    const char *d = r->in.data;
+    uint64_t line = r->scan.line, col = col_at(r, i);
     if (d[i] == '<') {
         size_t j = run_to(r, i, i + 1, '>');
         if (j == NEED_MORE)
             return step_to(STEP_MORE, i);
         if (j) {
-            report_run_once(r, &r->reserved_reported, DIAG_UNEXPECTED_CHAR,
+            report_run_once(r, &r->scan.reserved_reported, DIAG_UNEXPECTED_CHAR,
                             "reserved token '%.*s' skipped (the first in this game)", i, j + 1);
             return step_to(STEP_NEXT, j + 1);
         }
@@ -409,8 +420,8 @@ struct step lex_token(struct pgn_reader *r, size_t i, unsigned cl)
     case CC_DOT:
         return step_to(STEP_NEXT, i + 1); /* dots between tokens are move-number decoration */
     case CC_STAR:
-        r->phase = PHASE_MOVETEXT;
-        emit_result(r, i, 1, r->line, col_at(r, i));
+        r->scan.phase = PHASE_MOVETEXT;
+        emit_result(r, i, 1, r->scan.line, col_at(r, i));
         return step_to(STEP_RESULT, i + 1);
     case CC_DOLLAR:
         return lex_nag(r, i);

@@ -7,9 +7,16 @@
  * Each token is read exactly as the token steps of pgn_lexer.c would read it; whatever
  * the fast path cannot finish (a result, a token cut by the end of the data or over a
  * limit, any other byte) it leaves to them.  It never reads more input, never drops a
- * token, never reports, and leaves tag pairs to them when a part is read again (r->relex).
+ * token, never reports, and leaves tag pairs to them when a part is read again (r->parts.relex).
+ *
+ * Writes r->scan (reader_scan.h) and the tokens and tags through emit() and push_tag()
+ * (reader_buffer.h); reads r->parts.part_stop; offers pgn_lexer_fast_internal.h.
  */
-#include "pgn/pgn_reader_internal.h"
+#include "pgn/pgn_lexer_fast_internal.h"
+
+#include "pgn/pgn_bytes.h"
+#include "pgn/pgn_tags_internal.h"
+#include "pgn/reader_buffer.h"
 
 /*
  * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
@@ -218,7 +225,7 @@ static inline enum game_phase fast_phase(const struct pgn_token *tok, struct fas
 }
 
 /*
- * The line ends since the last token or tag pair (the token steps' r->eols), derived
+ * The line ends since the last token or tag pair (the token steps' r->scan.eols), derived
  * like the phase rather than reset per token: the last token's line is in the token.
  * Fewer than 2^32 lines lie between it and `line` (scan_fast's column check bounds the
  * bytes since the line start before it), so its low 32 bits suffice.
@@ -340,7 +347,7 @@ fast_tag_push(struct pgn_reader *r, struct fast_state *st, const char *d, size_t
  * ("]\n[" between them), as a tag section's do, each found in its window (tag_window)
  * and starting below stop.  Each is the tag pair fast_token would read after the line
  * end: the phase is PHASE_TAGS and one line end lies since the last tag pair, so it is
- * no game's end, and r->relex is false (fast_token's test before the first).  What it
+ * no game's end, and r->parts.relex is false (fast_token's test before the first).  What it
  * saves is the dispatch on the line end and on the '[', and that test.  A tag pair that
  * is not found so is left, with its line end, to the loop.
  */
@@ -447,7 +454,7 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
          * (stepped over, not kept) are the splitter's. */
         enum game_phase phase = fast_phase(st->tok, st->mark);
         if (phase == PHASE_MOVETEXT ||
-            (phase == PHASE_TAGS && fast_run(st->tok, st->mark, st->line) >= 2) || r->relex)
+            (phase == PHASE_TAGS && fast_run(st->tok, st->mark, st->line) >= 2) || r->parts.relex)
             return false;
         struct tag_parse tp;
         size_t j = in_window ? tag_window(r, d, i, n, &tp) : 0;
@@ -487,38 +494,38 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
  */
 __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
 {
-    const size_t n = r->len;
-    const struct fast_env env = {r->data, n, r->lim.max_token_bytes,
+    const size_t n = r->in.len;
+    const struct fast_env env = {r->in.data, n, r->lim.max_token_bytes,
                                  /* A token ending at `short_at` or later may go on in
                                   * bytes not read yet. */
-                                 r->eof ? SIZE_MAX : n, window_end(r, n), comment_consts()};
+                                 r->in.eof ? SIZE_MAX : n, window_end(r, n), comment_consts()};
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
-    if ((ptrdiff_t)n - (r->ls - 1) > (ptrdiff_t)UINT32_MAX)
+    if ((ptrdiff_t)n - (r->scan.ls - 1) > (ptrdiff_t)UINT32_MAX)
         return i;
     /* A fresh reader has no token array yet, and NULL + 0 is undefined (UBSan). */
-    if (!r->toks)
+    if (!r->tok.toks)
         grow_tokens(r);
-    struct fast_state st = {i, r->toks + r->ntok, r->line, r->ls - 1,
-                            {NULL, r->phase, r->line - r->eols}};
+    struct fast_state st = {i, r->tok.toks + r->tok.ntok, r->scan.line, r->scan.ls - 1,
+                            {NULL, r->scan.phase, r->scan.line - r->scan.eols}};
     st.mark.tok = st.tok;
     while (st.i < n) {
         /* Near max_game_tokens the slow path goes on: emit() enforces it.  At part_stop
          * the part being read is due for a cut, which scan_game decides between steps. */
-        size_t at = (size_t)(st.tok - r->toks);
-        if (at + 64 > r->tok_limit || at >= r->part_stop)
+        size_t at = (size_t)(st.tok - r->tok.toks);
+        if (at + 64 > r->tok.tok_limit || at >= r->parts.part_stop)
             goto out;
-        if (r->tok_cap - at < 64) {
-            size_t marked = (size_t)(st.mark.tok - r->toks);
-            r->ntok = at;
+        if (r->tok.tok_cap - at < 64) {
+            size_t marked = (size_t)(st.mark.tok - r->tok.toks);
+            r->tok.ntok = at;
             grow_tokens(r);
-            st.tok = r->toks + r->ntok;
-            st.mark.tok = r->toks + marked;
+            st.tok = r->tok.toks + r->tok.ntok;
+            st.mark.tok = r->tok.toks + marked;
         }
-        size_t room = r->tok_cap - at;
-        if (room > r->tok_limit - at)
-            room = r->tok_limit - at;
-        if (room > r->part_stop - at)
-            room = r->part_stop - at;
+        size_t room = r->tok.tok_cap - at;
+        if (room > r->tok.tok_limit - at)
+            room = r->tok.tok_limit - at;
+        if (room > r->parts.part_stop - at)
+            room = r->parts.part_stop - at;
         const size_t stop = n - st.i > room ? st.i + room : n;
         const size_t windowed_stop = stop < env.win_end ? stop : env.win_end;
         while (st.i < windowed_stop)
@@ -529,10 +536,10 @@ __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
                 goto out;
     }
 out:
-    r->line = st.line;
-    r->ls = st.ls1 + 1;
-    r->eols = fast_run(st.tok, st.mark, st.line);
-    r->phase = fast_phase(st.tok, st.mark);
-    r->ntok = (size_t)(st.tok - r->toks);
+    r->scan.line = st.line;
+    r->scan.ls = st.ls1 + 1;
+    r->scan.eols = fast_run(st.tok, st.mark, st.line);
+    r->scan.phase = fast_phase(st.tok, st.mark);
+    r->tok.ntok = (size_t)(st.tok - r->tok.toks);
     return st.i;
 }

@@ -12,15 +12,27 @@
  * pgn_lexer.c, tag pairs in pgn_tags.c; reader_buffer.c owns the input.
  * It does not know chess: move tokens are passed on as text; san.c parses them.  No
  * recursion anywhere.
+ *
+ * Owns struct pgn_reader (reader_state.h) but for its parts, which the other files own;
+ * sets them up, resets them per game, and hands the game out.  Implements pgn_reader.h.
  */
-#include "pgn/pgn_reader_internal.h"
+#include "pgn/pgn_reader.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/ctrl.h"
 #include "base/xalloc.h"
+#include "pgn/pgn_bytes.h"
+#include "pgn/pgn_comments_internal.h"
+#include "pgn/pgn_lexer_fast_internal.h"
+#include "pgn/pgn_lexer_internal.h"
+#include "pgn/pgn_parts_internal.h"
+#include "pgn/pgn_tags_internal.h"
+#include "pgn/reader_buffer.h"
 
 #define DEFAULT_MAX_GAME_BYTES ((size_t)64 << 20)
 #define DEFAULT_MAX_TOKEN_BYTES ((size_t)255)
@@ -30,12 +42,15 @@
 #define DEFAULT_MAX_GAME_TOKENS SIZE_MAX /* none: parts bound the tokens held */
 #define DEFAULT_PART_TOKENS ((size_t)64 << 10)
 
+/* How the game read last ended. */
+enum game_end { END_EOF, END_RESULT, END_BOUNDARY };
+
 static void begin_game(struct pgn_reader *r, size_t i)
 {
     r->started = true;
     r->game_start = i;
-    r->game_off = r->base_off + i;
-    r->game_line = r->line;
+    r->game_off = r->in.base_off + i;
+    r->game_line = r->scan.line;
     r->game_col = col_at(r, i);
 }
 
@@ -45,19 +60,19 @@ static void reset_game(struct pgn_reader *r)
     r->skipping = false;
     r->too_many_tokens = false;
     r->has_result = false;
-    r->ctrl_reported = false;
-    r->deep_reported = false;
-    r->reserved_reported = false;
-    r->unbraced_reported = false;
-    r->bad_string = false;
-    r->phase = PHASE_BEFORE;
-    r->depth = 0;
-    r->ntok = r->tok0 = r->kept;
+    r->scan.ctrl_reported = false;
+    r->scan.deep_reported = false;
+    r->scan.reserved_reported = false;
+    r->scan.unbraced_reported = false;
+    r->tag.bad_string = false;
+    r->scan.phase = PHASE_BEFORE;
+    r->scan.depth = 0;
+    r->tok.ntok = r->tok.tok0 = r->kept;
     parts_reset(r);
-    r->ntag = 0;
-    name_set_clear(&r->names);
-    r->tags_in_set = 0;
-    r->scratch_len = 0;
+    r->tag.ntag = 0;
+    name_set_clear(&r->tag.names);
+    r->tag.tags_in_set = 0;
+    r->tag.scratch_len = 0;
     diag_list_clear(&r->diags);
 }
 
@@ -73,28 +88,28 @@ static inline bool fast_path_starts(const struct pgn_reader *r, unsigned cl)
  * A tag pair at i.  In a tag section, after a blank line, one that repeats a name of the
  * section (or follows a broken value) starts a new game: the game before it had no
  * movetext.  A tag line too long to keep is reported and skipped to its end.  A part read
- * again (r->relex) only steps over it: the game's tags, handed out with it, stay as they
+ * again (r->parts.relex) only steps over it: the game's tags, handed out with it, stay as they
  * are, and the first reading took no boundary inside the part.
  */
 static struct step tag_pair(struct pgn_reader *r, size_t i, uint64_t eols)
 {
-    const char *d = r->data;
+    const char *d = r->in.data;
     struct tag_parse tp;
-    size_t j = parse_tag_simple(r, d, i, r->len, &tp);
+    size_t j = parse_tag_simple(r, d, i, r->in.len, &tp);
     if (j == 0)
-        j = parse_tag(r, d, i, r->len, &tp);
+        j = parse_tag(r, d, i, r->in.len, &tp);
     if (j == NEED_MORE)
         return step_to(STEP_MORE, i);
-    if (!r->relex) {
-        if (j != TAG_SKIP_LINE && r->phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
-            (r->bad_string || tag_is_dup(r, d, &tp)))
+    if (!r->parts.relex) {
+        if (j != TAG_SKIP_LINE && r->scan.phase == PHASE_TAGS && tp.has_tag && eols >= 2 &&
+            (r->tag.bad_string || tag_is_dup(r, d, &tp)))
             return step_to(STEP_BOUNDARY, i);
-        commit_tag(r, d, i, &tp, r->line, r->ls);
+        commit_tag(r, d, i, &tp, r->scan.line, r->scan.ls);
     }
-    r->phase = PHASE_TAGS;
+    r->scan.phase = PHASE_TAGS;
     if (j != TAG_SKIP_LINE)
         return step_to(STEP_NEXT, j);
-    r->pos = i;
+    r->scan.pos = i;
     j = skip_line(r, i);
     return j == SIZE_MAX ? step_to(STEP_FAILED, i) : step_to(STEP_NEXT, j);
 }
@@ -103,7 +118,7 @@ static struct step tag_pair(struct pgn_reader *r, size_t i, uint64_t eols)
  * (movetext_bracket); before, a tag pair. */
 static struct step bracket(struct pgn_reader *r, size_t i, uint64_t eols)
 {
-    if (r->phase != PHASE_MOVETEXT)
+    if (r->scan.phase != PHASE_MOVETEXT)
         return tag_pair(r, i, eols);
     size_t j = movetext_bracket(r, i);
     if (j == NEED_MORE)
@@ -114,27 +129,27 @@ static struct step bracket(struct pgn_reader *r, size_t i, uint64_t eols)
 /*
  * The next step of the scan at i: the fast path over the usual tokens, then a blank, an
  * escape line, or the token at i, which starts the game when none has started.  *eols:
- * the line ends before that token (2: a blank line before it), taken from r->eols; 0
+ * the line ends before that token (2: a blank line before it), taken from r->scan.eols; 0
  * when no token was reached.
  */
 static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
 {
     *eols = 0;
-    if (i >= r->len)
-        return step_to(r->eof ? STEP_STOP : STEP_MORE, i);
-    unsigned cl = cls(r->data[i]);
+    if (i >= r->in.len)
+        return step_to(r->in.eof ? STEP_STOP : STEP_MORE, i);
+    unsigned cl = cls(r->in.data[i]);
     if (fast_path_starts(r, cl)) {
         i = scan_fast(r, i);
-        if (i >= r->len)
+        if (i >= r->in.len)
             return step_to(STEP_NEXT, i);
-        cl = cls(r->data[i]);
+        cl = cls(r->in.data[i]);
     }
     size_t j = lex_blank(r, i, cl);
     if (j != i)
         return j == NEED_MORE ? step_to(STEP_MORE, i) : step_to(STEP_NEXT, j);
-    *eols = r->eols;
-    r->eols = 0;
-    if (cl == CC_PERCENT && (ptrdiff_t)i == r->ls)
+    *eols = r->scan.eols;
+    r->scan.eols = 0;
+    if (cl == CC_PERCENT && (ptrdiff_t)i == r->scan.ls)
         return lex_escape_line(r, i);
     if (!r->started) {
         if (i >= r->stop_at) {
@@ -151,30 +166,30 @@ static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
 }
 
 /*
- * Tokenize one game from r->pos.  Returns 1 when a game ended (end kind in *end), 0 when
+ * Tokenize one game from r->scan.pos.  Returns 1 when a game ended (end kind in *end), 0 when
  * the input ended before any game, -1 on an I/O error.
  */
 static int scan_game(struct pgn_reader *r, enum game_end *end)
 {
-    size_t i = r->pos;
+    size_t i = r->scan.pos;
     for (;;) {
         uint64_t eols;
         struct step s = next_step(r, i, &eols);
         i = s.at;
         switch (s.kind) {
         case STEP_NEXT:
-            if (r->ntok >= r->part_stop)
+            if (r->tok.ntok >= r->parts.part_stop)
                 part_due(r, i);
             continue;
         case STEP_MORE:
-            r->eols += eols; /* the token at i is scanned again: give back its line ends */
+            r->scan.eols += eols; /* the token at i is scanned again: give back its line ends */
             i = reader_read_more(r, i);
             if (i == SIZE_MAX)
                 return -1;
             continue;
         case STEP_RESULT:
-            if (r->depth > 0) {
-                if (r->ntok >= r->part_stop)
+            if (r->scan.depth > 0) {
+                if (r->tok.ntok >= r->parts.part_stop)
                     part_due(r, i);
                 continue; /* a variation's result: the game goes on */
             }
@@ -190,7 +205,7 @@ static int scan_game(struct pgn_reader *r, enum game_end *end)
         case STEP_FAILED:
             return -1;
         }
-        r->pos = i;
+        r->scan.pos = i;
         return r->started ? 1 : 0;
     }
 }
@@ -233,29 +248,29 @@ static bool report_control_byte(struct pgn_reader *r, const char *text, size_t n
 /* Close the game just scanned: end-of-game diagnostics, the size check, the public view. */
 static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game *game)
 {
-    size_t i = r->pos;
-    uint64_t bytes = r->base_off + i - r->game_off;
+    size_t i = r->scan.pos;
+    uint64_t bytes = r->in.base_off + i - r->game_off;
     if (!r->skipping && bytes > r->lim.max_game_bytes)
         start_skipping(r);
     /* Only comments or whitespace since the last game: not a game of its own (unless too
      * large to look at, or broken). */
-    if (r->phase == PHASE_BEFORE && !r->has_result && !r->skipping &&
+    if (r->scan.phase == PHASE_BEFORE && !r->has_result && !r->skipping &&
         diag_list_errors(&r->diags) == 0)
         return false;
-    uint64_t line = r->line, col = col_at(r, i);
+    uint64_t line = r->scan.line, col = col_at(r, i);
     const struct pgn_token *last = parts_last_token(r);
     if (last) {
         line = pgn_line_from32(r->game_line, last->line);
         col = last->col;
     }
-    if (r->depth > 0)
-        add_diag(r, DIAG_UNTERMINATED_VARIATION, r->open_line, r->open_col,
+    if (r->scan.depth > 0)
+        add_diag(r, DIAG_UNTERMINATED_VARIATION, r->scan.open_line, r->scan.open_col,
                  "the variation never closes (%llu still open where the game ends)",
-                 (unsigned long long)r->depth);
-    if (r->phase == PHASE_TAGS && !r->has_result)
+                 (unsigned long long)r->scan.depth);
+    if (r->scan.phase == PHASE_TAGS && !r->has_result)
         add_diag(r, DIAG_NO_MOVETEXT, r->game_line, r->game_col,
                  "a tag section with no movetext and no result");
-    else if (r->phase == PHASE_MOVETEXT && !r->has_result)
+    else if (r->scan.phase == PHASE_MOVETEXT && !r->has_result)
         add_diag(r, DIAG_NO_RESULT, line, col,
                  end == END_EOF ? "the game has no result before the end of the input"
                                 : "the game has no result before the next tag section");
@@ -274,8 +289,8 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
                      r->lim.max_game_bytes, (unsigned long long)bytes);
     }
 
-    bool ascii = !r->skipping && report_control_byte(r, r->data + r->game_start, (size_t)bytes);
-    if (r->scratch_len)
+    bool ascii = !r->skipping && report_control_byte(r, r->in.data + r->game_start, (size_t)bytes);
+    if (r->tag.scratch_len)
         place_escaped(r);
     r->games++;
     game->index = r->games_unknown ? 0 : r->games;
@@ -283,12 +298,12 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     game->line = r->game_line;
     game->offset = r->game_off;
     game->bytes = bytes;
-    game->text = r->data + r->game_start;
-    game->tags = r->ntag ? r->tags : NULL;
-    game->tag_count = r->ntag;
-    parts_finish(r, game, r->base_off + i);
+    game->text = r->in.data + r->game_start;
+    game->tags = r->tag.ntag ? r->tag.tags : NULL;
+    game->tag_count = r->tag.ntag;
+    parts_finish(r, game, r->in.base_off + i);
     if (r->keep_tokens)
-        r->kept = r->tok0 + game->token_count; /* a part's room after it is reused */
+        r->kept = r->tok.tok0 + game->token_count; /* a part's room after it is reused */
     game->diags = r->diags;
     game->skipped = r->skipping;
     game->ascii = ascii;
@@ -300,24 +315,24 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
     memset(game, 0, sizeof *game);
     if (r->finished)
         return 0;
-    if (!r->bom_done)
+    if (!r->in.bom_done)
         skip_bom(r);
     for (;;) {
         enum game_end end = END_EOF;
         int st = -1;
-        if (!r->failed) {
+        if (!r->in.failed) {
             reset_game(r);
             st = scan_game(r, &end);
             /* A game, or comments that made none, from before the stop to past it. */
-            if (r->started && r->game_off < r->base_off + r->stop_at &&
-                r->base_off + r->pos > r->base_off + r->stop_at)
+            if (r->started && r->game_off < r->in.base_off + r->stop_at &&
+                r->in.base_off + r->scan.pos > r->in.base_off + r->stop_at)
                 r->stop_crossed = true;
         }
         if (st < 0) {
             r->finished = true;
             if (err)
-                diag_set(err, DIAG_IO, r->line, 0, "%s: read error: %s",
-                         r->name ? r->name : "input", strerror(r->err_no));
+                diag_set(err, DIAG_IO, r->scan.line, 0, "%s: read error: %s",
+                         r->name ? r->name : "input", strerror(r->in.err_no));
             return -1;
         }
         if (st == 0 || !finish_game(r, end, game)) {
@@ -341,18 +356,21 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
 static struct pgn_part load_part(const struct pgn_part_source *src, size_t k)
 {
     struct pgn_reader *r =
-        (struct pgn_reader *)(void *)((char *)(uintptr_t)src - offsetof(struct pgn_reader, part_src));
-    if (k >= r->part_count)
+        (struct pgn_reader *)(void *)((char *)(uintptr_t)src -
+                                      offsetof(struct pgn_reader, parts.part_src));
+    if (k >= r->parts.part_count)
         return (struct pgn_part){NULL, 0};
     if (k == 0)
-        return (struct pgn_part){r->toks + r->tok0, r->ncut ? r->cuts[0].first : r->ntok - r->tok0};
+        return (struct pgn_part){r->tok.toks + r->tok.tok0,
+                                 r->parts.ncut ? r->parts.cuts[0].first
+                                               : r->tok.ntok - r->tok.tok0};
     struct pgn_reader saved;
     relex_begin(r, k, &saved);
     /* scan_game itself (next_step stays inlined in its one loop): it ends at the part's
      * end, the end of the data (relex_end checks that no boundary came first). */
     enum game_end end;
     if (scan_game(r, &end) < 0)
-        r->relex_broken = true;
+        r->parts.relex_broken = true;
     return relex_end(r, k, &saved);
 }
 
@@ -386,9 +404,9 @@ static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
 static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits *limits)
 {
     struct pgn_reader *r = xcalloc(1, sizeof *r);
-    r->part_src.load = load_part;
+    r->parts.part_src.load = load_part;
     r->name = name;
-    r->line = 1;
+    r->scan.line = 1;
     r->stop_at = SIZE_MAX;
     init_limits(r, limits);
     diag_list_init_capped(&r->diags, r->lim.max_diagnostics);
@@ -399,20 +417,20 @@ struct pgn_reader *pgn_reader_new(struct pgn_source src, const char *name,
                                   const struct pgn_limits *limits)
 {
     struct pgn_reader *r = reader_alloc(name, limits);
-    r->src = src;
-    r->data = "";
+    r->in.src = src;
+    r->in.data = "";
     return r;
 }
 
 /* Start reading at `at`: a line start between two games (0: the file's start). */
 static void resume_at(struct pgn_reader *r, const struct pgn_resume *at)
 {
-    r->base_off = at->offset;
-    r->line = at->line ? at->line : 1;
+    r->in.base_off = at->offset;
+    r->scan.line = at->line ? at->line : 1;
     r->games = at->games;
     r->games_unknown = at->games_unknown;
-    r->bom_done = at->offset != 0; /* a BOM is looked for at the file's start only */
-    r->no_close = r->no_open = (struct absent){0, 0};
+    r->in.bom_done = at->offset != 0; /* a BOM is looked for at the file's start only */
+    r->scan.no_close = r->scan.no_open = (struct absent){0, 0};
 }
 
 struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
@@ -427,20 +445,20 @@ struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
 void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size_t stop,
                         const struct pgn_resume *at)
 {
-    r->data = data ? data : "";
-    r->len = data ? len : 0;
-    r->pos = 0;
-    r->shift = 0;
-    r->ls = 0;
-    r->eols = 0;
-    r->eof = true;
-    r->failed = false;
+    r->in.data = data ? data : "";
+    r->in.len = data ? len : 0;
+    r->scan.pos = 0;
+    r->in.shift = 0;
+    r->scan.ls = 0;
+    r->scan.eols = 0;
+    r->in.eof = true;
+    r->in.failed = false;
     r->finished = false;
-    r->err_no = 0;
+    r->in.err_no = 0;
     r->stop_at = stop;
     r->stop_crossed = false;
     r->kept = 0;
-    r->part_count = 0; /* the last game's parts are in the old data */
+    r->parts.part_count = 0; /* the last game's parts are in the old data */
     resume_at(r, at);
 }
 
@@ -448,10 +466,10 @@ struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const ch
                                           const struct pgn_limits *limits)
 {
     struct pgn_reader *r = reader_alloc(name, limits);
-    r->memory = true;
-    r->data = data ? data : "";
-    r->len = data ? len : 0;
-    r->eof = true;
+    r->in.memory = true;
+    r->in.data = data ? data : "";
+    r->in.len = data ? len : 0;
+    r->in.eof = true;
     return r;
 }
 
@@ -459,23 +477,37 @@ void pgn_reader_free(struct pgn_reader *r)
 {
     if (!r)
         return;
-    free(r->buf);
-    free(r->toks);
-    free(r->cuts);
-    free(r->tags);
-    name_set_release(&r->names);
-    free(r->scratch);
+    free(r->in.buf);
+    free(r->tok.toks);
+    free(r->parts.cuts);
+    free(r->tag.tags);
+    name_set_release(&r->tag.names);
+    free(r->tag.scratch);
     diag_list_release(&r->diags);
     free(r);
 }
 
-uint64_t pgn_reader_bytes(const struct pgn_reader *r) { return r->base_off + r->pos; }
+uint64_t pgn_reader_bytes(const struct pgn_reader *r) { return r->in.base_off + r->scan.pos; }
 
 bool pgn_reader_stop_crossed(const struct pgn_reader *r) { return r->stop_crossed; }
 
 void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep)
 {
-    r->keep_tokens = keep && r->memory;
+    r->keep_tokens = keep && r->in.memory;
 }
 
-const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r) { return r->toks; }
+const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r) { return r->tok.toks; }
+
+/* ---- sources ---------------------------------------------------------------------------- */
+
+static ssize_t fd_read(void *ctx, char *buf, size_t cap)
+{
+    int fd = *(const int *)ctx;
+    for (;;) {
+        ssize_t got = read(fd, buf, cap);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
+struct pgn_source pgn_source_fd(int *fd) { return (struct pgn_source){fd_read, fd}; }

@@ -7,12 +7,17 @@
  * with stray quotes read as pgn-extract's --fixtagstrings reads them, escapes undone into
  * scratch, and the game's tag names for the duplicate rule.  The tags point into the
  * reader's buffer; reader_buffer.c moves them with it.
+ *
+ * Owns r->tag (reader_tags.h); reads the input and the scan's line; offers
+ * pgn_tags_internal.h (parse_tag_simple inline there, for the lexers' loops).
  */
-#include "pgn/pgn_reader_internal.h"
+#include "pgn/pgn_tags_internal.h"
+#include "pgn/reader_buffer.h"
 
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "pgn/pgn_bytes.h"
 
 static void tag_error(struct tag_parse *tp, enum diag_code code, size_t pos, const char *msg)
 {
@@ -44,7 +49,7 @@ static size_t tag_at_end(const struct pgn_reader *r, const struct tag_end *te,
                   "--max-comment-bytes); the rest of the line is skipped");
         return TAG_SKIP_LINE;
     }
-    return r->eof ? te->e : NEED_MORE;
+    return r->in.eof ? te->e : NEED_MORE;
 }
 
 /* After a bad tag: skip to its ']' (consumed) or the end of its line (not consumed). */
@@ -70,7 +75,7 @@ static size_t tag_fix_string(const struct pgn_reader *r, const char *d, size_t v
                              const struct tag_end *te, struct tag_parse *tp)
 {
     size_t eol = next_eol(d, value, te->e);
-    if (eol == te->e && (te->capped || !r->eof))
+    if (eol == te->e && (te->capped || !r->in.eof))
         return 0;
     size_t b = eol;
     while (b > value && is_hspace(d[b - 1]))
@@ -119,7 +124,7 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
                   "a tag name over the limit (--max-token-bytes); the tag is dropped");
         return tag_recover(r, d, j, &te, tp);
     }
-    if (j == e && (te.capped || !r->eof))
+    if (j == e && (te.capped || !r->in.eof))
         return tag_at_end(r, &te, tp);
     if (j == name) {
         tag_error(tp, DIAG_BAD_TAG, j, "a tag name was expected after '['");
@@ -129,7 +134,7 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
     tp->name_len = j - name;
     while (j < e && is_hspace(d[j]))
         j++;
-    if (j == e && (te.capped || !r->eof))
+    if (j == e && (te.capped || !r->in.eof))
         return tag_at_end(r, &te, tp);
     if (j == e || d[j] != '"') {
         tag_error(tp, DIAG_BAD_TAG, j, "a quoted tag value was expected");
@@ -147,7 +152,7 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
             break;
         }
         if (c == '\\') {
-            if (j + 1 == e && (te.capped || !r->eof))
+            if (j + 1 == e && (te.capped || !r->in.eof))
                 return tag_at_end(r, &te, tp);
             if (j + 1 < e && (d[j + 1] == '"' || d[j + 1] == '\\')) {
                 tp->escaped = true;
@@ -159,7 +164,7 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
             break;
         j++;
     }
-    if (j == e && (te.capped || !r->eof))
+    if (j == e && (te.capped || !r->in.eof))
         return tag_at_end(r, &te, tp);
     tp->value = value;
     tp->value_len = j - value;
@@ -174,7 +179,7 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
     j++;
     while (j < e && is_hspace(d[j]))
         j++;
-    if (j == e && (te.capped || !r->eof))
+    if (j == e && (te.capped || !r->in.eof))
         return tag_at_end(r, &te, tp);
     if (j < e && d[j] == ']')
         return j + 1;
@@ -188,7 +193,7 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
 bool tag_is_dup(struct pgn_reader *r, const char *d, const struct tag_parse *tp)
 {
     name_set_catch_up(r);
-    return name_set_has(&r->names, name_set_hash(d + tp->name, tp->name_len));
+    return name_set_has(&r->tag.names, name_set_hash(d + tp->name, tp->name_len));
 }
 
 void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_parse *tp,
@@ -201,11 +206,11 @@ void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_
                  "non-standard notation accepted: a '\"' or '\\' in the tag value is not "
                  "escaped; the value is read up to the last '\"' before ']'");
     if (tp->err == DIAG_UNTERMINATED_STRING)
-        r->bad_string = true;
+        r->tag.bad_string = true;
     if (!tp->has_tag)
         return;
     if (r->skipping) {
-        name_set_put(&r->names, name_set_hash(d + tp->name, tp->name_len));
+        name_set_put(&r->tag.names, name_set_hash(d + tp->name, tp->name_len));
         return;
     }
     struct pgn_tag *t = push_tag(r);
@@ -217,13 +222,13 @@ void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_
         return;
     }
     /* Undo \" and \\ into the scratch area; other backslashes stay as written. */
-    if (r->scratch_len + tp->value_len > r->scratch_cap) {
-        void *p = r->scratch;
-        xgrow(&p, &r->scratch_cap, r->scratch_len + tp->value_len, 1);
-        r->scratch = p;
+    if (r->tag.scratch_len + tp->value_len > r->tag.scratch_cap) {
+        void *p = r->tag.scratch;
+        xgrow(&p, &r->tag.scratch_cap, r->tag.scratch_len + tp->value_len, 1);
+        r->tag.scratch = p;
     }
     const char *s = d + tp->value;
-    char *o = r->scratch + r->scratch_len;
+    char *o = r->tag.scratch + r->tag.scratch_len;
     size_t out = 0;
     for (size_t k = 0; k < tp->value_len; k++) {
         if (s[k] == '\\' && k + 1 < tp->value_len && (s[k + 1] == '"' || s[k + 1] == '\\'))
@@ -231,17 +236,17 @@ void commit_tag(struct pgn_reader *r, const char *d, size_t i, const struct tag_
         o[out++] = s[k];
     }
     t->value = (struct slice){NULL, out}; /* finish_game points it into scratch */
-    r->scratch_len += out;
+    r->tag.scratch_len += out;
 }
 
 /* The escaped values (NULL so far) lie in scratch in tag order. */
 void place_escaped(struct pgn_reader *r)
 {
-    const char *s = r->scratch;
-    for (size_t k = 0; k < r->ntag; k++) {
-        if (!r->tags[k].value.ptr) {
-            r->tags[k].value.ptr = s;
-            s += r->tags[k].value.len;
+    const char *s = r->tag.scratch;
+    for (size_t k = 0; k < r->tag.ntag; k++) {
+        if (!r->tag.tags[k].value.ptr) {
+            r->tag.tags[k].value.ptr = s;
+            s += r->tag.tags[k].value.len;
         }
     }
 }

@@ -8,15 +8,18 @@
  * per-game token and tag arrays, the diagnostics list, and the streaming skips that read
  * on without keeping anything (a line, a token run, a game over its limits).  Knows
  * nothing of PGN beyond where a line and a token end.
+ *
+ * Owns r->in (reader_input.h); moves r->scan.pos and ls, game_start, the tokens, tags
+ * and r->parts.cut_last with the data; grows r->tok and r->tag.  Offers reader_buffer.h.
  */
-#include "pgn/pgn_reader_internal.h"
+#include "pgn/reader_buffer.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/xalloc.h"
+#include "pgn/pgn_bytes.h"
 
 enum {
     READ_CHUNK = 1 << 20, /* bytes asked of the source per read, at least */
@@ -28,7 +31,7 @@ enum {
 void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t col,
               const char *fmt, ...)
 {
-    if (r->relex)
+    if (r->parts.relex)
         return; /* a part read again: its diagnostics were given with the game */
     struct diag d;
     va_list ap;
@@ -42,16 +45,16 @@ void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t
 
 READER_COLD void grow_tokens(struct pgn_reader *r)
 {
-    void *p = r->toks;
-    xgrow(&p, &r->tok_cap, r->ntok + 1, sizeof *r->toks);
-    r->toks = p;
+    void *p = r->tok.toks;
+    xgrow(&p, &r->tok.tok_cap, r->tok.ntok + 1, sizeof *r->tok.toks);
+    r->tok.toks = p;
 }
 
 READER_COLD void grow_tags(struct pgn_reader *r)
 {
-    void *p = r->tags;
-    xgrow(&p, &r->tag_cap, r->ntag + 1, sizeof *r->tags);
-    r->tags = p;
+    void *p = r->tag.tags;
+    xgrow(&p, &r->tag.tag_cap, r->tag.ntag + 1, sizeof *r->tag.tags);
+    r->tag.tags = p;
 }
 
 /*
@@ -61,17 +64,17 @@ READER_COLD void grow_tags(struct pgn_reader *r)
  */
 void name_set_catch_up(struct pgn_reader *r)
 {
-    for (; r->tags_in_set < r->ntag; r->tags_in_set++) {
-        const struct pgn_tag *t = &r->tags[r->tags_in_set];
-        name_set_put(&r->names, name_set_hash(t->name.ptr, t->name.len));
+    for (; r->tag.tags_in_set < r->tag.ntag; r->tag.tags_in_set++) {
+        const struct pgn_tag *t = &r->tag.tags[r->tag.tags_in_set];
+        name_set_put(&r->tag.names, name_set_hash(t->name.ptr, t->name.len));
     }
 }
 
 READER_COLD void tokens_over_limit(struct pgn_reader *r)
 {
-    if (r->relex) {
+    if (r->parts.relex) {
         /* More tokens than the first reading found in the part: drop the rest. */
-        r->relex_broken = true;
+        r->parts.relex_broken = true;
         r->skipping = true;
         return;
     }
@@ -84,13 +87,13 @@ READER_COLD void tokens_over_limit(struct pgn_reader *r)
 void start_skipping(struct pgn_reader *r)
 {
     name_set_catch_up(r);
-    r->tags_in_set = 0; /* the tags go; their names stay in the set */
+    r->tag.tags_in_set = 0; /* the tags go; their names stay in the set */
     r->skipping = true;
-    r->ntok = r->win = r->tok0; /* and no parts */
-    r->ncut = 0;
-    r->cut_waits = false;
-    r->ntag = 0;
-    r->scratch_len = 0;
+    r->tok.ntok = r->parts.win = r->tok.tok0; /* and no parts */
+    r->parts.ncut = 0;
+    r->parts.cut_waits = false;
+    r->tag.ntag = 0;
+    r->tag.scratch_len = 0;
 }
 
 /* The buffer's address as a number: its pointers are moved by how far it moved, with
@@ -102,16 +105,16 @@ static inline uintptr_t addr(const void *p) { return (uintptr_t)p; }
  * nb + (p - old). */
 static void rebase_game(struct pgn_reader *r, uintptr_t old, char *nb)
 {
-    for (size_t k = 0; k < r->ntok; k++)
-        r->toks[k].text = nb + (addr(r->toks[k].text) - old);
-    for (size_t k = 0; k < r->ntag; k++) {
-        struct pgn_tag *t = &r->tags[k];
+    for (size_t k = 0; k < r->tok.ntok; k++)
+        r->tok.toks[k].text = nb + (addr(r->tok.toks[k].text) - old);
+    for (size_t k = 0; k < r->tag.ntag; k++) {
+        struct pgn_tag *t = &r->tag.tags[k];
         t->name.ptr = nb + (addr(t->name.ptr) - old);
         if (t->value.ptr)
             t->value.ptr = nb + (addr(t->value.ptr) - old);
     }
-    if (r->ncut) /* its text is the game's too (only its place is used) */
-        r->cut_last.text = nb + (addr(r->cut_last.text) - old);
+    if (r->parts.ncut) /* its text is the game's too (only its place is used) */
+        r->parts.cut_last.text = nb + (addr(r->parts.cut_last.text) - old);
 }
 
 /*
@@ -125,7 +128,7 @@ static void rebase_game(struct pgn_reader *r, uintptr_t old, char *nb)
  */
 static size_t grown_cap(const struct pgn_reader *r, size_t live)
 {
-    size_t ncap = r->cap ? r->cap : 2 * (size_t)READ_CHUNK;
+    size_t ncap = r->in.cap ? r->in.cap : 2 * (size_t)READ_CHUNK;
     while (ncap - live < READ_CHUNK)
         ncap *= 2;
     size_t most = add_sat(r->lim.max_game_bytes, 2 * (size_t)READ_CHUNK);
@@ -143,55 +146,55 @@ static size_t grown_cap(const struct pgn_reader *r, size_t live)
  */
 static void make_room(struct pgn_reader *r, size_t keep)
 {
-    size_t live = r->len - keep;
+    size_t live = r->in.len - keep;
     if (keep > 0) {
-        memmove(r->buf, r->buf + keep, live);
-        rebase_game(r, addr(r->buf + keep), r->buf);
+        memmove(r->in.buf, r->in.buf + keep, live);
+        rebase_game(r, addr(r->in.buf + keep), r->in.buf);
     }
-    if (r->cap - live < READ_CHUNK) {
+    if (r->in.cap - live < READ_CHUNK) {
         size_t ncap = grown_cap(r, live);
-        uintptr_t old = addr(r->buf);
-        char *nb = xrealloc(r->buf, ncap);
+        uintptr_t old = addr(r->in.buf);
+        char *nb = xrealloc(r->in.buf, ncap);
         /* Tokens and tags point into the old block (there are none before the first
          * fill, when old is 0). */
         if (addr(nb) != old)
             rebase_game(r, old, nb);
-        r->buf = nb;
-        r->cap = ncap;
+        r->in.buf = nb;
+        r->in.cap = ncap;
     }
-    r->data = r->buf;
-    r->len = live;
-    r->shift = keep;
-    r->pos -= keep;
+    r->in.data = r->in.buf;
+    r->in.len = live;
+    r->in.shift = keep;
+    r->scan.pos -= keep;
     if (r->started && !r->skipping)
         r->game_start -= keep;
-    r->ls -= (ptrdiff_t)keep;
-    r->base_off += keep;
+    r->scan.ls -= (ptrdiff_t)keep;
+    r->in.base_off += keep;
 }
 
 int reader_fill(struct pgn_reader *r, size_t mark)
 {
-    r->shift = 0;
-    if (r->eof)
+    r->in.shift = 0;
+    if (r->in.eof)
         return 0;
     if (r->started && !r->skipping && mark - r->game_start > r->lim.max_game_bytes)
         start_skipping(r);
-    size_t keep = (r->started && !r->skipping) ? r->game_start : r->pos;
-    if (r->cap - r->len < READ_CHUNK)
+    size_t keep = (r->started && !r->skipping) ? r->game_start : r->scan.pos;
+    if (r->in.cap - r->in.len < READ_CHUNK)
         make_room(r, keep);
-    size_t ask = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
-    ssize_t got = r->src.read(r->src.ctx, r->buf + r->len, ask);
+    size_t ask = r->in.cap - r->in.len < READ_MAX ? r->in.cap - r->in.len : READ_MAX;
+    ssize_t got = r->in.src.read(r->in.src.ctx, r->in.buf + r->in.len, ask);
     if (got < 0) {
-        r->err_no = errno;
-        r->failed = true;
-        r->eof = true;
+        r->in.err_no = errno;
+        r->in.failed = true;
+        r->in.eof = true;
         return -1;
     }
     if (got == 0) {
-        r->eof = true;
+        r->in.eof = true;
         return 0;
     }
-    r->len += (size_t)got > ask ? ask : (size_t)got;
+    r->in.len += (size_t)got > ask ? ask : (size_t)got;
     return 1;
 }
 
@@ -199,27 +202,27 @@ int reader_fill(struct pgn_reader *r, size_t mark)
  * quadratic: its bytes at least double before it is scanned again. */
 size_t reader_read_more(struct pgn_reader *r, size_t i)
 {
-    size_t pending = r->len - i;
+    size_t pending = r->in.len - i;
     int st;
     do {
-        r->pos = i;
+        r->scan.pos = i;
         st = reader_fill(r, i);
-        i = r->pos;
-    } while (st > 0 && r->len - i < 2 * pending);
+        i = r->scan.pos;
+    } while (st > 0 && r->in.len - i < 2 * pending);
     return st < 0 ? SIZE_MAX : i;
 }
 
 void skip_bom(struct pgn_reader *r)
 {
-    r->bom_done = true;
-    while (r->len < 3 && !r->eof) {
-        r->pos = 0;
-        if (reader_fill(r, r->pos) < 0)
+    r->in.bom_done = true;
+    while (r->in.len < 3 && !r->in.eof) {
+        r->scan.pos = 0;
+        if (reader_fill(r, r->scan.pos) < 0)
             return;
     }
-    if (r->len >= 3 && memcmp(r->data, "\xef\xbb\xbf", 3) == 0) {
-        r->pos = 3;
-        r->ls = 3;
+    if (r->in.len >= 3 && memcmp(r->in.data, "\xef\xbb\xbf", 3) == 0) {
+        r->scan.pos = 3;
+        r->scan.ls = 3;
     }
 }
 
@@ -228,42 +231,28 @@ void skip_bom(struct pgn_reader *r)
 size_t skip_line(struct pgn_reader *r, size_t i)
 {
     for (;;) {
-        size_t e = next_eol(r->data, i, r->len);
-        if (e < r->len || r->eof)
+        size_t e = next_eol(r->in.data, i, r->in.len);
+        if (e < r->in.len || r->in.eof)
             return e;
-        r->pos = e;
-        if (reader_fill(r, r->pos) < 0)
+        r->scan.pos = e;
+        if (reader_fill(r, r->scan.pos) < 0)
             return SIZE_MAX;
-        i = r->pos;
+        i = r->scan.pos;
     }
 }
 
 size_t skip_run(struct pgn_reader *r, size_t i)
 {
     for (;;) {
-        const char *d = r->data;
-        size_t n = r->len;
+        const char *d = r->in.data;
+        size_t n = r->in.len;
         while (i < n && !is_delim(d[i]))
             i++;
-        if (i < n || r->eof)
+        if (i < n || r->in.eof)
             return i;
-        r->pos = i;
-        if (reader_fill(r, r->pos) < 0)
+        r->scan.pos = i;
+        if (reader_fill(r, r->scan.pos) < 0)
             return SIZE_MAX;
-        i = r->pos;
+        i = r->scan.pos;
     }
 }
-
-/* ---- sources ---------------------------------------------------------------------------- */
-
-static ssize_t fd_read(void *ctx, char *buf, size_t cap)
-{
-    int fd = *(const int *)ctx;
-    for (;;) {
-        ssize_t got = read(fd, buf, cap);
-        if (got >= 0 || errno != EINTR)
-            return got;
-    }
-}
-
-struct pgn_source pgn_source_fd(int *fd) { return (struct pgn_source){fd_read, fd}; }

@@ -1,0 +1,19 @@
+/*
+ * pgn_lexer_fast_internal.h - what pgn_lexer_fast.c offers pgn_reader.c: the usual
+ * tokens of a started game, nearly all bytes, read in one loop.
+ */
+#ifndef PGNKIT_PGN_LEXER_FAST_INTERNAL_H
+#define PGNKIT_PGN_LEXER_FAST_INTERNAL_H
+
+#include <stddef.h>
+
+#include "pgn/reader_state.h"
+
+/*
+ * The fast path: from i, the tokens of a started game whose tokens are kept, as long as
+ * they are the usual ones (moves, move numbers, comments on one line, usual tag pairs
+ * in a tag section, blanks); returns the index of the first byte it leaves to the rest.
+ */
+size_t scan_fast(struct pgn_reader *r, size_t i);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * reader_input.h - the streaming reader's input: the one growing buffer and where it
+ * stands in the file (struct reader_input, r->in of struct pgn_reader, reader_state.h).
+ *
+ * Written by reader_buffer.c alone (reads, compaction, growth, the end of input, an I/O
+ * error), but for its setting up in pgn_reader.c (memory readers point data at the
+ * caller's bytes; a restart sets base_off).  Every other reader file only reads it: data
+ * and len to scan, eof to know whether more can come, base_off and shift to turn indices
+ * into file offsets and back (a part read again narrows len to its end: pgn_parts.c).
+ */
+#ifndef PGNKIT_READER_INPUT_H
+#define PGNKIT_READER_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pgn/pgn_reader_types.h"
+
+struct reader_input {
+    /* The hot four first: the scan reads them per construct. */
+    const char *data;  /* buf, or the caller's memory */
+    size_t len;        /* valid bytes in data */
+    bool eof;
+    bool memory;       /* data is the caller's: nothing is read */
+    bool bom_done;
+    bool failed;
+    uint64_t base_off; /* file offset of data[0] */
+    size_t shift;      /* how far the last reader_fill() moved the data to the left */
+    char *buf;         /* owned buffer; NULL for memory readers */
+    size_t cap;
+    int err_no;
+    struct pgn_source src;
+};
+
+#endif
