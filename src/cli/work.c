@@ -89,7 +89,11 @@ static void write_game(const struct config *cfg, const struct game_record *rec,
         writer_uci(&o->out, rec, &cfg->writer);
         break;
     case CMD_FEN:
-        writer_fen(&o->out, rec, &cfg->writer);
+        /* --comments re-emits the whole game: the PGN writer's (writer.h). */
+        if (cfg->writer.fen_mode == FEN_MODE_COMMENTS)
+            writer_pgn(&o->out, rec, &cfg->writer);
+        else
+            writer_fen(&o->out, rec, &cfg->writer);
         check_ply_reached(cfg, rec, o);
         break;
     case CMD_PGN:

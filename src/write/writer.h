@@ -66,10 +66,17 @@ void writer_uci(struct buf *out, const struct game_record *rec, const struct wri
  * opening as --with asks. */
 void writer_uci_header(struct buf *out, const struct writer_options *o);
 
-/** `fen`: final / ply N / every ply / PGN with FEN comments. */
+/**
+ * `fen`: the FEN after the last ply (FEN_MODE_FINAL), after ply N, or after every ply;
+ * with FORMAT_JSON, the game's object with those FENs.  `fen --comments` (FEN_MODE_COMMENTS)
+ * re-emits the whole game, which is the PGN writer's work: call writer_pgn() with the same
+ * options for it, as the CLI does (cli/work.c).  writer_fen() writes nothing for
+ * FEN_MODE_COMMENTS outside JSON (it no longer hands the game to writer_pgn() itself).
+ */
 void writer_fen(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
-/** `pgn`: the game normalized in export format. */
+/** `pgn`: the game normalized in export format.  With o->fen_mode FEN_MODE_COMMENTS
+ * (`fen --comments`), a comment holding the FEN after each mainline move. */
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
 /**
@@ -88,13 +95,5 @@ void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct di
 /** One diagnostic of game g as a JSON object (no newline): file, offset (the game's),
  * line, col, game (null when not known), ply, ... */
 void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d);
-
-/** The leading key columns o->with asks for: file TAB, offset TAB. */
-void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
-                            const struct writer_options *o);
-/** Their names for a header row ("file\toffset\t", as asked). */
-void writer_put_key_header(struct buf *out, const struct writer_options *o);
-/** The game's index, or nothing when it is not known (0): for TSV columns. */
-void writer_put_game_index(struct buf *out, const struct pgn_game *g);
 
 #endif

@@ -70,31 +70,3 @@ void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct di
         buf_puts(out, "null");
     buf_putc(out, '}');
 }
-
-void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
-                            const struct writer_options *o)
-{
-    if (o->with & WRITER_WITH_FILE) {
-        /* A tab or line end in a file name would break the row: written as a space. */
-        ctrl_put_column(out, g->file, strlen(g->file));
-        buf_putc(out, '\t');
-    }
-    if (o->with & WRITER_WITH_OFFSET) {
-        buf_put_u64(out, g->offset);
-        buf_putc(out, '\t');
-    }
-}
-
-void writer_put_key_header(struct buf *out, const struct writer_options *o)
-{
-    if (o->with & WRITER_WITH_FILE)
-        buf_puts(out, "file\t");
-    if (o->with & WRITER_WITH_OFFSET)
-        buf_puts(out, "offset\t");
-}
-
-void writer_put_game_index(struct buf *out, const struct pgn_game *g)
-{
-    if (g->index)
-        buf_put_u64(out, g->index);
-}

@@ -1,7 +1,7 @@
 /*
  * writer_fen.c - `pgnkit fen`: the position after the last move (default), after ply N,
  * or after every ply (game<TAB>ply<TAB>FEN, joinable).  --comments is the PGN writer's
- * job (writer_pgn.c) since it re-emits the whole game.
+ * job (writer_pgn.c), since it re-emits the whole game: the CLI calls it (writer.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 #include "base/inline_hints.h"
 #include "board/position_internal.h"
 #include "board/rules.h"
-#include "write/writer_internal.h"
+#include "write/writer_common.h"
 
 static void put_fen(struct buf *out, const struct position *pos, unsigned flags)
 {
@@ -34,35 +34,6 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     for (uint32_t i = 0; i < ply; i++)
         rules_do_move(pos, rec->mainline[i]);
     return true;
-}
-
-/* The fields after the board up to the clocks for either side to move, with '-' for the
- * e.p. square (" w KQkq - ", " b KQkq - "); returns their length. */
-static uint8_t side_fields(char side[2][16], const struct position *pos, unsigned flags)
-{
-    char castling[4];
-    size_t n = fen_write_castling(pos, castling, flags);
-    for (int c = 0; c < COLOR_COUNT; c++) {
-        memcpy(side[c], c == WHITE ? " w " : " b ", 3);
-        memcpy(side[c] + 3, castling, 4);
-        memcpy(side[c] + 3 + n, " - ", 3);
-    }
-    return (uint8_t)(n + 6);
-}
-
-void fen_text_castling(struct fen_text *t, const struct position *pos)
-{
-    t->castle_key = fen_text_castle_key(pos);
-    t->castle_fixed = fen_castling_fixed(pos, t->flags);
-    t->side_len = side_fields(t->side, pos, t->flags);
-}
-
-void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags)
-{
-    t->flags = flags;
-    for (int rank = 0; rank < 8; rank++)
-        t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
-    fen_text_castling(t, pos);
 }
 
 /* A variant move may change any rank (explosions) and the fields carry pockets or
@@ -304,8 +275,7 @@ void writer_fen(struct buf *out, const struct game_record *rec, const struct wri
         write_every(out, rec, o);
         return;
     case FEN_MODE_COMMENTS:
-        writer_pgn(out, rec, o);
-        return;
+        return; /* writer_pgn()'s (writer.h) */
     case FEN_MODE_PLY:
         /* A game shorter than N plies (or not playable) gets an empty line: lines stay
          * aligned with games. */

@@ -57,7 +57,7 @@
 #include "write/pgn_line.h"
 #include "board/position_internal.h"
 #include "board/rules.h"
-#include "write/writer_internal.h"
+#include "write/writer_common.h"
 
 enum { INLINE_LEVELS = 16 };
 
@@ -268,53 +268,6 @@ static struct slice game_result(const struct game_record *rec)
     if (token.ptr)
         return token;
     return (struct slice){"*", 1};
-}
-
-/* One reservation per tag, the worst case of every value byte escaped: tags are most of
- * the bytes `uci --format pgn` writes, and a call per byte showed in profiles (11%). */
-void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
-                    size_t len)
-{
-    char *p = buf_reserve(out, name_len + 3 * len + 6);
-    size_t n = 0;
-    p[n++] = '[';
-    pgn_line_copy(p + n, name, name_len); /* fixed-size copies: a memcpy call cost more */
-    n += name_len;
-    p[n++] = ' ';
-    p[n++] = '"';
-    /* Nearly every value has nothing to escape: one pass finds that, a table look-up a
-     * byte (tag values are short: the 5 tests a byte, vectorized, cost more), and one
-     * copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
-    static const uint8_t special_byte[256] = {
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* C0 controls */
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
-        [0xc2] = 1, /* maybe a C1 control */
-    };
-    const unsigned char *u = (const unsigned char *)value;
-    unsigned special = 0;
-    for (size_t i = 0; i < len; i++)
-        special |= special_byte[u[i]];
-    if (!special) {
-        pgn_line_copy(p + n, value, len);
-        n += len;
-    } else {
-        for (size_t i = 0; i < len; i++) {
-            size_t c = ctrl_len(value, i, len);
-            if (c) {
-                memcpy(p + n, "\xef\xbf\xbd", 3); /* U+FFFD: never a raw control character */
-                n += 3;
-                i += c - 1;
-                continue;
-            }
-            if (value[i] == '"' || value[i] == '\\')
-                p[n++] = '\\';
-            p[n++] = value[i];
-        }
-    }
-    memcpy(p + n, "\"]\n", 3);
-    out->len += n + 3;
-    out->data[out->len] = '\0';
 }
 
 /* Fixes about the roster: added, repeated, out of order. */

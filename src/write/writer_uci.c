@@ -7,13 +7,12 @@
 
 #include "pgn/comment.h"
 #include "base/ctrl.h"
-#include "board/fen.h"
 #include "san/san_resolve.h"
 #include "board/uci.h"
-#include "board/rules.h"
 #include "write/writer.h"
 #include "game/game_mainline.h"
-#include "write/writer_internal.h"
+#include "board/rules.h"
+#include "write/writer_common.h"
 
 /* A value as a TSV column: tabs and line breaks become spaces. */
 static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
@@ -57,114 +56,6 @@ static void write_text(struct buf *out, const struct game_record *rec,
     buf_putc(out, '\n');
 }
 
-static const char *status_name(enum game_status s)
-{
-    static const char *const names[] = {"ok", "warnings", "errors", "skipped"};
-    return names[s];
-}
-
-/* The tags object's members: every tag of the game in its order, or with --tags the
- * named ones in the order named, null where the game has none. */
-static void put_json_tags(struct buf *out, const struct pgn_game *g,
-                          const struct writer_options *o)
-{
-    for (size_t i = 0; i < (o->tag_count ? o->tag_count : g->tag_count); i++) {
-        if (i)
-            buf_putc(out, ',');
-        if (!o->tag_count) {
-            buf_json_string(out, g->tags[i].name.ptr, g->tags[i].name.len);
-            buf_putc(out, ':');
-            buf_json_string(out, g->tags[i].value.ptr, g->tags[i].value.len);
-            continue;
-        }
-        const struct slice *v = game_tag(g, o->tags[i]);
-        buf_json_string(out, o->tags[i], strlen(o->tags[i]));
-        buf_putc(out, ':');
-        if (v)
-            buf_json_string(out, v->ptr, v->len);
-        else
-            buf_puts(out, "null");
-    }
-}
-
-static void put_json_extras(struct buf *out, const struct game_record *rec,
-                            const struct writer_options *o);
-
-/* ,"opening":{"eco":...,"name":...} or ,"opening":null (not classified). */
-static void put_json_opening(struct buf *out, const struct opening *op)
-{
-    buf_puts(out, ",\"opening\":");
-    if (!op) {
-        buf_puts(out, "null");
-        return;
-    }
-    buf_puts(out, "{\"eco\":");
-    buf_json_string(out, op->eco, strlen(op->eco));
-    buf_puts(out, ",\"name\":");
-    buf_json_string(out, op->name, strlen(op->name));
-    buf_putc(out, '}');
-}
-
-/* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
-void writer_game_json_fields(struct buf *out, const struct game_record *rec,
-                             const struct writer_options *o)
-{
-    const struct pgn_game *g = rec->game;
-    buf_puts(out, "\"file\":");
-    buf_json_string(out, g->file, strlen(g->file));
-    buf_printf(out, ",\"offset\":%llu,\"game\":", (unsigned long long)g->offset);
-    if (g->index)
-        buf_put_u64(out, g->index);
-    else
-        buf_puts(out, "null");
-    buf_printf(out, ",\"line\":%llu,\"status\":\"%s\",\"tags\":{", (unsigned long long)g->line,
-               status_name(rec->status));
-    put_json_tags(out, g, o);
-    buf_putc(out, '}');
-    if (o->with & WRITER_WITH_OPENING)
-        put_json_opening(out, rec->opening);
-    buf_puts(out, ",\"uci\":[");
-    struct position pos = rec->start;
-    for (size_t i = 0; i < rec->mainline_count; i++) {
-        char m[8];
-        size_t n = uci_write_move(&pos, rec->mainline[i], o->king_takes_rook, m);
-        if (i)
-            buf_putc(out, ',');
-        buf_json_string(out, m, n);
-    }
-    buf_puts(out, "],\"san\":[");
-    for (size_t i = 0; i < rec->mainline_count; i++) {
-        char s[16];
-        size_t n = san_write(&pos, rec->mainline[i], s);
-        if (i)
-            buf_putc(out, ',');
-        buf_json_string(out, s, n);
-        rules_do_move(&pos, rec->mainline[i]);
-    }
-    buf_putc(out, ']');
-    put_json_extras(out, rec, o);
-    buf_puts(out, ",\"fen\":");
-    if (rec->started) {
-        char fen[FEN_MAX];
-        size_t n = fen_write(&rec->final, fen, sizeof fen, o->fen_flags);
-        buf_json_string(out, fen, n);
-    } else {
-        buf_puts(out, "null");
-    }
-    buf_puts(out, ",\"result\":");
-    if (rec->result_token.ptr)
-        buf_json_string(out, rec->result_token.ptr, rec->result_token.len);
-    else
-        buf_puts(out, "null");
-    buf_puts(out, ",\"diagnostics\":[");
-    for (size_t i = 0; i < rec->diags.count; i++) {
-        if (i)
-            buf_putc(out, ',');
-        writer_diag_json(out, g, &rec->diags.items[i]);
-    }
-    buf_putc(out, ']');
-}
-
 static void write_json(struct buf *out, const struct game_record *rec,
                        const struct writer_options *o)
 {
@@ -172,7 +63,6 @@ static void write_json(struct buf *out, const struct game_record *rec,
     writer_game_json_fields(out, rec, o);
     buf_puts(out, "}\n");
 }
-
 
 /* The mainline wrapped at 80 columns; returns the column after the last move.  As in
  * put_moves, the room is reserved once and the loop's inputs are in locals; each move is
@@ -230,8 +120,6 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
 
 /* ---- --format tsv: one row per mainline move, with [%clk], [%eval], [%emt] ---- */
 
-static const char *const extra_names[] = {"clk", "eval", "emt"};
-enum { EXTRA_COUNT = 3 };
 
 void writer_uci_header(struct buf *out, const struct writer_options *o)
 {
@@ -243,9 +131,9 @@ void writer_uci_header(struct buf *out, const struct writer_options *o)
     }
     writer_put_key_header(out, o);
     buf_puts(out, "game\tply\tuci\tsan");
-    for (int k = 0; k < EXTRA_COUNT; k++)
+    for (int k = 0; k < WRITER_EXTRA_COUNT; k++)
         if (o->with & (1u << k))
-            buf_printf(out, "\t%s", extra_names[k]);
+            buf_printf(out, "\t%s", writer_extra_names[k]);
     if (o->with & WRITER_WITH_OPENING)
         buf_puts(out, "\teco\topening");
     buf_putc(out, '\n');
@@ -256,7 +144,7 @@ struct tsv_row {
     uint8_t uci_len, san_len;
     char uci[8];
     char san[16];
-    struct slice extra[EXTRA_COUNT];
+    struct slice extra[WRITER_EXTRA_COUNT];
 };
 
 /* The columns every row of a game starts with (its tags, keys and number, and a tab),
@@ -282,7 +170,7 @@ static void put_tsv_row(struct buf *out, const struct buf *head, const struct ga
     buf_append(out, row->uci, row->uci_len);
     buf_putc(out, '\t');
     buf_append(out, row->san, row->san_len);
-    for (int k = 0; k < EXTRA_COUNT; k++) {
+    for (int k = 0; k < WRITER_EXTRA_COUNT; k++) {
         if (!(o->with & (1u << k)))
             continue;
         buf_putc(out, '\t');
@@ -302,9 +190,9 @@ static void put_tsv_row(struct buf *out, const struct buf *head, const struct ga
 
 static void note_extras(struct tsv_row *row, const struct pgn_token *tok)
 {
-    for (int k = 0; k < EXTRA_COUNT; k++)
+    for (int k = 0; k < WRITER_EXTRA_COUNT; k++)
         if (!row->extra[k].ptr)
-            row->extra[k] = comment_command(tok->text, tok->len, extra_names[k]);
+            row->extra[k] = comment_command(tok->text, tok->len, writer_extra_names[k]);
 }
 
 /*
@@ -318,11 +206,11 @@ static void keep_extras(struct tsv_row *row, struct buf *kept)
     struct buf next;
     buf_init(&next);
     buf_reserve(&next, 1); /* a value found empty keeps a pointer: found, unlike NULL */
-    for (int k = 0; k < EXTRA_COUNT; k++)
+    for (int k = 0; k < WRITER_EXTRA_COUNT; k++)
         if (row->extra[k].ptr)
             buf_append(&next, row->extra[k].ptr, row->extra[k].len);
     size_t at = 0;
-    for (int k = 0; k < EXTRA_COUNT; k++)
+    for (int k = 0; k < WRITER_EXTRA_COUNT; k++)
         if (row->extra[k].ptr) {
             row->extra[k].ptr = next.data + at;
             at += row->extra[k].len;
@@ -366,59 +254,6 @@ static void write_tsv(struct buf *out, const struct game_record *rec,
         put_tsv_row(out, &head, rec, o, &row);
     buf_release(&kept);
     buf_release(&head);
-}
-
-/* ---- --with clk,eval,emt in JSON: one array per value, aligned with "uci" ---- */
-
-/* One element of an array: a string, or null.  (*first, not a look at the last byte
- * written: the output may have been written out between two parts of a game.) */
-static void put_json_extra(struct buf *out, struct slice v, bool *first)
-{
-    if (!*first)
-        buf_putc(out, ',');
-    *first = false;
-    if (v.ptr)
-        buf_json_string(out, v.ptr, v.len);
-    else
-        buf_puts(out, "null");
-}
-
-/* ,"name":[...]: for each mainline move, [%name] from the first of its comments that has
- * one (game_mainline.h), as the TSV rows take it, else null.  A value is written as soon
- * as it is found, so nothing is kept from part to part. */
-static void put_json_extra_array(struct buf *out, const struct game_record *rec,
-                                 const char *name)
-{
-    buf_printf(out, ",\"%s\":[", name);
-    bool open = false, found = false, first = true;
-    struct mainline_walk walk;
-    mainline_walk_start(&walk, rec);
-    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
-        if (step == MAINLINE_MOVE) {
-            if (open && !found)
-                put_json_extra(out, (struct slice){NULL, 0}, &first);
-            open = true;
-            found = false;
-        } else if (step == MAINLINE_COMMENT && !found) {
-            struct slice v = comment_command(walk.tok->text, walk.tok->len, name);
-            if (v.ptr) {
-                put_json_extra(out, v, &first);
-                found = true;
-            }
-        }
-    }
-    if (open && !found)
-        put_json_extra(out, (struct slice){NULL, 0}, &first);
-    buf_putc(out, ']');
-}
-
-/* ,"clk":[...],"eval":[...] as --with asks. */
-static void put_json_extras(struct buf *out, const struct game_record *rec,
-                            const struct writer_options *o)
-{
-    for (int k = 0; k < EXTRA_COUNT; k++)
-        if (o->with & (1u << k))
-            put_json_extra_array(out, rec, extra_names[k]);
 }
 
 void writer_uci(struct buf *out, const struct game_record *rec, const struct writer_options *o)

@@ -36,7 +36,10 @@ static void fw_all_formats(struct buf *out, const struct game_record *rec)
         for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
             o.fen_mode = modes[m];
             o.fen_ply = 3;
-            writer_fen(out, rec, &o);
+            if (o.fen_mode == FEN_MODE_COMMENTS && o.format != FORMAT_JSON)
+                writer_pgn(out, rec, &o); /* fen --comments (writer.h) */
+            else
+                writer_fen(out, rec, &o);
         }
     }
     struct writer_options o = {.format = FORMAT_PGN};

@@ -1,17 +1,27 @@
-/* writer_internal.h - what the writers share among themselves; never installed. */
-#ifndef PGNKIT_WRITER_INTERNAL_H
-#define PGNKIT_WRITER_INTERNAL_H
+/*
+ * writer_common.h - what more than one writer writes the same way, so that each writer
+ * file holds only its own writer; never installed.
+ *
+ * Promises: the pieces here write the same bytes for every writer that uses them --
+ * a FEN kept by ranks between plies (fen --every, fen --comments), the fields every
+ * per-game JSON object has (uci and fen --format json), a PGN tag pair line (pgn and
+ * uci --format pgn), and the key columns of the line-per-game and row-per-ply outputs
+ * (uci, fen).  Nothing here chooses a writer: that is the CLI's (cli/work.c).
+ */
+#ifndef PGNKIT_WRITER_COMMON_H
+#define PGNKIT_WRITER_COMMON_H
 
 #include <string.h>
 
 #include "board/fen_internal.h"
 #include "write/writer.h"
 
-/* The board field of a FEN by ranks, for the writer that prints a FEN every ply with
- * its own replay (fen --comments) in standard chess: after a move only the ranks it
- * touched are rebuilt, and the fields up to the clocks are kept per side to move while
- * the castling rights stay.  fen --every (writer_fen.c) keeps one too, with its own
- * replay. */
+/* ---- a FEN by ranks, kept between plies ---- */
+
+/* The board field of a FEN by ranks, for the writers that print a FEN every ply with
+ * their own replay in standard chess (fen --every, fen --comments): after a move only
+ * the ranks it touched are rebuilt, and the fields up to the clocks are kept per side to
+ * move while the castling rights stay. */
 struct fen_text {
     char rank[8][16];     /* the rank's text and '/' (fen_rank_slash) */
     uint8_t len[8];       /* with the '/' */
@@ -87,13 +97,33 @@ static inline size_t fen_text_write(const struct fen_text *t, const struct posit
     return n - 1; /* not the blank after the fullmove number */
 }
 
+/* ---- per-game JSON ---- */
+
 /** The fields every per-game JSON object has: file, game, status, tags, uci, san, fen,
- * result, diagnostics (no braces around them, so callers can add their own). */
+ * result, diagnostics, and the opening and per-move values o->with asks for (no braces
+ * around them, so callers can add their own). */
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o);
+
+/* The per-move values of --with (enum writer_extra's first bits, in this order): their
+ * names as comment commands ([%clk]), TSV columns and JSON members. */
+enum { WRITER_EXTRA_COUNT = 3 };
+extern const char *const writer_extra_names[WRITER_EXTRA_COUNT];
+
+/* ---- PGN tags ---- */
 
 /** A PGN tag pair line, [Name "Value"] and a line end, with \ and " escaped. */
 void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
                     size_t len);
+
+/* ---- the key columns of line-per-game and row-per-ply output ---- */
+
+/** The leading key columns o->with asks for: file TAB, offset TAB. */
+void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
+                            const struct writer_options *o);
+/** Their names for a header row ("file\toffset\t", as asked). */
+void writer_put_key_header(struct buf *out, const struct writer_options *o);
+/** The game's index, or nothing when it is not known (0): for TSV columns. */
+void writer_put_game_index(struct buf *out, const struct pgn_game *g);
 
 #endif

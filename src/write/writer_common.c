@@ -1,0 +1,288 @@
+/*
+ * writer_common.c - the pieces more than one writer writes the same way (writer_common.h):
+ * a FEN kept by ranks, the per-game JSON fields, a PGN tag pair, the key columns.
+ */
+#include "board/rules.h"
+#include "write/writer_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/ctrl.h"
+#include "board/uci.h"
+#include "game/game_mainline.h"
+#include "pgn/comment.h"
+#include "san/san_resolve.h"
+#include "write/pgn_line.h"
+
+/* ---- a FEN by ranks, kept between plies ---- */
+
+/* The fields after the board up to the clocks for either side to move, with '-' for the
+ * e.p. square (" w KQkq - ", " b KQkq - "); returns their length. */
+static uint8_t side_fields(char side[2][16], const struct position *pos, unsigned flags)
+{
+    char castling[4];
+    size_t n = fen_write_castling(pos, castling, flags);
+    for (int c = 0; c < COLOR_COUNT; c++) {
+        memcpy(side[c], c == WHITE ? " w " : " b ", 3);
+        memcpy(side[c] + 3, castling, 4);
+        memcpy(side[c] + 3 + n, " - ", 3);
+    }
+    return (uint8_t)(n + 6);
+}
+
+void fen_text_castling(struct fen_text *t, const struct position *pos)
+{
+    t->castle_key = fen_text_castle_key(pos);
+    t->castle_fixed = fen_castling_fixed(pos, t->flags);
+    t->side_len = side_fields(t->side, pos, t->flags);
+}
+
+void fen_text_init(struct fen_text *t, const struct position *pos, unsigned flags)
+{
+    t->flags = flags;
+    for (int rank = 0; rank < 8; rank++)
+        t->len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->rank[rank]);
+    fen_text_castling(t, pos);
+}
+
+/* ---- per-game JSON ---- */
+
+const char *const writer_extra_names[WRITER_EXTRA_COUNT] = {"clk", "eval", "emt"};
+
+static const char *status_name(enum game_status s)
+{
+    static const char *const names[] = {"ok", "warnings", "errors", "skipped"};
+    return names[s];
+}
+
+/* The tags object's members: every tag of the game in its order, or with --tags the
+ * named ones in the order named, null where the game has none. */
+static void put_json_tags(struct buf *out, const struct pgn_game *g,
+                          const struct writer_options *o)
+{
+    for (size_t i = 0; i < (o->tag_count ? o->tag_count : g->tag_count); i++) {
+        if (i)
+            buf_putc(out, ',');
+        if (!o->tag_count) {
+            buf_json_string(out, g->tags[i].name.ptr, g->tags[i].name.len);
+            buf_putc(out, ':');
+            buf_json_string(out, g->tags[i].value.ptr, g->tags[i].value.len);
+            continue;
+        }
+        const struct slice *v = game_tag(g, o->tags[i]);
+        buf_json_string(out, o->tags[i], strlen(o->tags[i]));
+        buf_putc(out, ':');
+        if (v)
+            buf_json_string(out, v->ptr, v->len);
+        else
+            buf_puts(out, "null");
+    }
+}
+
+/* ,"opening":{"eco":...,"name":...} or ,"opening":null (not classified). */
+static void put_json_opening(struct buf *out, const struct opening *op)
+{
+    buf_puts(out, ",\"opening\":");
+    if (!op) {
+        buf_puts(out, "null");
+        return;
+    }
+    buf_puts(out, "{\"eco\":");
+    buf_json_string(out, op->eco, strlen(op->eco));
+    buf_puts(out, ",\"name\":");
+    buf_json_string(out, op->name, strlen(op->name));
+    buf_putc(out, '}');
+}
+
+/* --with clk,eval,emt: one array per value, aligned with "uci". */
+
+/* One element of an array: a string, or null.  (*first, not a look at the last byte
+ * written: the output may have been written out between two parts of a game.) */
+static void put_json_extra(struct buf *out, struct slice v, bool *first)
+{
+    if (!*first)
+        buf_putc(out, ',');
+    *first = false;
+    if (v.ptr)
+        buf_json_string(out, v.ptr, v.len);
+    else
+        buf_puts(out, "null");
+}
+
+/* ,"name":[...]: for each mainline move, [%name] from the first of its comments that has
+ * one (game_mainline.h), as the TSV rows take it, else null.  A value is written as soon
+ * as it is found, so nothing is kept from part to part. */
+static void put_json_extra_array(struct buf *out, const struct game_record *rec,
+                                 const char *name)
+{
+    buf_printf(out, ",\"%s\":[", name);
+    bool open = false, found = false, first = true;
+    struct mainline_walk walk;
+    mainline_walk_start(&walk, rec);
+    for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
+        if (step == MAINLINE_MOVE) {
+            if (open && !found)
+                put_json_extra(out, (struct slice){NULL, 0}, &first);
+            open = true;
+            found = false;
+        } else if (step == MAINLINE_COMMENT && !found) {
+            struct slice v = comment_command(walk.tok->text, walk.tok->len, name);
+            if (v.ptr) {
+                put_json_extra(out, v, &first);
+                found = true;
+            }
+        }
+    }
+    if (open && !found)
+        put_json_extra(out, (struct slice){NULL, 0}, &first);
+    buf_putc(out, ']');
+}
+
+/* ,"clk":[...],"eval":[...] as --with asks. */
+static void put_json_extras(struct buf *out, const struct game_record *rec,
+                            const struct writer_options *o)
+{
+    for (int k = 0; k < WRITER_EXTRA_COUNT; k++)
+        if (o->with & (1u << k))
+            put_json_extra_array(out, rec, writer_extra_names[k]);
+}
+
+/* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
+void writer_game_json_fields(struct buf *out, const struct game_record *rec,
+                             const struct writer_options *o)
+{
+    const struct pgn_game *g = rec->game;
+    buf_puts(out, "\"file\":");
+    buf_json_string(out, g->file, strlen(g->file));
+    buf_printf(out, ",\"offset\":%llu,\"game\":", (unsigned long long)g->offset);
+    if (g->index)
+        buf_put_u64(out, g->index);
+    else
+        buf_puts(out, "null");
+    buf_printf(out, ",\"line\":%llu,\"status\":\"%s\",\"tags\":{", (unsigned long long)g->line,
+               status_name(rec->status));
+    put_json_tags(out, g, o);
+    buf_putc(out, '}');
+    if (o->with & WRITER_WITH_OPENING)
+        put_json_opening(out, rec->opening);
+    buf_puts(out, ",\"uci\":[");
+    struct position pos = rec->start;
+    for (size_t i = 0; i < rec->mainline_count; i++) {
+        char m[8];
+        size_t n = uci_write_move(&pos, rec->mainline[i], o->king_takes_rook, m);
+        if (i)
+            buf_putc(out, ',');
+        buf_json_string(out, m, n);
+    }
+    buf_puts(out, "],\"san\":[");
+    for (size_t i = 0; i < rec->mainline_count; i++) {
+        char s[16];
+        size_t n = san_write(&pos, rec->mainline[i], s);
+        if (i)
+            buf_putc(out, ',');
+        buf_json_string(out, s, n);
+        rules_do_move(&pos, rec->mainline[i]);
+    }
+    buf_putc(out, ']');
+    put_json_extras(out, rec, o);
+    buf_puts(out, ",\"fen\":");
+    if (rec->started) {
+        char fen[FEN_MAX];
+        size_t n = fen_write(&rec->final, fen, sizeof fen, o->fen_flags);
+        buf_json_string(out, fen, n);
+    } else {
+        buf_puts(out, "null");
+    }
+    buf_puts(out, ",\"result\":");
+    if (rec->result_token.ptr)
+        buf_json_string(out, rec->result_token.ptr, rec->result_token.len);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"diagnostics\":[");
+    for (size_t i = 0; i < rec->diags.count; i++) {
+        if (i)
+            buf_putc(out, ',');
+        writer_diag_json(out, g, &rec->diags.items[i]);
+    }
+    buf_putc(out, ']');
+}
+
+/* ---- PGN tags ---- */
+
+/* One reservation per tag, the worst case of every value byte escaped: tags are most of
+ * the bytes `uci --format pgn` writes, and a call per byte showed in profiles (11%). */
+void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
+                    size_t len)
+{
+    char *p = buf_reserve(out, name_len + 3 * len + 6);
+    size_t n = 0;
+    p[n++] = '[';
+    pgn_line_copy(p + n, name, name_len); /* fixed-size copies: a memcpy call cost more */
+    n += name_len;
+    p[n++] = ' ';
+    p[n++] = '"';
+    /* Nearly every value has nothing to escape: one pass finds that, a table look-up a
+     * byte (tag values are short: the 5 tests a byte, vectorized, cost more), and one
+     * copy writes it (a test and a store per byte cost 10% of uci --format pgn). */
+    static const uint8_t special_byte[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* C0 controls */
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
+        [0xc2] = 1, /* maybe a C1 control */
+    };
+    const unsigned char *u = (const unsigned char *)value;
+    unsigned special = 0;
+    for (size_t i = 0; i < len; i++)
+        special |= special_byte[u[i]];
+    if (!special) {
+        pgn_line_copy(p + n, value, len);
+        n += len;
+    } else {
+        for (size_t i = 0; i < len; i++) {
+            size_t c = ctrl_len(value, i, len);
+            if (c) {
+                memcpy(p + n, "\xef\xbf\xbd", 3); /* U+FFFD: never a raw control character */
+                n += 3;
+                i += c - 1;
+                continue;
+            }
+            if (value[i] == '"' || value[i] == '\\')
+                p[n++] = '\\';
+            p[n++] = value[i];
+        }
+    }
+    memcpy(p + n, "\"]\n", 3);
+    out->len += n + 3;
+    out->data[out->len] = '\0';
+}
+
+/* ---- the key columns of line-per-game and row-per-ply output ---- */
+
+void writer_put_key_columns(struct buf *out, const struct pgn_game *g,
+                            const struct writer_options *o)
+{
+    if (o->with & WRITER_WITH_FILE) {
+        /* A tab or line end in a file name would break the row: written as a space. */
+        ctrl_put_column(out, g->file, strlen(g->file));
+        buf_putc(out, '\t');
+    }
+    if (o->with & WRITER_WITH_OFFSET) {
+        buf_put_u64(out, g->offset);
+        buf_putc(out, '\t');
+    }
+}
+
+void writer_put_key_header(struct buf *out, const struct writer_options *o)
+{
+    if (o->with & WRITER_WITH_FILE)
+        buf_puts(out, "file\t");
+    if (o->with & WRITER_WITH_OFFSET)
+        buf_puts(out, "offset\t");
+}
+
+void writer_put_game_index(struct buf *out, const struct pgn_game *g)
+{
+    if (g->index)
+        buf_put_u64(out, g->index);
+}
