@@ -27,6 +27,7 @@ static PyObject *verdict_type;
 typedef struct {
     PyObject_HEAD
     pgnkit_game *game;
+    int ep_legal; /* the reader's ep convention, for fens() without ep= */
     PyObject *tags, *uci, *san, *diagnostics, *clocks, *evals; /* built on first use */
 } GameObject;
 
@@ -150,12 +151,30 @@ static PyObject *san_item(pgnkit_game *g, size_t i)
     return PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
 }
 
-/* The FEN after ply i (0: the start position). */
-static PyObject *fen_item(pgnkit_game *g, size_t i)
+/* The FEN after ply i (0: the start position), in one e.p. convention or the other. */
+static PyObject *fen_text(pgnkit_game *g, size_t i, int ep_legal)
 {
     char fen[PGNKIT_FEN_MAX];
-    size_t len = pgnkit_game_fen(g, i, fen);
+    size_t len = pgnkit_game_fen_ep(g, i, fen, ep_legal);
     return PyUnicode_FromStringAndSize(fen, (Py_ssize_t)len);
+}
+static PyObject *fen_item_standard(pgnkit_game *g, size_t i) { return fen_text(g, i, 0); }
+static PyObject *fen_item_legal(pgnkit_game *g, size_t i) { return fen_text(g, i, 1); }
+
+/* ep=None (the default), "standard" or "legal" into *ep_legal; -1 and ValueError else. */
+static int parse_ep(PyObject *ep, int *ep_legal)
+{
+    if (!ep || ep == Py_None)
+        return 0;
+    if (PyUnicode_Check(ep) && PyUnicode_CompareWithASCIIString(ep, "standard") == 0)
+        *ep_legal = 0;
+    else if (PyUnicode_Check(ep) && PyUnicode_CompareWithASCIIString(ep, "legal") == 0)
+        *ep_legal = 1;
+    else {
+        PyErr_Format(PyExc_ValueError, "ep must be \"standard\" or \"legal\", not %R", ep);
+        return -1;
+    }
+    return 0;
 }
 
 static PyObject *clock_item(pgnkit_game *g, size_t i)
@@ -270,13 +289,19 @@ U64_GETTER(bytes, pgnkit_game_bytes)
 U64_GETTER(line, pgnkit_game_line)
 U64_GETTER(error_ply, pgnkit_game_error_ply)
 
-static PyObject *game_fens(GameObject *self, PyObject *unused)
+static PyObject *game_fens(GameObject *self, PyObject *args, PyObject *kwargs)
 {
-    (void)unused;
+    static char *keywords[] = {(char *)"ep", NULL};
+    PyObject *ep = NULL;
+    int ep_legal = self->ep_legal;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", keywords, &ep) ||
+        parse_ep(ep, &ep_legal) < 0)
+        return NULL;
     char fen[PGNKIT_FEN_MAX];
     if (!pgnkit_game_fen(self->game, 0, fen))
         return PyList_New(0); /* no start position (bad FEN, unsupported variant) */
-    return list_of(self->game, pgnkit_game_ply_count(self->game) + 1, fen_item);
+    return list_of(self->game, pgnkit_game_ply_count(self->game) + 1,
+                   ep_legal ? fen_item_legal : fen_item_standard);
 }
 
 static Py_ssize_t game_len(GameObject *self) { return (Py_ssize_t)pgnkit_game_ply_count(self->game); }
@@ -313,8 +338,10 @@ static PyGetSetDef game_getset[] = {
 };
 
 static PyMethodDef game_methods[] = {
-    {"fens", (PyCFunction)game_fens, METH_NOARGS,
-     "fens() -> list of str: the start position's FEN, then the FEN after each ply"},
+    {"fens", (PyCFunction)(void (*)(void))game_fens, METH_VARARGS | METH_KEYWORDS,
+     "fens(*, ep=None) -> list of str: the start position's FEN, then the FEN after each\n"
+     "ply.  ep: \"standard\" (the square after every double push) or \"legal\" (only when\n"
+     "a legal e.p. capture exists, as python-chess's board.fen()); None: the reader's."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -333,6 +360,20 @@ static PyTypeObject GameType = {
     .tp_as_sequence = &game_as_sequence,
 };
 
+/* A Game owning g (freed with it, also when this fails). */
+static PyObject *new_game(pgnkit_game *g, int ep_legal)
+{
+    GameObject *obj = PyObject_New(GameObject, &GameType);
+    if (!obj) {
+        pgnkit_game_free(g);
+        return NULL;
+    }
+    obj->game = g;
+    obj->ep_legal = ep_legal;
+    obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
+    return (PyObject *)obj;
+}
+
 /* ---- Reader: the iterator pgnkit.read and pgnkit.check return ---- */
 
 typedef struct {
@@ -341,7 +382,8 @@ typedef struct {
     int owned_fd;      /* a dup of a file object's descriptor, closed with the reader */
     PyObject *data;    /* the bytes a memory reader reads, kept alive */
     int verdicts_only; /* pgnkit.check: yield Verdicts, not Games */
-    int busy;          /* another thread is inside __next__ */
+    int busy;          /* a thread is inside __next__ (reading the reader's state) */
+    int ep_legal;       /* ep="legal": PGNKIT_EP_LEGAL */
 } ReaderObject;
 
 static void reader_release(ReaderObject *self)
@@ -384,6 +426,22 @@ static PyObject *make_verdict(pgnkit_game *g)
                                  (unsigned long long)pgnkit_game_ply_count(g), diags);
 }
 
+/* The item for the reader's current game: a Verdict built from the reader's own game,
+ * or a Game owning the detached copy.  Called with the reader still marked busy: both
+ * call into Python, which may pass the GIL to another thread. */
+static PyObject *reader_item(ReaderObject *self, pgnkit_game *game, pgnkit_game *owned)
+{
+    if (self->verdicts_only)
+        return make_verdict(game);
+    return new_game(owned, self->ep_legal);
+}
+
+/*
+ * The reader is marked busy from the moment next() starts until the item is built: the
+ * reader's game is read while Python code runs (namedtuple, allocations), and the GIL
+ * can pass to a thread calling next() or close() on the same reader, which then raise
+ * RuntimeError rather than replacing or freeing the game being read.
+ */
 static PyObject *reader_next(ReaderObject *self)
 {
     if (!self->reader)
@@ -401,21 +459,16 @@ static PyObject *reader_next(ReaderObject *self)
     if (rc == 1 && !self->verdicts_only)
         owned = pgnkit_game_detach(game);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    PyObject *item = NULL;
     if (rc <= 0) {
         reader_release(self);
-        return rc < 0 ? raise_error(&err) : NULL;
+        if (rc < 0)
+            raise_error(&err);
+    } else {
+        item = reader_item(self, game, owned);
     }
-    if (self->verdicts_only)
-        return make_verdict(game);
-    GameObject *obj = PyObject_New(GameObject, &GameType);
-    if (!obj) {
-        pgnkit_game_free(owned);
-        return NULL;
-    }
-    obj->game = owned;
-    obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
-    return (PyObject *)obj;
+    self->busy = 0;
+    return item;
 }
 
 static PyObject *reader_close(ReaderObject *self, PyObject *unused)
@@ -524,17 +577,20 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
     /* PyArg_ParseTupleAndKeywords takes char *[] before Python 3.13. */
     static char *keywords[] = {(char *)"source", (char *)"strict", (char *)"lenient",
                                (char *)"variations", (char *)"king_takes_rook",
-                               (char *)"max_game_bytes", NULL};
-    PyObject *source;
+                               (char *)"max_game_bytes", (char *)"ep", NULL};
+    PyObject *source, *ep = NULL;
     int strict = 0, lenient = 0, variations = 1, ktr = 0;
     unsigned long long max_game_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppK", keywords, &source, &strict,
-                                     &lenient, &variations, &ktr, &max_game_bytes))
+    int ep_legal = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKO", keywords, &source, &strict,
+                                     &lenient, &variations, &ktr, &max_game_bytes, &ep) ||
+        parse_ep(ep, &ep_legal) < 0)
         return NULL;
     pgnkit_options opts;
     pgnkit_options_init(&opts);
     opts.flags = (strict ? PGNKIT_STRICT : 0) | (lenient ? PGNKIT_LENIENT : 0) |
-                 (variations ? 0 : PGNKIT_NO_VARIATIONS) | (ktr ? PGNKIT_KING_TAKES_ROOK : 0);
+                 (variations ? 0 : PGNKIT_NO_VARIATIONS) | (ktr ? PGNKIT_KING_TAKES_ROOK : 0) |
+                 (ep_legal ? PGNKIT_EP_LEGAL : 0);
     opts.max_game_bytes = (size_t)max_game_bytes;
     ReaderObject *r = PyObject_New(ReaderObject, &ReaderType);
     if (!r)
@@ -543,6 +599,7 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
     r->owned_fd = -1;
     r->data = NULL;
     r->busy = 0;
+    r->ep_legal = ep_legal;
     r->verdicts_only = verdicts_only;
     if (open_source(r, source, &opts) != 0) {
         Py_DECREF(r);
@@ -566,9 +623,11 @@ static PyObject *module_check(PyObject *self, PyObject *args, PyObject *kwargs)
 static PyMethodDef module_methods[] = {
     {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
      "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
-     "     max_game_bytes=0) -> iterator of pgnkit.Game\n\n"
+     "     max_game_bytes=0, ep=\"standard\") -> iterator of pgnkit.Game\n\n"
      "source: a path (gzip/zstd found by content), a binary file object, or an object\n"
-     "whose read() returns bytes.  Raises OSError when the input cannot be read."},
+     "whose read() returns bytes.  Raises OSError when the input cannot be read.\n"
+     "ep=\"legal\": FENs name the e.p. square only when a legal e.p. capture exists (the\n"
+     "CLI's --ep legal, python-chess's board.fen()); \"standard\": after every double push."},
     {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
      "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
      "plies, diagnostics): the verdicts only, faster than read()."},

@@ -186,6 +186,32 @@ class Sources(unittest.TestCase):
         with self.assertRaises(TypeError):
             pgnkit.read(MUTANTS, no_such_option=True)
 
+    def test_ep_legal_fens_equal_the_cli(self):
+        # Files with e.p. squares no legal capture can use (standard FENs differ there),
+        # a Chess960 one and a variant: ep="legal" is `fen --every --ep legal`, line for line.
+        for name in ("pgn-extract/fischer.pgn", "mutants/mutants.pgn",
+                     "tcec/TCEC_Season_16_-_Frc_Sufi.pgn",
+                     "python-chess/antichess-programfox.pgn"):
+            path = os.path.join(ROOT, "testdata/pgn", name)
+            with self.subTest(path=name):
+                want = cli("fen", "--every", "--ep", "legal", path).splitlines()
+
+                def lines(games, **fens_options):
+                    return [f"{g.index}\t{ply}\t{fen}" for g in games
+                            for ply, fen in enumerate(g.fens(**fens_options)[1:], 1)]
+
+                self.assertEqual(lines(pgnkit.read(path, ep="legal")), want)
+                self.assertEqual(lines(pgnkit.read(path), ep="legal"), want)
+                standard = lines(pgnkit.read(path))
+                self.assertEqual(lines(pgnkit.read(path, ep="legal"), ep="standard"), standard)
+                self.assertEqual(lines(pgnkit.read(path, ep="standard")), standard)
+                self.assertNotEqual(standard, want)  # the file does test the difference
+        for bad in ("Legal", "", 1):
+            with self.assertRaises(ValueError):
+                pgnkit.read(MUTANTS, ep=bad)
+            with self.assertRaises(ValueError):
+                next(pgnkit.read(MUTANTS)).fens(ep=bad)
+
     def test_threads_read_independently(self):
         want = self.uci_of(LICHESS)
         results = [None] * 4
@@ -199,6 +225,75 @@ class Sources(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(results, [want] * 4)
+
+
+# Threads sharing one reader, run in a child interpreter so that a crash is a failure
+# of this test rather than the end of the run.  Every next() either yields the next
+# game or raises RuntimeError (the reader is busy); close() during a next() raises
+# RuntimeError too; together the threads see every game exactly once.
+SHARED_READER_RACE = r"""
+import sys, threading, pgnkit
+sys.setswitchinterval(1e-6)  # pass the GIL as often as it can be passed
+path, mode = sys.argv[1], sys.argv[2]
+open_reader = pgnkit.check if mode == "check" else pgnkit.read
+want = sum(1 for _ in pgnkit.check(path))
+for _ in range(20):
+    reader = open_reader(path)
+    seen, busy, lock = [], [0], threading.Lock()
+    def work():
+        while True:
+            try:
+                item = next(reader)
+            except StopIteration:
+                return
+            except RuntimeError:
+                with lock:
+                    busy[0] += 1
+                continue
+            with lock:
+                seen.append(item.index)
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seen) == list(range(1, want + 1)), (len(seen), want)
+for _ in range(20):
+    reader, refused = open_reader(path), [0]
+    def iterate():
+        try:
+            for _ in reader:
+                pass
+        except RuntimeError:
+            pass
+    def close():
+        while True:
+            try:
+                reader.close()
+                return
+            except RuntimeError:
+                refused[0] += 1
+    threads = [threading.Thread(target=iterate), threading.Thread(target=close)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert list(reader) == []
+print("ok")
+"""
+
+
+class SharedReader(unittest.TestCase):
+    def race(self, mode):
+        run = subprocess.run([sys.executable, "-c", SHARED_READER_RACE, MUTANTS, mode],
+                             capture_output=True, text=True, timeout=300)
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "ok"), run.stderr[-2000:])
+
+    def test_threads_sharing_one_check_reader(self):
+        self.race("check")
+
+    def test_threads_sharing_one_read_reader(self):
+        self.race("read")
 
 
 def rss_kib():

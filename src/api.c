@@ -38,6 +38,7 @@ struct ply_notes {
 struct pgnkit_game {
     const struct game_record *rec;
     bool ktr;
+    bool ep_legal;            /* PGNKIT_EP_LEGAL: pgnkit_game_fen's e.p. convention */
     /* A cursor for walking positions in order: pos is the position after cursor_ply. */
     struct position pos;
     size_t cursor_ply;
@@ -156,6 +157,7 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
     if (r->fd_storage >= 0 && lseek(r->fd_storage, 0, SEEK_CUR) >= 0)
         source_set_seek(r->src, fd_seek); /* a 7z archive's index is at its end */
     r->game.ktr = opts->flags & PGNKIT_KING_TAKES_ROOK;
+    r->game.ep_legal = opts->flags & PGNKIT_EP_LEGAL;
     return r;
 }
 
@@ -289,6 +291,7 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     pgnkit_game *g = xcalloc(1, sizeof *g);
     g->owned = true;
     g->ktr = game->ktr;
+    g->ep_legal = game->ep_legal;
     g->own_rec = *rec;
     g->own_game = *pg;
     g->own_game.tokens = NULL;
@@ -439,12 +442,17 @@ size_t pgnkit_game_san(pgnkit_game *g, size_t ply, char *dst)
 
 size_t pgnkit_game_fen(pgnkit_game *g, size_t ply, char *dst)
 {
+    return pgnkit_game_fen_ep(g, ply, dst, g->ep_legal);
+}
+
+size_t pgnkit_game_fen_ep(pgnkit_game *g, size_t ply, char *dst, int ep_legal)
+{
     if (!g->rec->started || ply > g->rec->mainline_count) {
         dst[0] = '\0';
         return 0;
     }
     seek_ply(g, ply);
-    return fen_write(&g->pos, dst, PGNKIT_FEN_MAX, 0);
+    return fen_write(&g->pos, dst, PGNKIT_FEN_MAX, ep_legal ? FEN_EP_LEGAL : 0);
 }
 
 /* ---- clocks and evals ---- */

@@ -69,6 +69,8 @@ enum pgnkit_flags {
     PGNKIT_LENIENT = 1 << 1,          /* take the first candidate of an ambiguous SAN */
     PGNKIT_NO_VARIATIONS = 1 << 2,    /* do not replay (...) variations */
     PGNKIT_KING_TAKES_ROOK = 1 << 3,  /* UCI castling as e1h1 in standard games too */
+    PGNKIT_EP_LEGAL = 1 << 4,         /* FENs name the e.p. square only when a legal e.p.
+                                       * capture exists; as --ep legal (since 0.3.0) */
 };
 
 /** Options of a reader; zero-initialize (or pgnkit_options_init) for the defaults. */
@@ -173,6 +175,11 @@ PGNKIT_API size_t pgnkit_game_san(pgnkit_game *g, size_t ply, char *dst);
  * ply is out of range or the start position could not be set up.  Walking the plies in
  * order costs one move each. */
 PGNKIT_API size_t pgnkit_game_fen(pgnkit_game *g, size_t ply, char *dst);
+/** The same with the e.p. convention chosen per call: ep_legal 0 is the PGN standard's
+ * (the square after every double push), 1 the reader option PGNKIT_EP_LEGAL's (only when
+ * a legal e.p. capture exists, as python-chess's board.fen()).  pgnkit_game_fen uses the
+ * reader's option.  (Since 0.3.0.) */
+PGNKIT_API size_t pgnkit_game_fen_ep(pgnkit_game *g, size_t ply, char *dst, int ep_legal);
 
 /* ---- comments: [%clk h:mm:ss] and [%eval ...] after mainline moves ---- */
 
