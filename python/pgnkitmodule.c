@@ -314,6 +314,88 @@ static PyObject *game_repr(GameObject *self)
                                 pgnkit_status_name(pgnkit_game_status(self->game)));
 }
 
+/* ---- pickling and equality ---- */
+
+static PyObject *load_game_function; /* pgnkit._load_game, what pickles name */
+static PyObject *new_game(pgnkit_game *g, int ep_legal);
+
+/* pickle: (pgnkit._load_game, (the bytes of pgnkit_game_save, the ep convention)). */
+static PyObject *game_reduce(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    size_t len = pgnkit_game_save(self->game, NULL, 0);
+    PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
+    if (!data)
+        return NULL;
+    pgnkit_game_save(self->game, PyBytes_AS_STRING(data), len);
+    return Py_BuildValue("O(Ni)", load_game_function, data, self->ep_legal);
+}
+
+static PyObject *module_load_game(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_buffer data;
+    int ep_legal;
+    if (!PyArg_ParseTuple(args, "y*p", &data, &ep_legal))
+        return NULL;
+    pgnkit_error err = {0, ""};
+    pgnkit_game *g = pgnkit_game_load(data.buf, (size_t)data.len, &err);
+    PyBuffer_Release(&data);
+    if (!g) {
+        PyErr_SetString(PyExc_ValueError, err.message);
+        return NULL;
+    }
+    return new_game(g, ep_legal);
+}
+
+/* What two equal games share: every attribute, and the FENs in the game's convention. */
+static PyObject *game_key(PyObject *self)
+{
+    static const char *const names[] = {"tags", "uci", "san", "diagnostics", "clocks",
+                                        "evals", "result", "ending", "status", "file",
+                                        "member", "index", "offset", "bytes", "line",
+                                        "error_ply"};
+    size_t n = sizeof names / sizeof *names;
+    PyObject *key = PyTuple_New((Py_ssize_t)n + 1);
+    for (size_t i = 0; key && i <= n; i++) {
+        PyObject *v = i < n ? PyObject_GetAttrString(self, names[i])
+                            : PyObject_CallMethod(self, "fens", NULL);
+        if (!v)
+            Py_CLEAR(key);
+        else
+            PyTuple_SET_ITEM(key, (Py_ssize_t)i, v);
+    }
+    return key;
+}
+
+static PyObject *game_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, Py_TYPE(a)))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (a == b)
+        return PyBool_FromLong(op == Py_EQ);
+    PyObject *ka = game_key(a), *kb = ka ? game_key(b) : NULL;
+    PyObject *result = kb ? PyObject_RichCompare(ka, kb, op) : NULL;
+    Py_XDECREF(ka);
+    Py_XDECREF(kb);
+    return result;
+}
+
+/* Equal games are at the same place of the same input with the same moves. */
+static Py_hash_t game_hash(GameObject *self)
+{
+    PyObject *uci = game_get_uci(self, NULL);
+    PyObject *key = uci ? Py_BuildValue("(sKKN)", pgnkit_game_file(self->game),
+                                        (unsigned long long)pgnkit_game_index(self->game),
+                                        (unsigned long long)pgnkit_game_offset(self->game),
+                                        PyList_AsTuple(uci))
+                        : NULL;
+    Py_XDECREF(uci);
+    Py_hash_t h = key ? PyObject_Hash(key) : -1;
+    Py_XDECREF(key);
+    return h;
+}
+
 static PyGetSetDef game_getset[] = {
     {"tags", (getter)game_get_tags, NULL, "the tag pairs, a dict in file order", NULL},
     {"uci", (getter)game_get_uci, NULL, "the mainline as UCI moves (list of str)", NULL},
@@ -342,6 +424,8 @@ static PyMethodDef game_methods[] = {
      "fens(*, ep=None) -> list of str: the start position's FEN, then the FEN after each\n"
      "ply.  ep: \"standard\" (the square after every double push) or \"legal\" (only when\n"
      "a legal e.p. capture exists, as python-chess's board.fen()); None: the reader's."},
+    {"__reduce__", (PyCFunction)game_reduce, METH_NOARGS,
+     "pickle support: a game pickles as the bytes of pgnkit_game_save (same pgnkit version)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -355,6 +439,8 @@ static PyTypeObject GameType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_dealloc = (destructor)game_dealloc,
     .tp_repr = (reprfunc)game_repr,
+    .tp_richcompare = game_richcompare,
+    .tp_hash = (hashfunc)game_hash,
     .tp_getset = game_getset,
     .tp_methods = game_methods,
     .tp_as_sequence = &game_as_sequence,
@@ -631,6 +717,8 @@ static PyMethodDef module_methods[] = {
     {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
      "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
      "plies, diagnostics): the verdicts only, faster than read()."},
+    {"_load_game", (PyCFunction)module_load_game, METH_VARARGS,
+     "_load_game(data, ep_legal) -> pgnkit.Game: what unpickling a Game calls"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -668,7 +756,8 @@ PyMODINIT_FUNC PyInit_pgnkit(void)
         PyModule_AddObjectRef(m, "Verdict", verdict_type) < 0 ||
         PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObjectRef(m, "Reader", (PyObject *)&ReaderType) < 0 ||
-        PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0) {
+        PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0 ||
+        !(load_game_function = PyObject_GetAttrString(m, "_load_game"))) {
         Py_DECREF(m);
         return NULL;
     }

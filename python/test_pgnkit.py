@@ -9,7 +9,9 @@ import gc
 import glob
 import io
 import json
+import multiprocessing
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -225,6 +227,68 @@ class Sources(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(results, [want] * 4)
+
+
+GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "result", "ending",
+                   "status", "file", "member", "index", "offset", "bytes", "line", "error_ply")
+
+
+def attributes(game):
+    return {name: getattr(game, name) for name in GAME_ATTRIBUTES} | {
+        "fens": game.fens(), "fens_standard": game.fens(ep="standard"),
+        "fens_legal": game.fens(ep="legal"), "len": len(game), "repr": repr(game)}
+
+
+def games_of(path):
+    """What a multiprocessing worker returns: every game of path, pickled back."""
+    return list(pgnkit.read(path))
+
+
+class Pickling(unittest.TestCase):
+    def test_every_game_survives_pickling(self):
+        import tarfile
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = os.path.join(tmp, "games.tar")  # games with a member name
+            with tarfile.open(archive, "w") as tar:
+                tar.add(os.path.join(ROOT, "testdata/pgn/pgn-extract/fischer.pgn"), "a.pgn")
+            self.assertEqual({g.member for g in pgnkit.read(archive)}, {"a.pgn"})
+            self.assert_survive_pickling([MUTANTS, LICHESS, archive])
+
+    def assert_survive_pickling(self, paths):
+        for path in paths:
+            for ep in ("standard", "legal"):
+                with self.subTest(path=os.path.relpath(path, ROOT), ep=ep):
+                    games = list(pgnkit.read(path, ep=ep))
+                    copies = pickle.loads(pickle.dumps(games))
+                    self.assertEqual(len(copies), len(games))
+                    for game, copy in zip(games, copies):
+                        self.assertIsNot(copy, game)
+                        self.assertEqual(attributes(copy), attributes(game))
+                        self.assertEqual(copy, game)
+                        self.assertEqual(hash(copy), hash(game))
+        first, second = list(pgnkit.read(MUTANTS))[:2]
+        self.assertNotEqual(first, second)
+        self.assertEqual(first, next(pgnkit.read(MUTANTS)))
+
+    def test_damaged_pickles_raise_valueerror(self):
+        game = list(pgnkit.read(MUTANTS))[5]
+        load, (data, ep_legal) = game.__reduce__()
+        self.assertEqual(load(data, ep_legal), game)
+        for cut in range(len(data)):
+            with self.assertRaises(ValueError):
+                load(data[:cut], ep_legal)
+        with self.assertRaises(ValueError):
+            load(data + b"x", ep_legal)
+
+    def test_multiprocessing_returns_games(self):
+        paths = [MUTANTS, LICHESS]
+        with multiprocessing.Pool(2) as pool:
+            returned = pool.map(games_of, paths)
+        for path, games in zip(paths, returned):
+            local = list(pgnkit.read(path))
+            self.assertEqual(len(games), len(local))
+            self.assertEqual([attributes(g) for g in games], [attributes(g) for g in local])
 
 
 # Threads sharing one reader, run in a child interpreter so that a crash is a failure

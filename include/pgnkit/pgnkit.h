@@ -109,6 +109,21 @@ PGNKIT_API pgnkit_game *pgnkit_game_detach(pgnkit_game *game);
 /** Free a game from pgnkit_game_detach(); NULL is a no-op (never pass the reader's). */
 PGNKIT_API void pgnkit_game_free(pgnkit_game *game);
 
+/**
+ * A game as bytes, to store or send to another process (Python's pickle uses it):
+ * everything a detached game holds.  Writes at most cap bytes to dst and returns the
+ * size the whole needs (call with cap 0 to learn it); when that is more than cap, dst
+ * holds only a prefix.  (Since 0.3.0.)
+ */
+PGNKIT_API size_t pgnkit_game_save(pgnkit_game *game, void *dst, size_t cap);
+/**
+ * The game pgnkit_game_save wrote, as an owned game (free with pgnkit_game_free); NULL
+ * and *err (EINVAL) when data is not a whole save by this same library version and
+ * build.  Sizes and ranges are checked, but the bytes are trusted as pgnkit's own: load
+ * only what you saved.  (Since 0.3.0.)
+ */
+PGNKIT_API pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err);
+
 /* ---- the game: where it is ---- */
 
 /** The name the reader was opened with (path, or the name given); for a game in an
