@@ -722,9 +722,37 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* help(pgnkit); its example is run as a doctest by python/test_pgnkit.py. */
+static const char module_doc[] =
+    "Read PGN chess games fast: moves, positions, tags, diagnostics (libpgnkit).\n"
+    "\n"
+    "pgnkit.read(source, ...) yields pgnkit.Game objects from a path (gzip, zstd, bzip2,\n"
+    "xz, zip/7z/tar archives found by content), a binary file or bytes; pgnkit.check()\n"
+    "yields only the verdicts.  Problems in games are data (game.diagnostics), never\n"
+    "exceptions; only I/O raises OSError.  Example:\n"
+    "\n"
+    "    >>> import io, pgnkit\n"
+    "    >>> pgn = io.BytesIO(b'[White \"Greco\"]\\n\\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\\n')\n"
+    "    >>> game = next(pgnkit.read(pgn, ep=\"legal\"))\n"
+    "    >>> game.tags[\"White\"], game.san[-1], game.uci[-1], game.ending, game.result\n"
+    "    ('Greco', 'Qxf7#', 'h5f7', 'checkmate', '1-0')\n"
+    "    >>> game.fens()[1]  # after 1. e4: no e.p. square, as python-chess's board.fen()\n"
+    "    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
+    "    >>> game.fens(ep=\"standard\")[1]  # the PGN standard's: after every double push\n"
+    "    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'\n"
+    "    >>> bad = next(pgnkit.read(io.BytesIO(b'1. e4 e5 2. Ke3 *\\n')))\n"
+    "    >>> bad.status, bad.uci, [(d.code, d.ply, d.san) for d in bad.diagnostics]\n"
+    "    ('errors', ['e2e4', 'e7e5'], [('ILLEGAL', 3, 'Ke3')])\n"
+    "    >>> import pickle\n"
+    "    >>> pickle.loads(pickle.dumps(game)) == game  # multiprocessing can return games\n"
+    "    True\n"
+    "\n"
+    "One reader is one thread's at a time: next() or close() from another thread while\n"
+    "it reads raises RuntimeError (use one reader per thread).  The whole guide:\n"
+    "docs/python.md, installed as PREFIX/share/doc/pgnkit/python.md.\n";
+
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "pgnkit",
-    "Read PGN chess games fast: moves, positions, tags, diagnostics (libpgnkit).", -1,
+    PyModuleDef_HEAD_INIT, "pgnkit", module_doc, -1,
     module_methods, NULL, NULL, NULL, NULL,
 };
 

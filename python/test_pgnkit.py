@@ -5,6 +5,7 @@ pgnkit.read() must give the same tags, UCI, SAN, final FEN, result and diagnosti
 `pgnkit uci --format json`, and the same clocks and evals as `uci --format tsv --with
 clk,eval` (parsed here, independently of the C parser).  Run by tests/cli/python.sh.
 """
+import doctest
 import gc
 import glob
 import io
@@ -242,6 +243,14 @@ def attributes(game):
 def games_of(path):
     """What a multiprocessing worker returns: every game of path, pickled back."""
     return list(pgnkit.read(path))
+
+
+class Help(unittest.TestCase):
+    def test_the_example_in_help_runs(self):
+        self.assertIn(">>> ", pgnkit.__doc__)
+        failed, attempted = doctest.testmod(pgnkit, raise_on_error=False)
+        self.assertGreater(attempted, 5)
+        self.assertEqual(failed, 0)
 
 
 class Pickling(unittest.TestCase):
