@@ -95,13 +95,17 @@ static PyObject *str_or_none(pgnkit_str s)
     return decode_text(s.ptr, s.len);
 }
 
-/* A cached attribute: built once by make(), then shared. */
+/* A cached attribute: built once by make(), then shared.  Building calls into Python,
+ * where another thread may build it too: the first one stored is kept. */
 static PyObject *cached(PyObject **slot, PyObject *(*make)(pgnkit_game *), pgnkit_game *g)
 {
-    if (!*slot)
-        *slot = make(g);
-    Py_XINCREF(*slot);
-    return *slot;
+    if (!*slot) {
+        PyObject *made = make(g);
+        if (!made || *slot)
+            return made;
+        *slot = made;
+    }
+    return Py_NewRef(*slot);
 }
 
 static PyObject *make_tags(pgnkit_game *g)

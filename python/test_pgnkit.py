@@ -368,6 +368,27 @@ class SharedReader(unittest.TestCase):
     def test_threads_sharing_one_read_reader(self):
         self.race("read")
 
+    def test_threads_sharing_games(self):
+        want = [attributes(g) for g in pgnkit.read(MUTANTS)]
+        games = list(pgnkit.read(MUTANTS))  # attributes not built yet: the threads build them
+        results = [None] * 4
+
+        def work(i):
+            results[i] = [attributes(g) for g in (games if i % 2 else reversed(games))]
+
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(1e-5)
+        try:
+            threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            sys.setswitchinterval(switch)
+        for i, got in enumerate(results):
+            self.assertEqual(got if i % 2 else got[::-1], want)
+
 
 def rss_kib():
     with open("/proc/self/statm") as f:
