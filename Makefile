@@ -15,7 +15,8 @@
 #   make lib        the installable library: build/lib/libpgnkit.{a,so.N}
 #   make python     the Python module build/python/pgnkit.so (Debian's python3-dev)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, library, headers,
-#                   pgnkit.pc, docs/api.md, and the Python module when it can be built)
+#                   pgnkit.pc, docs/api.md and docs/python.md, and the Python module when
+#                   it can be built, where PYTHON (Debian's python3) imports it)
 
 BUILD ?= release
 PREFIX ?= /usr/local
@@ -107,7 +108,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
-.PHONY: lib python test-python install-lib install-python
+.PHONY: lib python test-python install-lib install-python install-docs
 .PHONY: all deps test check check-update test-unit test-generic test-cli asan tsan demo bench check-slow install uninstall test-scale \
         clean check-man fuzz check-leaks
 
@@ -287,9 +288,10 @@ lib: $(LIBRARY_FILES)
 # position-independent archive, for Debian's python3 (python3-dev has its headers).
 PYTHON ?= /usr/bin/python3
 PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-# Where make install puts it: the interpreter's own platlib scheme under PREFIX.
-PY_SITE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib", \
-    "posix_prefix", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))')
+# Where make install puts it: the interpreter's own install scheme under PREFIX that is on
+# its sys.path (Debian: /usr/local/lib/python3.X/dist-packages for PREFIX=/usr/local),
+# else PREFIX/lib/python3.X/site-packages (scripts/python-site.py).
+PY_SITE = $(shell env -u PYTHONPATH $(PYTHON) scripts/python-site.py '$(PREFIX)')
 
 build/python/pgnkit.so: python/pgnkitmodule.c include/pgnkit/pgnkit.h build/lib/libpgnkit.a
 	@mkdir -p $(@D)
@@ -310,7 +312,7 @@ install: $(BIN)
 	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then $(MAKE) --no-print-directory install-python; \
 	else echo "make install: no Python.h for $(PYTHON) (python3-dev): the Python module is not installed"; fi
 
-install-lib: lib
+install-lib: lib install-docs
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/pgnkit \
 	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit
 	install -m 644 build/lib/libpgnkit.a $(DESTDIR)$(LIBDIR)/libpgnkit.a
@@ -320,17 +322,25 @@ install-lib: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(LIB_VERSION)|' \
 	    -e 's|@REQUIRES@|$(PKGS)|' pkgconfig/pgnkit.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc
 	install -m 644 include/pgnkit/pgnkit.h $(DESTDIR)$(PREFIX)/include/pgnkit/pgnkit.h
-	install -m 644 docs/api.md $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md
 
+# The C API's and the Python module's guides (install-lib installs them too).
+install-docs:
+	install -d $(DESTDIR)$(PREFIX)/share/doc/pgnkit
+	install -m 644 docs/api.md docs/python.md $(DESTDIR)$(PREFIX)/share/doc/pgnkit/
+
+# Says where the module went, and whether $(PYTHON) finds it there without PYTHONPATH.
 install-python: python
 	install -d $(DESTDIR)$(PY_SITE)
 	install -m 755 build/python/pgnkit.so $(DESTDIR)$(PY_SITE)/pgnkit.so
+	@if env -u PYTHONPATH $(PYTHON) -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' '$(PY_SITE)'; \
+	then echo "make install: the Python module is $(DESTDIR)$(PY_SITE)/pgnkit.so (on $(PYTHON)'s sys.path)"; \
+	else echo "make install: the Python module is $(DESTDIR)$(PY_SITE)/pgnkit.so (not on $(PYTHON)'s sys.path: PYTHONPATH=$(PY_SITE))"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pgnkit $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
 	rm -f $(DESTDIR)$(LIBDIR)/libpgnkit.a $(DESTDIR)$(LIBDIR)/libpgnkit.so* \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc $(DESTDIR)$(PREFIX)/include/pgnkit/pgnkit.h \
-	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md
+	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md $(DESTDIR)$(PREFIX)/share/doc/pgnkit/python.md
 	-rmdir $(DESTDIR)$(PREFIX)/include/pgnkit $(DESTDIR)$(PREFIX)/share/doc/pgnkit 2>/dev/null
 	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then rm -f $(DESTDIR)$(PY_SITE)/pgnkit.so; fi
 

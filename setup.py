@@ -1,10 +1,12 @@
 """pip install . -- the Python module `pgnkit`, built from the library's sources.
 
-Offline with Debian's setuptools: pip install --no-build-isolation . (the build needs
+Offline with Debian's setuptools (pyproject.toml names the backend): pip install
+--no-build-isolation . or pip wheel --no-build-isolation --no-deps . (the build needs
 python3-dev, pkg-config and the -dev packages the Makefile's PKGS names).  `make python`
 builds the same module with make.
 """
 import glob
+import os
 import re
 import subprocess
 
@@ -33,6 +35,9 @@ setup(
     name="pgnkit",
     version=version(),
     description="Read PGN chess games fast: moves, positions, tags, diagnostics",
+    long_description=read("docs/python.md"),
+    long_description_content_type="text/markdown",
+    python_requires=">=3.8",
     ext_modules=[
         Extension(
             "pgnkit",
@@ -47,4 +52,6 @@ setup(
             extra_link_args=pkg_config("--libs") + ["-lm", "-pthread"],
         )
     ],
+    # The library's ~50 sources compile in parallel (one build_ext job per core).
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},
 )

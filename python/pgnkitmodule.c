@@ -27,6 +27,7 @@ static PyObject *verdict_type;
 typedef struct {
     PyObject_HEAD
     pgnkit_game *game;
+    int ep_legal; /* the reader's ep convention, for fens() without ep= */
     PyObject *tags, *uci, *san, *diagnostics, *clocks, *evals; /* built on first use */
 } GameObject;
 
@@ -94,13 +95,17 @@ static PyObject *str_or_none(pgnkit_str s)
     return decode_text(s.ptr, s.len);
 }
 
-/* A cached attribute: built once by make(), then shared. */
+/* A cached attribute: built once by make(), then shared.  Building calls into Python,
+ * where another thread may build it too: the first one stored is kept. */
 static PyObject *cached(PyObject **slot, PyObject *(*make)(pgnkit_game *), pgnkit_game *g)
 {
-    if (!*slot)
-        *slot = make(g);
-    Py_XINCREF(*slot);
-    return *slot;
+    if (!*slot) {
+        PyObject *made = make(g);
+        if (!made || *slot)
+            return made;
+        *slot = made;
+    }
+    return Py_NewRef(*slot);
 }
 
 static PyObject *make_tags(pgnkit_game *g)
@@ -150,12 +155,30 @@ static PyObject *san_item(pgnkit_game *g, size_t i)
     return PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
 }
 
-/* The FEN after ply i (0: the start position). */
-static PyObject *fen_item(pgnkit_game *g, size_t i)
+/* The FEN after ply i (0: the start position), in one e.p. convention or the other. */
+static PyObject *fen_text(pgnkit_game *g, size_t i, int ep_legal)
 {
     char fen[PGNKIT_FEN_MAX];
-    size_t len = pgnkit_game_fen(g, i, fen);
+    size_t len = pgnkit_game_fen_ep(g, i, fen, ep_legal);
     return PyUnicode_FromStringAndSize(fen, (Py_ssize_t)len);
+}
+static PyObject *fen_item_standard(pgnkit_game *g, size_t i) { return fen_text(g, i, 0); }
+static PyObject *fen_item_legal(pgnkit_game *g, size_t i) { return fen_text(g, i, 1); }
+
+/* ep=None (the default), "standard" or "legal" into *ep_legal; -1 and ValueError else. */
+static int parse_ep(PyObject *ep, int *ep_legal)
+{
+    if (!ep || ep == Py_None)
+        return 0;
+    if (PyUnicode_Check(ep) && PyUnicode_CompareWithASCIIString(ep, "standard") == 0)
+        *ep_legal = 0;
+    else if (PyUnicode_Check(ep) && PyUnicode_CompareWithASCIIString(ep, "legal") == 0)
+        *ep_legal = 1;
+    else {
+        PyErr_Format(PyExc_ValueError, "ep must be \"standard\" or \"legal\", not %R", ep);
+        return -1;
+    }
+    return 0;
 }
 
 static PyObject *clock_item(pgnkit_game *g, size_t i)
@@ -270,13 +293,19 @@ U64_GETTER(bytes, pgnkit_game_bytes)
 U64_GETTER(line, pgnkit_game_line)
 U64_GETTER(error_ply, pgnkit_game_error_ply)
 
-static PyObject *game_fens(GameObject *self, PyObject *unused)
+static PyObject *game_fens(GameObject *self, PyObject *args, PyObject *kwargs)
 {
-    (void)unused;
+    static char *keywords[] = {(char *)"ep", NULL};
+    PyObject *ep = NULL;
+    int ep_legal = self->ep_legal;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", keywords, &ep) ||
+        parse_ep(ep, &ep_legal) < 0)
+        return NULL;
     char fen[PGNKIT_FEN_MAX];
     if (!pgnkit_game_fen(self->game, 0, fen))
         return PyList_New(0); /* no start position (bad FEN, unsupported variant) */
-    return list_of(self->game, pgnkit_game_ply_count(self->game) + 1, fen_item);
+    return list_of(self->game, pgnkit_game_ply_count(self->game) + 1,
+                   ep_legal ? fen_item_legal : fen_item_standard);
 }
 
 static Py_ssize_t game_len(GameObject *self) { return (Py_ssize_t)pgnkit_game_ply_count(self->game); }
@@ -287,6 +316,88 @@ static PyObject *game_repr(GameObject *self)
                                 (unsigned long long)pgnkit_game_index(self->game),
                                 pgnkit_game_file(self->game), pgnkit_game_ply_count(self->game),
                                 pgnkit_status_name(pgnkit_game_status(self->game)));
+}
+
+/* ---- pickling and equality ---- */
+
+static PyObject *load_game_function; /* pgnkit._load_game, what pickles name */
+static PyObject *new_game(pgnkit_game *g, int ep_legal);
+
+/* pickle: (pgnkit._load_game, (the bytes of pgnkit_game_save, the ep convention)). */
+static PyObject *game_reduce(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    size_t len = pgnkit_game_save(self->game, NULL, 0);
+    PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
+    if (!data)
+        return NULL;
+    pgnkit_game_save(self->game, PyBytes_AS_STRING(data), len);
+    return Py_BuildValue("O(Ni)", load_game_function, data, self->ep_legal);
+}
+
+static PyObject *module_load_game(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_buffer data;
+    int ep_legal;
+    if (!PyArg_ParseTuple(args, "y*p", &data, &ep_legal))
+        return NULL;
+    pgnkit_error err = {0, ""};
+    pgnkit_game *g = pgnkit_game_load(data.buf, (size_t)data.len, &err);
+    PyBuffer_Release(&data);
+    if (!g) {
+        PyErr_SetString(PyExc_ValueError, err.message);
+        return NULL;
+    }
+    return new_game(g, ep_legal);
+}
+
+/* What two equal games share: every attribute, and the FENs in the game's convention. */
+static PyObject *game_key(PyObject *self)
+{
+    static const char *const names[] = {"tags", "uci", "san", "diagnostics", "clocks",
+                                        "evals", "result", "ending", "status", "file",
+                                        "member", "index", "offset", "bytes", "line",
+                                        "error_ply"};
+    size_t n = sizeof names / sizeof *names;
+    PyObject *key = PyTuple_New((Py_ssize_t)n + 1);
+    for (size_t i = 0; key && i <= n; i++) {
+        PyObject *v = i < n ? PyObject_GetAttrString(self, names[i])
+                            : PyObject_CallMethod(self, "fens", NULL);
+        if (!v)
+            Py_CLEAR(key);
+        else
+            PyTuple_SET_ITEM(key, (Py_ssize_t)i, v);
+    }
+    return key;
+}
+
+static PyObject *game_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, Py_TYPE(a)))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (a == b)
+        return PyBool_FromLong(op == Py_EQ);
+    PyObject *ka = game_key(a), *kb = ka ? game_key(b) : NULL;
+    PyObject *result = kb ? PyObject_RichCompare(ka, kb, op) : NULL;
+    Py_XDECREF(ka);
+    Py_XDECREF(kb);
+    return result;
+}
+
+/* Equal games are at the same place of the same input with the same moves. */
+static Py_hash_t game_hash(GameObject *self)
+{
+    PyObject *uci = game_get_uci(self, NULL);
+    PyObject *key = uci ? Py_BuildValue("(sKKN)", pgnkit_game_file(self->game),
+                                        (unsigned long long)pgnkit_game_index(self->game),
+                                        (unsigned long long)pgnkit_game_offset(self->game),
+                                        PyList_AsTuple(uci))
+                        : NULL;
+    Py_XDECREF(uci);
+    Py_hash_t h = key ? PyObject_Hash(key) : -1;
+    Py_XDECREF(key);
+    return h;
 }
 
 static PyGetSetDef game_getset[] = {
@@ -313,8 +424,12 @@ static PyGetSetDef game_getset[] = {
 };
 
 static PyMethodDef game_methods[] = {
-    {"fens", (PyCFunction)game_fens, METH_NOARGS,
-     "fens() -> list of str: the start position's FEN, then the FEN after each ply"},
+    {"fens", (PyCFunction)(void (*)(void))game_fens, METH_VARARGS | METH_KEYWORDS,
+     "fens(*, ep=None) -> list of str: the start position's FEN, then the FEN after each\n"
+     "ply.  ep: \"standard\" (the square after every double push) or \"legal\" (only when\n"
+     "a legal e.p. capture exists, as python-chess's board.fen()); None: the reader's."},
+    {"__reduce__", (PyCFunction)game_reduce, METH_NOARGS,
+     "pickle support: a game pickles as the bytes of pgnkit_game_save (same pgnkit version)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -328,10 +443,26 @@ static PyTypeObject GameType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_dealloc = (destructor)game_dealloc,
     .tp_repr = (reprfunc)game_repr,
+    .tp_richcompare = game_richcompare,
+    .tp_hash = (hashfunc)game_hash,
     .tp_getset = game_getset,
     .tp_methods = game_methods,
     .tp_as_sequence = &game_as_sequence,
 };
+
+/* A Game owning g (freed with it, also when this fails). */
+static PyObject *new_game(pgnkit_game *g, int ep_legal)
+{
+    GameObject *obj = PyObject_New(GameObject, &GameType);
+    if (!obj) {
+        pgnkit_game_free(g);
+        return NULL;
+    }
+    obj->game = g;
+    obj->ep_legal = ep_legal;
+    obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
+    return (PyObject *)obj;
+}
 
 /* ---- Reader: the iterator pgnkit.read and pgnkit.check return ---- */
 
@@ -341,7 +472,8 @@ typedef struct {
     int owned_fd;      /* a dup of a file object's descriptor, closed with the reader */
     PyObject *data;    /* the bytes a memory reader reads, kept alive */
     int verdicts_only; /* pgnkit.check: yield Verdicts, not Games */
-    int busy;          /* another thread is inside __next__ */
+    int busy;          /* a thread is inside __next__ (reading the reader's state) */
+    int ep_legal;       /* ep="legal": PGNKIT_EP_LEGAL */
 } ReaderObject;
 
 static void reader_release(ReaderObject *self)
@@ -384,6 +516,22 @@ static PyObject *make_verdict(pgnkit_game *g)
                                  (unsigned long long)pgnkit_game_ply_count(g), diags);
 }
 
+/* The item for the reader's current game: a Verdict built from the reader's own game,
+ * or a Game owning the detached copy.  Called with the reader still marked busy: both
+ * call into Python, which may pass the GIL to another thread. */
+static PyObject *reader_item(ReaderObject *self, pgnkit_game *game, pgnkit_game *owned)
+{
+    if (self->verdicts_only)
+        return make_verdict(game);
+    return new_game(owned, self->ep_legal);
+}
+
+/*
+ * The reader is marked busy from the moment next() starts until the item is built: the
+ * reader's game is read while Python code runs (namedtuple, allocations), and the GIL
+ * can pass to a thread calling next() or close() on the same reader, which then raise
+ * RuntimeError rather than replacing or freeing the game being read.
+ */
 static PyObject *reader_next(ReaderObject *self)
 {
     if (!self->reader)
@@ -401,21 +549,16 @@ static PyObject *reader_next(ReaderObject *self)
     if (rc == 1 && !self->verdicts_only)
         owned = pgnkit_game_detach(game);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    PyObject *item = NULL;
     if (rc <= 0) {
         reader_release(self);
-        return rc < 0 ? raise_error(&err) : NULL;
+        if (rc < 0)
+            raise_error(&err);
+    } else {
+        item = reader_item(self, game, owned);
     }
-    if (self->verdicts_only)
-        return make_verdict(game);
-    GameObject *obj = PyObject_New(GameObject, &GameType);
-    if (!obj) {
-        pgnkit_game_free(owned);
-        return NULL;
-    }
-    obj->game = owned;
-    obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
-    return (PyObject *)obj;
+    self->busy = 0;
+    return item;
 }
 
 static PyObject *reader_close(ReaderObject *self, PyObject *unused)
@@ -524,17 +667,20 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
     /* PyArg_ParseTupleAndKeywords takes char *[] before Python 3.13. */
     static char *keywords[] = {(char *)"source", (char *)"strict", (char *)"lenient",
                                (char *)"variations", (char *)"king_takes_rook",
-                               (char *)"max_game_bytes", NULL};
-    PyObject *source;
+                               (char *)"max_game_bytes", (char *)"ep", NULL};
+    PyObject *source, *ep = NULL;
     int strict = 0, lenient = 0, variations = 1, ktr = 0;
     unsigned long long max_game_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppK", keywords, &source, &strict,
-                                     &lenient, &variations, &ktr, &max_game_bytes))
+    int ep_legal = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKO", keywords, &source, &strict,
+                                     &lenient, &variations, &ktr, &max_game_bytes, &ep) ||
+        parse_ep(ep, &ep_legal) < 0)
         return NULL;
     pgnkit_options opts;
     pgnkit_options_init(&opts);
     opts.flags = (strict ? PGNKIT_STRICT : 0) | (lenient ? PGNKIT_LENIENT : 0) |
-                 (variations ? 0 : PGNKIT_NO_VARIATIONS) | (ktr ? PGNKIT_KING_TAKES_ROOK : 0);
+                 (variations ? 0 : PGNKIT_NO_VARIATIONS) | (ktr ? PGNKIT_KING_TAKES_ROOK : 0) |
+                 (ep_legal ? PGNKIT_EP_LEGAL : 0);
     opts.max_game_bytes = (size_t)max_game_bytes;
     ReaderObject *r = PyObject_New(ReaderObject, &ReaderType);
     if (!r)
@@ -543,6 +689,7 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
     r->owned_fd = -1;
     r->data = NULL;
     r->busy = 0;
+    r->ep_legal = ep_legal;
     r->verdicts_only = verdicts_only;
     if (open_source(r, source, &opts) != 0) {
         Py_DECREF(r);
@@ -566,18 +713,50 @@ static PyObject *module_check(PyObject *self, PyObject *args, PyObject *kwargs)
 static PyMethodDef module_methods[] = {
     {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
      "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
-     "     max_game_bytes=0) -> iterator of pgnkit.Game\n\n"
+     "     max_game_bytes=0, ep=\"standard\") -> iterator of pgnkit.Game\n\n"
      "source: a path (gzip/zstd found by content), a binary file object, or an object\n"
-     "whose read() returns bytes.  Raises OSError when the input cannot be read."},
+     "whose read() returns bytes.  Raises OSError when the input cannot be read.\n"
+     "ep=\"legal\": FENs name the e.p. square only when a legal e.p. capture exists (the\n"
+     "CLI's --ep legal, python-chess's board.fen()); \"standard\": after every double push."},
     {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
      "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
      "plies, diagnostics): the verdicts only, faster than read()."},
+    {"_load_game", (PyCFunction)module_load_game, METH_VARARGS,
+     "_load_game(data, ep_legal) -> pgnkit.Game: what unpickling a Game calls"},
     {NULL, NULL, 0, NULL},
 };
 
+/* help(pgnkit); its example is run as a doctest by python/test_pgnkit.py. */
+static const char module_doc[] =
+    "Read PGN chess games fast: moves, positions, tags, diagnostics (libpgnkit).\n"
+    "\n"
+    "pgnkit.read(source, ...) yields pgnkit.Game objects from a path (gzip, zstd, bzip2,\n"
+    "xz, zip/7z/tar archives found by content), a binary file or bytes; pgnkit.check()\n"
+    "yields only the verdicts.  Problems in games are data (game.diagnostics), never\n"
+    "exceptions; only I/O raises OSError.  Example:\n"
+    "\n"
+    "    >>> import io, pgnkit\n"
+    "    >>> pgn = io.BytesIO(b'[White \"Greco\"]\\n\\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\\n')\n"
+    "    >>> game = next(pgnkit.read(pgn, ep=\"legal\"))\n"
+    "    >>> game.tags[\"White\"], game.san[-1], game.uci[-1], game.ending, game.result\n"
+    "    ('Greco', 'Qxf7#', 'h5f7', 'checkmate', '1-0')\n"
+    "    >>> game.fens()[1]  # after 1. e4: no e.p. square, as python-chess's board.fen()\n"
+    "    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n"
+    "    >>> game.fens(ep=\"standard\")[1]  # the PGN standard's: after every double push\n"
+    "    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'\n"
+    "    >>> bad = next(pgnkit.read(io.BytesIO(b'1. e4 e5 2. Ke3 *\\n')))\n"
+    "    >>> bad.status, bad.uci, [(d.code, d.ply, d.san) for d in bad.diagnostics]\n"
+    "    ('errors', ['e2e4', 'e7e5'], [('ILLEGAL', 3, 'Ke3')])\n"
+    "    >>> import pickle\n"
+    "    >>> pickle.loads(pickle.dumps(game)) == game  # multiprocessing can return games\n"
+    "    True\n"
+    "\n"
+    "One reader is one thread's at a time: next() or close() from another thread while\n"
+    "it reads raises RuntimeError (use one reader per thread).  The whole guide:\n"
+    "docs/python.md, installed as PREFIX/share/doc/pgnkit/python.md.\n";
+
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "pgnkit",
-    "Read PGN chess games fast: moves, positions, tags, diagnostics (libpgnkit).", -1,
+    PyModuleDef_HEAD_INIT, "pgnkit", module_doc, -1,
     module_methods, NULL, NULL, NULL, NULL,
 };
 
@@ -609,7 +788,8 @@ PyMODINIT_FUNC PyInit_pgnkit(void)
         PyModule_AddObjectRef(m, "Verdict", verdict_type) < 0 ||
         PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObjectRef(m, "Reader", (PyObject *)&ReaderType) < 0 ||
-        PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0) {
+        PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0 ||
+        !(load_game_function = PyObject_GetAttrString(m, "_load_game"))) {
         Py_DECREF(m);
         return NULL;
     }

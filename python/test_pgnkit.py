@@ -5,11 +5,14 @@ pgnkit.read() must give the same tags, UCI, SAN, final FEN, result and diagnosti
 `pgnkit uci --format json`, and the same clocks and evals as `uci --format tsv --with
 clk,eval` (parsed here, independently of the C parser).  Run by tests/cli/python.sh.
 """
+import doctest
 import gc
 import glob
 import io
 import json
+import multiprocessing
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -186,6 +189,32 @@ class Sources(unittest.TestCase):
         with self.assertRaises(TypeError):
             pgnkit.read(MUTANTS, no_such_option=True)
 
+    def test_ep_legal_fens_equal_the_cli(self):
+        # Files with e.p. squares no legal capture can use (standard FENs differ there),
+        # a Chess960 one and a variant: ep="legal" is `fen --every --ep legal`, line for line.
+        for name in ("pgn-extract/fischer.pgn", "mutants/mutants.pgn",
+                     "tcec/TCEC_Season_16_-_Frc_Sufi.pgn",
+                     "python-chess/antichess-programfox.pgn"):
+            path = os.path.join(ROOT, "testdata/pgn", name)
+            with self.subTest(path=name):
+                want = cli("fen", "--every", "--ep", "legal", path).splitlines()
+
+                def lines(games, **fens_options):
+                    return [f"{g.index}\t{ply}\t{fen}" for g in games
+                            for ply, fen in enumerate(g.fens(**fens_options)[1:], 1)]
+
+                self.assertEqual(lines(pgnkit.read(path, ep="legal")), want)
+                self.assertEqual(lines(pgnkit.read(path), ep="legal"), want)
+                standard = lines(pgnkit.read(path))
+                self.assertEqual(lines(pgnkit.read(path, ep="legal"), ep="standard"), standard)
+                self.assertEqual(lines(pgnkit.read(path, ep="standard")), standard)
+                self.assertNotEqual(standard, want)  # the file does test the difference
+        for bad in ("Legal", "", 1):
+            with self.assertRaises(ValueError):
+                pgnkit.read(MUTANTS, ep=bad)
+            with self.assertRaises(ValueError):
+                next(pgnkit.read(MUTANTS)).fens(ep=bad)
+
     def test_threads_read_independently(self):
         want = self.uci_of(LICHESS)
         results = [None] * 4
@@ -199,6 +228,166 @@ class Sources(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(results, [want] * 4)
+
+
+GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "result", "ending",
+                   "status", "file", "member", "index", "offset", "bytes", "line", "error_ply")
+
+
+def attributes(game):
+    return {name: getattr(game, name) for name in GAME_ATTRIBUTES} | {
+        "fens": game.fens(), "fens_standard": game.fens(ep="standard"),
+        "fens_legal": game.fens(ep="legal"), "len": len(game), "repr": repr(game)}
+
+
+def games_of(path):
+    """What a multiprocessing worker returns: every game of path, pickled back."""
+    return list(pgnkit.read(path))
+
+
+class Help(unittest.TestCase):
+    def test_the_example_in_help_runs(self):
+        self.assertIn(">>> ", pgnkit.__doc__)
+        failed, attempted = doctest.testmod(pgnkit, raise_on_error=False)
+        self.assertGreater(attempted, 5)
+        self.assertEqual(failed, 0)
+
+
+class Pickling(unittest.TestCase):
+    def test_every_game_survives_pickling(self):
+        import tarfile
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = os.path.join(tmp, "games.tar")  # games with a member name
+            with tarfile.open(archive, "w") as tar:
+                tar.add(os.path.join(ROOT, "testdata/pgn/pgn-extract/fischer.pgn"), "a.pgn")
+            self.assertEqual({g.member for g in pgnkit.read(archive)}, {"a.pgn"})
+            self.assert_survive_pickling([MUTANTS, LICHESS, archive])
+
+    def assert_survive_pickling(self, paths):
+        for path in paths:
+            for ep in ("standard", "legal"):
+                with self.subTest(path=os.path.relpath(path, ROOT), ep=ep):
+                    games = list(pgnkit.read(path, ep=ep))
+                    copies = pickle.loads(pickle.dumps(games))
+                    self.assertEqual(len(copies), len(games))
+                    for game, copy in zip(games, copies):
+                        self.assertIsNot(copy, game)
+                        self.assertEqual(attributes(copy), attributes(game))
+                        self.assertEqual(copy, game)
+                        self.assertEqual(hash(copy), hash(game))
+        first, second = list(pgnkit.read(MUTANTS))[:2]
+        self.assertNotEqual(first, second)
+        self.assertEqual(first, next(pgnkit.read(MUTANTS)))
+
+    def test_damaged_pickles_raise_valueerror(self):
+        game = list(pgnkit.read(MUTANTS))[5]
+        load, (data, ep_legal) = game.__reduce__()
+        self.assertEqual(load(data, ep_legal), game)
+        for cut in range(len(data)):
+            with self.assertRaises(ValueError):
+                load(data[:cut], ep_legal)
+        with self.assertRaises(ValueError):
+            load(data + b"x", ep_legal)
+
+    def test_multiprocessing_returns_games(self):
+        paths = [MUTANTS, LICHESS]
+        with multiprocessing.Pool(2) as pool:
+            returned = pool.map(games_of, paths)
+        for path, games in zip(paths, returned):
+            local = list(pgnkit.read(path))
+            self.assertEqual(len(games), len(local))
+            self.assertEqual([attributes(g) for g in games], [attributes(g) for g in local])
+
+
+# Threads sharing one reader, run in a child interpreter so that a crash is a failure
+# of this test rather than the end of the run.  Every next() either yields the next
+# game or raises RuntimeError (the reader is busy); close() during a next() raises
+# RuntimeError too; together the threads see every game exactly once.
+SHARED_READER_RACE = r"""
+import sys, threading, pgnkit
+sys.setswitchinterval(1e-6)  # pass the GIL as often as it can be passed
+path, mode = sys.argv[1], sys.argv[2]
+open_reader = pgnkit.check if mode == "check" else pgnkit.read
+want = sum(1 for _ in pgnkit.check(path))
+for _ in range(20):
+    reader = open_reader(path)
+    seen, busy, lock = [], [0], threading.Lock()
+    def work():
+        while True:
+            try:
+                item = next(reader)
+            except StopIteration:
+                return
+            except RuntimeError:
+                with lock:
+                    busy[0] += 1
+                continue
+            with lock:
+                seen.append(item.index)
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seen) == list(range(1, want + 1)), (len(seen), want)
+for _ in range(20):
+    reader, refused = open_reader(path), [0]
+    def iterate():
+        try:
+            for _ in reader:
+                pass
+        except RuntimeError:
+            pass
+    def close():
+        while True:
+            try:
+                reader.close()
+                return
+            except RuntimeError:
+                refused[0] += 1
+    threads = [threading.Thread(target=iterate), threading.Thread(target=close)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert list(reader) == []
+print("ok")
+"""
+
+
+class SharedReader(unittest.TestCase):
+    def race(self, mode):
+        run = subprocess.run([sys.executable, "-c", SHARED_READER_RACE, MUTANTS, mode],
+                             capture_output=True, text=True, timeout=300)
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "ok"), run.stderr[-2000:])
+
+    def test_threads_sharing_one_check_reader(self):
+        self.race("check")
+
+    def test_threads_sharing_one_read_reader(self):
+        self.race("read")
+
+    def test_threads_sharing_games(self):
+        want = [attributes(g) for g in pgnkit.read(MUTANTS)]
+        games = list(pgnkit.read(MUTANTS))  # attributes not built yet: the threads build them
+        results = [None] * 4
+
+        def work(i):
+            results[i] = [attributes(g) for g in (games if i % 2 else reversed(games))]
+
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(1e-5)
+        try:
+            threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            sys.setswitchinterval(switch)
+        for i, got in enumerate(results):
+            self.assertEqual(got if i % 2 else got[::-1], want)
 
 
 def rss_kib():

@@ -9,10 +9,13 @@ need="libpcre2-dev:libpcre2-8 libcriterion-dev:criterion libzstd-dev:libzstd zli
 case "${1:-build}" in
     # The library tests build with clang too; the Python module needs Debian's
     # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
-    # zip, bzip2, xz, 7z and tar make the archives of tests/cli/archives.sh.
+    # zip, bzip2, xz, 7z and tar make the archives of tests/cli/archives.sh.  setuptools,
+    # wheel, pip and venv: tests/cli/python.sh builds a wheel offline and installs it in
+    # a fresh venv (%module: a module Debian's python3 must import).
     test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang pgn-extract:pgn-extract time:time
                  python3-dev:/usr/bin/python3-config zip:zip bzip2:bzip2 xz-utils:xz
-                 p7zip-full:7z tar:tar" ;;
+                 p7zip-full:7z tar:tar python3-setuptools:%setuptools python3-wheel:%wheel
+                 python3-pip:%pip python3-venv:%ensurepip" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
     # test-scale: Dask distributed (Debian's python3), an sshd and ssh for GNU parallel.
@@ -34,6 +37,7 @@ for pair in $extra; do
     [ -x "/usr/sbin/$cmd" ] && continue
     case $cmd in
         /*) [ -e "$cmd" ] || missing="$missing $pkg" ;;
+        %*) /usr/bin/python3 -c "import ${cmd#%}" >/dev/null 2>&1 || missing="$missing $pkg" ;;
         *) command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg" ;;
     esac
 done

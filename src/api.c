@@ -39,6 +39,7 @@ struct ply_notes {
 struct pgnkit_game {
     const struct game_record *rec;
     bool ktr;
+    bool ep_legal;            /* PGNKIT_EP_LEGAL: pgnkit_game_fen's e.p. convention */
     /* A cursor for walking positions in order: pos is the position after cursor_ply. */
     struct position pos;
     size_t cursor_ply;
@@ -157,6 +158,7 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
     if (r->fd_storage >= 0 && lseek(r->fd_storage, 0, SEEK_CUR) >= 0)
         source_set_seek(r->src, fd_seek); /* a 7z archive's index is at its end */
     r->game.ktr = opts->flags & PGNKIT_KING_TAKES_ROOK;
+    r->game.ep_legal = opts->flags & PGNKIT_EP_LEGAL;
     return r;
 }
 
@@ -290,6 +292,7 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     pgnkit_game *g = xcalloc(1, sizeof *g);
     g->owned = true;
     g->ktr = game->ktr;
+    g->ep_legal = game->ep_legal;
     g->own_rec = *rec;
     g->own_game = *pg;
     g->own_game.tokens = NULL;
@@ -346,6 +349,304 @@ void pgnkit_game_free(pgnkit_game *g)
     diag_list_release(&g->own_rec.diags);
     free(g->notes);
     free(g);
+}
+
+/* ---- saved games (pgnkit_game_save / pgnkit_game_load): a detached game's fields in
+ * order, native byte order, behind a header naming the library version and the sizes of
+ * the structures copied whole (a move, a position), which must match to load ---- */
+
+struct save_out {
+    char *dst;
+    size_t cap, len; /* len counts every byte, also those past cap (not written) */
+};
+
+static void put(struct save_out *o, const void *p, size_t n)
+{
+    if (n && o->len + n <= o->cap)
+        memcpy(o->dst + o->len, p, n);
+    o->len += n;
+}
+
+static void put_u64(struct save_out *o, uint64_t v) { put(o, &v, sizeof v); }
+
+/* A string: its length (UINT64_MAX when absent), then its bytes. */
+static void put_str(struct save_out *o, const char *p, size_t len)
+{
+    put_u64(o, p ? (uint64_t)len : UINT64_MAX);
+    put(o, p, p ? len : 0);
+}
+
+static void put_cstr(struct save_out *o, const char *s) { put_str(o, s, s ? strlen(s) : 0); }
+
+static void put_header(struct save_out *o)
+{
+    put(o, "PGNKITG", 8); /* with its NUL */
+    put_u64(o, PGNKIT_VERSION_NUMBER);
+    put_u64(o, sizeof(struct move));
+    put_u64(o, sizeof(struct position));
+}
+
+static void put_diag(struct save_out *o, const struct diag *d)
+{
+    put_u64(o, d->code);
+    put_u64(o, d->severity);
+    put_u64(o, d->line);
+    put_u64(o, d->col);
+    put_u64(o, d->ply);
+    put_u64(o, d->move_number);
+    put_u64(o, d->side);
+    put_cstr(o, d->message);
+    put_cstr(o, d->san);
+    put_cstr(o, d->fen);
+    put_cstr(o, d->candidates);
+}
+
+static void put_notes(struct save_out *o, const struct ply_notes *n)
+{
+    uint8_t flags = (uint8_t)(n->has_clock | n->has_eval << 1 | n->eval_mate << 2);
+    put(o, &flags, 1);
+    put_u64(o, (uint64_t)(int64_t)n->mate_in);
+    put(o, &n->clock, sizeof n->clock);
+    put(o, &n->pawns, sizeof n->pawns);
+}
+
+size_t pgnkit_game_save(pgnkit_game *g, void *dst, size_t cap)
+{
+    if (!g->notes_filled)
+        fill_notes(g);
+    const struct game_record *rec = g->rec;
+    const struct pgn_game *pg = rec->game;
+    struct save_out o = {dst, cap, 0};
+    put_header(&o);
+    put_u64(&o, (uint64_t)g->ktr | (uint64_t)g->ep_legal << 1 | (uint64_t)rec->chess960 << 2 |
+                    (uint64_t)rec->started << 3 | (uint64_t)pg->skipped << 4 |
+                    (uint64_t)pg->ascii << 5);
+    put_cstr(&o, pg->file);
+    put_cstr(&o, g->member);
+    put_u64(&o, pg->index);
+    put_u64(&o, pg->line);
+    put_u64(&o, pg->offset);
+    put_u64(&o, pg->bytes);
+    put_u64(&o, rec->status);
+    put_u64(&o, rec->end);
+    put_u64(&o, rec->error_ply);
+    put(&o, &rec->start, sizeof rec->start);
+    put(&o, &rec->final, sizeof rec->final);
+    put_str(&o, rec->result_token.ptr, rec->result_token.len);
+    put_str(&o, rec->result_tag.ptr, rec->result_tag.len);
+    put_u64(&o, pg->tag_count);
+    for (size_t i = 0; i < pg->tag_count; i++) {
+        put_str(&o, pg->tags[i].name.ptr, pg->tags[i].name.len);
+        put_str(&o, pg->tags[i].value.ptr, pg->tags[i].value.len);
+        put_u64(&o, pg->tags[i].line);
+        put_u64(&o, pg->tags[i].col);
+    }
+    put_u64(&o, rec->mainline_count);
+    put(&o, rec->mainline, rec->mainline_count * sizeof *rec->mainline);
+    for (size_t ply = 0; ply <= rec->mainline_count; ply++)
+        put_notes(&o, &g->notes[ply]);
+    put_u64(&o, rec->diags.count);
+    for (size_t i = 0; i < rec->diags.count; i++)
+        put_diag(&o, &rec->diags.items[i]);
+    return o.len;
+}
+
+struct save_in {
+    const char *p;
+    size_t left;
+    bool bad;  /* short, or a value out of range: everything after reads as zero */
+    char *text; /* where the next string is copied (the game's own_text) */
+};
+
+static void get(struct save_in *in, void *dst, size_t n)
+{
+    if (in->bad || n > in->left) {
+        in->bad = true;
+        memset(dst, 0, n);
+        return;
+    }
+    memcpy(dst, in->p, n);
+    in->p += n;
+    in->left -= n;
+}
+
+static uint64_t get_u64(struct save_in *in)
+{
+    uint64_t v;
+    get(in, &v, sizeof v);
+    return v;
+}
+
+/* A count of items of at least min_bytes each still to read: 0 (and bad) when more
+ * than the bytes left could hold, so that no allocation trusts the data. */
+static size_t get_count(struct save_in *in, size_t min_bytes)
+{
+    uint64_t n = get_u64(in);
+    if (n > in->left / min_bytes) {
+        in->bad = true;
+        return 0;
+    }
+    return (size_t)n;
+}
+
+/* A string copied NUL-terminated into in->text; {NULL, 0} when absent. */
+static struct slice get_str(struct save_in *in)
+{
+    uint64_t len = get_u64(in);
+    if (len == UINT64_MAX || in->bad)
+        return (struct slice){NULL, 0};
+    if (len > in->left) {
+        in->bad = true;
+        return (struct slice){NULL, 0};
+    }
+    struct slice s = {in->text, (size_t)len};
+    get(in, in->text, (size_t)len);
+    in->text[len] = '\0';
+    in->text += len + 1;
+    return s;
+}
+
+/* A string into a fixed array of cap bytes (a diagnostic's), truncated to fit. */
+static void get_fixed(struct save_in *in, char *dst, size_t cap)
+{
+    struct slice s = get_str(in);
+    size_t n = s.len < cap ? s.len : cap - 1;
+    memcpy(dst, s.ptr ? s.ptr : "", n);
+    dst[n] = '\0';
+}
+
+static void get_diag(struct save_in *in, struct diag *d)
+{
+    memset(d, 0, sizeof *d);
+    uint64_t code = get_u64(in), severity = get_u64(in);
+    in->bad |= code >= DIAG_CODE_COUNT || severity > DIAG_ERROR;
+    d->code = in->bad ? 0 : (enum diag_code)code;
+    d->severity = in->bad ? 0 : (enum diag_severity)severity;
+    d->line = get_u64(in);
+    d->col = get_u64(in);
+    d->ply = (uint32_t)get_u64(in);
+    d->move_number = (uint32_t)get_u64(in);
+    d->side = (uint8_t)get_u64(in);
+    get_fixed(in, d->message, sizeof d->message);
+    get_fixed(in, d->san, sizeof d->san);
+    get_fixed(in, d->fen, sizeof d->fen);
+    get_fixed(in, d->candidates, sizeof d->candidates);
+}
+
+static void get_notes(struct save_in *in, struct ply_notes *n)
+{
+    uint8_t flags;
+    get(in, &flags, 1);
+    n->has_clock = flags & 1;
+    n->has_eval = flags & 2;
+    n->eval_mate = flags & 4;
+    n->mate_in = (int)(int64_t)get_u64(in);
+    get(in, &n->clock, sizeof n->clock);
+    get(in, &n->pawns, sizeof n->pawns);
+}
+
+static bool move_in_range(struct move m)
+{
+    return m.from < SQUARE_COUNT && m.to < SQUARE_COUNT && m.promo < PIECE_TYPE_COUNT;
+}
+
+static bool position_in_range(const struct position *pos)
+{
+    return pos->side_to_move < COLOR_COUNT && pos->variant < VARIANT_COUNT &&
+           (pos->ep_square < SQUARE_COUNT || pos->ep_square == SQ_NONE);
+}
+
+/* The header put_header wrote, for this library and these structures. */
+static bool get_header(struct save_in *in)
+{
+    char magic[8];
+    get(in, magic, sizeof magic);
+    return memcmp(magic, "PGNKITG", 8) == 0 && get_u64(in) == PGNKIT_VERSION_NUMBER &&
+           get_u64(in) == sizeof(struct move) && get_u64(in) == sizeof(struct position) &&
+           !in->bad;
+}
+
+static void load_tags(struct save_in *in, pgnkit_game *g)
+{
+    size_t count = get_count(in, 4 * sizeof(uint64_t));
+    struct pgn_tag *tags = xcalloc(count + 1, sizeof *tags);
+    for (size_t i = 0; i < count; i++) {
+        tags[i].name = get_str(in);
+        tags[i].value = get_str(in);
+        tags[i].line = get_u64(in);
+        tags[i].col = get_u64(in);
+    }
+    g->own_game.tags = tags;
+    g->own_game.tag_count = count;
+}
+
+static void load_moves(struct save_in *in, pgnkit_game *g)
+{
+    size_t count = get_count(in, sizeof(struct move));
+    struct move *moves = xcalloc(count + 1, sizeof *moves);
+    get(in, moves, count * sizeof *moves);
+    for (size_t i = 0; i < count; i++)
+        in->bad |= !move_in_range(moves[i]);
+    g->own_rec.mainline = moves;
+    g->own_rec.mainline_count = count;
+    g->notes_cap = count + 1;
+    g->notes = xcalloc(g->notes_cap, sizeof *g->notes);
+    for (size_t ply = 0; ply <= count; ply++)
+        get_notes(in, &g->notes[ply]);
+    g->notes_filled = true;
+}
+
+pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err)
+{
+    struct save_in in = {data, len, false, NULL};
+    if (!get_header(&in)) {
+        set_error(err, EINVAL, "not a game saved by pgnkit %s%s", PGNKIT_VERSION, "");
+        return NULL;
+    }
+    pgnkit_game *g = xcalloc(1, sizeof *g);
+    g->owned = true;
+    g->rec = &g->own_rec;
+    g->own_rec.game = &g->own_game;
+    /* Every string is shorter than the data and has a NUL added: 2 * len bounds them. */
+    in.text = g->own_text = xmalloc(2 * len + 1);
+    uint64_t flags = get_u64(&in);
+    g->ktr = flags & 1;
+    g->ep_legal = flags & 2;
+    g->own_rec.chess960 = flags & 4;
+    g->own_rec.started = flags & 8;
+    g->own_game.skipped = flags & 16;
+    g->own_game.ascii = flags & 32;
+    g->own_game.file = get_str(&in).ptr;
+    g->member = get_str(&in).ptr;
+    g->own_game.index = get_u64(&in);
+    g->own_game.line = get_u64(&in);
+    g->own_game.offset = get_u64(&in);
+    g->own_game.bytes = get_u64(&in);
+    uint64_t status = get_u64(&in), end = get_u64(&in);
+    in.bad |= status > GAME_SKIPPED || end > GAME_END_VARIANT || !g->own_game.file;
+    g->own_rec.status = in.bad ? 0 : (enum game_status)status;
+    g->own_rec.end = in.bad ? 0 : (enum game_end)end;
+    g->own_rec.error_ply = (uint32_t)get_u64(&in);
+    get(&in, &g->own_rec.start, sizeof g->own_rec.start);
+    get(&in, &g->own_rec.final, sizeof g->own_rec.final);
+    in.bad |= !position_in_range(&g->own_rec.start) || !position_in_range(&g->own_rec.final);
+    g->own_rec.result_token = get_str(&in);
+    g->own_rec.result_tag = get_str(&in);
+    load_tags(&in, g);
+    load_moves(&in, g);
+    size_t diag_count = get_count(&in, 11 * sizeof(uint64_t));
+    for (size_t i = 0; i < diag_count && !in.bad; i++) {
+        struct diag d;
+        get_diag(&in, &d);
+        diag_list_push(&g->own_rec.diags, &d);
+    }
+    if (in.bad || in.left) {
+        pgnkit_game_free(g);
+        set_error(err, EINVAL, "not a game saved by pgnkit %s%s (damaged)", PGNKIT_VERSION, "");
+        return NULL;
+    }
+    g->pos = g->own_rec.start;
+    return g;
 }
 
 /* ---- where and what ---- */
@@ -440,12 +741,17 @@ size_t pgnkit_game_san(pgnkit_game *g, size_t ply, char *dst)
 
 size_t pgnkit_game_fen(pgnkit_game *g, size_t ply, char *dst)
 {
+    return pgnkit_game_fen_ep(g, ply, dst, g->ep_legal);
+}
+
+size_t pgnkit_game_fen_ep(pgnkit_game *g, size_t ply, char *dst, int ep_legal)
+{
     if (!g->rec->started || ply > g->rec->mainline_count) {
         dst[0] = '\0';
         return 0;
     }
     seek_ply(g, ply);
-    return fen_write(&g->pos, dst, PGNKIT_FEN_MAX, 0);
+    return fen_write(&g->pos, dst, PGNKIT_FEN_MAX, ep_legal ? FEN_EP_LEGAL : 0);
 }
 
 /* ---- clocks and evals ---- */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -188,6 +189,119 @@ Test(api, options_reach_the_replay)
     pgnkit_game_diagnostic(g, 0, &d);
     cr_assert_str_eq(d.code, "OVER_DISAMBIGUATED");
     pgnkit_close(r);
+}
+
+Test(api, ep_legal_names_the_square_only_when_a_capture_exists)
+{
+    /* After 1. e4 no black pawn can take on e3; after 2... f5 the e5 pawn can take f6. */
+    static const char text[] = "1. e4 d5 2. e5 f5 *\n";
+    pgnkit_options opts;
+    pgnkit_options_init(&opts);
+    opts.flags = PGNKIT_EP_LEGAL;
+    pgnkit_game *g;
+    pgnkit_reader *r = pgnkit_open_memory(text, strlen(text), NULL, &opts, NULL);
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    char fen[PGNKIT_FEN_MAX];
+    pgnkit_game_fen(g, 1, fen);
+    cr_assert_str_eq(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    pgnkit_game_fen_ep(g, 1, fen, 0);
+    cr_assert_str_eq(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    pgnkit_game_fen(g, 4, fen);
+    cr_assert_str_eq(fen, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    pgnkit_game *kept = pgnkit_game_detach(g);
+    pgnkit_close(r);
+    pgnkit_game_fen(kept, 1, fen);
+    cr_assert_str_eq(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    pgnkit_game_free(kept);
+}
+
+/* Save g and load it back: a game answering every question as g does. */
+static pgnkit_game *save_and_load(pgnkit_game *g)
+{
+    size_t len = pgnkit_game_save(g, NULL, 0);
+    char *data = malloc(len);
+    cr_assert_eq(pgnkit_game_save(g, data, len), len);
+    pgnkit_error err;
+    for (size_t cut = 0; cut < len; cut++) {
+        cr_assert_null(pgnkit_game_load(data, cut, &err), "a save cut at %zu loaded", cut);
+        cr_assert_eq(err.code, EINVAL);
+    }
+    pgnkit_game *copy = pgnkit_game_load(data, len, &err);
+    cr_assert_not_null(copy, "%s", err.message);
+    free(data);
+    return copy;
+}
+
+static void assert_same_game(pgnkit_game *a, pgnkit_game *b)
+{
+    cr_assert_str_eq(pgnkit_game_file(a), pgnkit_game_file(b));
+    cr_assert_eq(pgnkit_game_index(a), pgnkit_game_index(b));
+    cr_assert_eq(pgnkit_game_offset(a), pgnkit_game_offset(b));
+    cr_assert_eq(pgnkit_game_bytes(a), pgnkit_game_bytes(b));
+    cr_assert_eq(pgnkit_game_line(a), pgnkit_game_line(b));
+    cr_assert_eq(pgnkit_game_status(a), pgnkit_game_status(b));
+    cr_assert_eq(pgnkit_game_ending(a), pgnkit_game_ending(b));
+    cr_assert_eq(pgnkit_game_error_ply(a), pgnkit_game_error_ply(b));
+    char want[256];
+    snprintf(want, sizeof want, "%s", str(pgnkit_game_result(a)));
+    cr_assert_str_eq(str(pgnkit_game_result(b)), want);
+    cr_assert_eq(pgnkit_game_tag_count(a), pgnkit_game_tag_count(b));
+    for (size_t i = 0; i < pgnkit_game_tag_count(a); i++) {
+        pgnkit_str name, value, copy_name, copy_value;
+        pgnkit_game_tag(a, i, &name, &value);
+        pgnkit_game_tag(b, i, &copy_name, &copy_value);
+        snprintf(want, sizeof want, "%s", str(name));
+        cr_assert_str_eq(str(copy_name), want);
+        snprintf(want, sizeof want, "%s", str(value));
+        cr_assert_str_eq(str(copy_value), want);
+    }
+    cr_assert_eq(pgnkit_game_ply_count(a), pgnkit_game_ply_count(b));
+    for (size_t ply = 0; ply <= pgnkit_game_ply_count(a); ply++) {
+        char x[PGNKIT_FEN_MAX], y[PGNKIT_FEN_MAX];
+        cr_assert_eq(pgnkit_game_fen(a, ply, x), pgnkit_game_fen(b, ply, y));
+        cr_assert_str_eq(x, y);
+        cr_assert_eq(pgnkit_game_san(a, ply, x), pgnkit_game_san(b, ply, y));
+        cr_assert_str_eq(x, y);
+        double s = 0, t = 0;
+        cr_assert_eq(pgnkit_game_clock(a, ply, &s), pgnkit_game_clock(b, ply, &t));
+        cr_assert_eq(s, t);
+        pgnkit_eval e = {0}, f = {0};
+        cr_assert_eq(pgnkit_game_eval(a, ply, &e), pgnkit_game_eval(b, ply, &f));
+        cr_assert(e.is_mate == f.is_mate && e.pawns == f.pawns && e.mate_in == f.mate_in);
+    }
+    cr_assert_eq(pgnkit_game_diagnostic_count(a), pgnkit_game_diagnostic_count(b));
+    for (size_t i = 0; i < pgnkit_game_diagnostic_count(a); i++) {
+        pgnkit_diagnostic d, e;
+        pgnkit_game_diagnostic(a, i, &d);
+        pgnkit_game_diagnostic(b, i, &e);
+        cr_assert_str_eq(d.code, e.code);
+        cr_assert(d.is_error == e.is_error && d.line == e.line && d.col == e.col &&
+                  d.ply == e.ply);
+        cr_assert_str_eq(d.message, e.message);
+        cr_assert_str_eq(d.san, e.san);
+        cr_assert_str_eq(d.fen, e.fen);
+        cr_assert_str_eq(d.candidates, e.candidates);
+    }
+}
+
+Test(api, a_saved_game_loads_as_the_same_game)
+{
+    pgnkit_reader *r = open_text(two_games);
+    pgnkit_game *g;
+    for (int i = 0; i < 2; i++) { /* clocks and evals; then an illegal move */
+        cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+        pgnkit_game *copy = save_and_load(g);
+        assert_same_game(g, copy);
+        pgnkit_game *again = save_and_load(copy); /* a loaded game saves too */
+        assert_same_game(g, again);
+        pgnkit_game_free(again);
+        pgnkit_game_free(copy);
+    }
+    cr_assert_eq(pgnkit_game_diagnostic_count(g), 1);
+    pgnkit_close(r);
+    pgnkit_error err;
+    cr_assert_null(pgnkit_game_load("PGNKITG", 8, &err));
+    cr_assert_eq(err.code, EINVAL);
 }
 
 /* Write text to dir/name. */

@@ -69,6 +69,8 @@ enum pgnkit_flags {
     PGNKIT_LENIENT = 1 << 1,          /* take the first candidate of an ambiguous SAN */
     PGNKIT_NO_VARIATIONS = 1 << 2,    /* do not replay (...) variations */
     PGNKIT_KING_TAKES_ROOK = 1 << 3,  /* UCI castling as e1h1 in standard games too */
+    PGNKIT_EP_LEGAL = 1 << 4,         /* FENs name the e.p. square only when a legal e.p.
+                                       * capture exists; as --ep legal (since 0.3.0) */
 };
 
 /** Options of a reader; zero-initialize (or pgnkit_options_init) for the defaults. */
@@ -106,6 +108,21 @@ PGNKIT_API int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *e
 PGNKIT_API pgnkit_game *pgnkit_game_detach(pgnkit_game *game);
 /** Free a game from pgnkit_game_detach(); NULL is a no-op (never pass the reader's). */
 PGNKIT_API void pgnkit_game_free(pgnkit_game *game);
+
+/**
+ * A game as bytes, to store or send to another process (Python's pickle uses it):
+ * everything a detached game holds.  Writes at most cap bytes to dst and returns the
+ * size the whole needs (call with cap 0 to learn it); when that is more than cap, dst
+ * holds only a prefix.  (Since 0.3.0.)
+ */
+PGNKIT_API size_t pgnkit_game_save(pgnkit_game *game, void *dst, size_t cap);
+/**
+ * The game pgnkit_game_save wrote, as an owned game (free with pgnkit_game_free); NULL
+ * and *err (EINVAL) when data is not a whole save by this same library version and
+ * build.  Sizes and ranges are checked, but the bytes are trusted as pgnkit's own: load
+ * only what you saved.  (Since 0.3.0.)
+ */
+PGNKIT_API pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err);
 
 /* ---- the game: where it is ---- */
 
@@ -173,6 +190,11 @@ PGNKIT_API size_t pgnkit_game_san(pgnkit_game *g, size_t ply, char *dst);
  * ply is out of range or the start position could not be set up.  Walking the plies in
  * order costs one move each. */
 PGNKIT_API size_t pgnkit_game_fen(pgnkit_game *g, size_t ply, char *dst);
+/** The same with the e.p. convention chosen per call: ep_legal 0 is the PGN standard's
+ * (the square after every double push), 1 the reader option PGNKIT_EP_LEGAL's (only when
+ * a legal e.p. capture exists, as python-chess's board.fen()).  pgnkit_game_fen uses the
+ * reader's option.  (Since 0.3.0.) */
+PGNKIT_API size_t pgnkit_game_fen_ep(pgnkit_game *g, size_t ply, char *dst, int ep_legal);
 
 /* ---- comments: [%clk h:mm:ss] and [%eval ...] after mainline moves ---- */
 
