@@ -27,6 +27,7 @@
 #include "base/xalloc.h"
 
 #include "game/game_mainline.h"
+#include "game/game_tree.h"
 
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
 struct ply_notes {
@@ -50,6 +51,11 @@ struct pgnkit_game {
     struct game_record own_rec;
     struct pgn_game own_game;
     char *own_text;
+    /* The move tree (pgnkit_game_node), built on first use; a detached game has it. */
+    struct game_tree tree;
+    bool tree_built;
+    struct position node_pos; /* the position after node_cursor (0: the start) */
+    size_t node_cursor;
 };
 
 /* Bytes from memory, for the source (which may find them compressed). */
@@ -215,6 +221,7 @@ void pgnkit_close(pgnkit_reader *r)
     if (r->fd >= 0)
         close(r->fd);
     free(r->game.notes);
+    game_tree_release(&r->game.tree);
     free(r->name);
     free(r);
 }
@@ -252,11 +259,16 @@ int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
     g->pos = g->rec->start;
     g->cursor_ply = 0;
     g->notes_filled = false;
+    g->tree_built = false;
+    g->node_pos = g->rec->start;
+    g->node_cursor = 0;
     *game = g;
     return 1;
 }
 
 static void fill_notes(pgnkit_game *g);
+static void fill_notes_by_walk(pgnkit_game *g);
+static void build_tree(pgnkit_game *g);
 
 /* ---- detached games ---- */
 
@@ -282,8 +294,9 @@ static struct slice copy_slice(char **p, struct slice s)
 
 pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
 {
+    build_tree(game); /* both need the tokens, which are not copied */
     if (!game->notes_filled)
-        fill_notes(game); /* needs the tokens, which are not copied */
+        fill_notes(game);
     const struct game_record *rec = game->rec;
     const struct pgn_game *pg = rec->game;
     pgnkit_game *g = xcalloc(1, sizeof *g);
@@ -332,6 +345,9 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->notes_filled = true;
     g->rec = &g->own_rec;
     g->pos = rec->start;
+    game_tree_copy(&g->tree, &game->tree);
+    g->tree_built = true;
+    g->node_pos = rec->start;
     return g;
 }
 
@@ -344,6 +360,7 @@ void pgnkit_game_free(pgnkit_game *g)
     free((void *)g->own_rec.mainline);
     diag_list_release(&g->own_rec.diags);
     free(g->notes);
+    game_tree_release(&g->tree);
     free(g);
 }
 
@@ -464,7 +481,7 @@ static void note_comment(struct ply_notes *n, const struct pgn_token *tok)
 
 /* A mainline move's clock and eval come from its comments (game_mainline.h: the rule of
  * uci --format tsv --with clk,eval). */
-static void fill_notes(pgnkit_game *g)
+static void fill_notes_by_walk(pgnkit_game *g)
 {
     const struct game_record *rec = g->rec;
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
@@ -527,4 +544,156 @@ int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *ou
         .candidates = d->candidates,
     };
     return 0;
+}
+
+/* ---- the move tree ---- */
+
+static void build_tree(pgnkit_game *g)
+{
+    if (g->tree_built)
+        return;
+    game_tree_build(&g->tree, g->rec);
+    g->tree_built = true;
+}
+
+/* A mainline move's clock and eval from the tree, which pairs comments with mainline
+ * moves by fill_notes' rule (game_tree.h): one pass over the tokens instead of two. */
+static void fill_notes(pgnkit_game *g)
+{
+    const struct game_record *rec = g->rec;
+    if (!g->tree_built) {
+        fill_notes_by_walk(g);
+        return;
+    }
+    xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
+    memset(g->notes, 0, sizeof *g->notes);
+    for (size_t ply = 1; ply <= rec->mainline_count; ply++) {
+        const struct game_tree_node *n = &g->tree.nodes[ply];
+        g->notes[ply] = (struct ply_notes){
+            .has_clock = n->has_clock, .has_eval = n->has_eval, .eval_mate = n->eval_mate,
+            .mate_in = n->mate_in, .clock = n->clock, .pawns = n->pawns};
+    }
+    g->notes_filled = true;
+}
+
+pgnkit_str pgnkit_game_comment(pgnkit_game *g)
+{
+    build_tree(g);
+    if (!g->tree.comment_len)
+        return (pgnkit_str){NULL, 0};
+    return (pgnkit_str){g->tree.text + g->tree.comment_at, g->tree.comment_len};
+}
+
+size_t pgnkit_game_node_count(pgnkit_game *g)
+{
+    build_tree(g);
+    return g->tree.count;
+}
+
+static pgnkit_str tree_text(const struct game_tree *t, uint32_t at, uint32_t len)
+{
+    return len ? (pgnkit_str){t->text + at, len} : (pgnkit_str){NULL, 0};
+}
+
+static char promotion_letter(struct move m)
+{
+    if (!m.promo || (m.flags & MOVE_DROP))
+        return 0;
+    return "pnbrqk"[m.promo % 6];
+}
+
+int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count)
+        return -1;
+    const struct game_tree *t = &g->tree;
+    const struct game_tree_node *n = &t->nodes[node];
+    *out = (pgnkit_node){
+        .ply = n->ply,
+        .parent = n->parent,
+        .next = n->next,
+        .variation = n->variation,
+        .next_variation = n->next_variation,
+        .comment = tree_text(t, n->comment_at, n->comment_len),
+        .starting_comment = tree_text(t, n->starting_at, n->starting_len),
+        .nags = n->nag_count ? t->nags + n->nag_at : NULL,
+        .nag_count = n->nag_count,
+        .is_check = n->check_mark != 0,
+        .is_checkmate = n->check_mark == '#',
+        .is_capture = (n->move.flags & MOVE_CAPTURE) != 0,
+        .promotion = promotion_letter(n->move),
+        .has_clock = n->has_clock,
+        .clock = n->clock,
+        .has_eval = n->has_eval,
+        .eval = {.is_mate = n->eval_mate, .pawns = n->pawns, .mate_in = n->mate_in},
+    };
+    return 0;
+}
+
+size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    return uci_write_move(&g->rec->start, g->tree.nodes[node].move, g->ktr, dst);
+}
+
+/* Move the node cursor to the position after node: one move from its parent, forward
+ * along the mainline, or its line replayed from the start. */
+static void seek_node(pgnkit_game *g, size_t node)
+{
+    const struct game_tree_node *nodes = g->tree.nodes;
+    size_t mainline = g->rec->mainline_count;
+    if (node == g->node_cursor)
+        return;
+    if (node <= mainline && g->node_cursor < node) {
+        while (g->node_cursor < node)
+            position_do_move(&g->node_pos, nodes[++g->node_cursor].move);
+        return;
+    }
+    if (nodes[node].parent == g->node_cursor) {
+        position_do_move(&g->node_pos, nodes[node].move);
+        g->node_cursor = node;
+        return;
+    }
+    size_t depth = 0;
+    for (size_t k = node; k; k = nodes[k].parent)
+        depth++;
+    uint32_t *path = xmalloc((depth + 1) * sizeof *path);
+    size_t i = depth;
+    for (size_t k = node; k; k = nodes[k].parent)
+        path[--i] = (uint32_t)k;
+    g->node_pos = g->rec->start;
+    for (i = 0; i < depth; i++)
+        position_do_move(&g->node_pos, nodes[path[i]].move);
+    free(path);
+    g->node_cursor = node;
+}
+
+size_t pgnkit_game_node_san(pgnkit_game *g, size_t node, char *dst)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    const struct game_tree_node *n = &g->tree.nodes[node];
+    seek_node(g, n->parent);
+    size_t len = san_write_marked(&g->node_pos, n->move, n->check_mark, dst);
+    dst[len] = '\0';
+    return len;
+}
+
+size_t pgnkit_game_node_fen(pgnkit_game *g, size_t node, char *dst)
+{
+    build_tree(g);
+    if (!g->rec->started || node > g->tree.count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    seek_node(g, node);
+    return fen_write(&g->node_pos, dst, PGNKIT_FEN_MAX, 0);
 }
