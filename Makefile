@@ -291,10 +291,12 @@ PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()
 PY_SITE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib", \
     "posix_prefix", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))')
 
-build/python/pgnkit.so: python/pgnkitmodule.c include/pgnkit/pgnkit.h build/lib/libpgnkit.a
+build/python/pgnkit.so: python/pgnkitmodule.c python/moves.c python/moves.h include/pgnkit/pgnkit.h \
+    build/lib/libpgnkit.a
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -Wno-missing-prototypes -Wno-cast-function-type -O2 -g -fPIC -shared \
-	    -Iinclude -I$(PY_INCLUDE) $(CFLAGS) -o $@ $< build/lib/libpgnkit.a $(PKG_LIBS) -lm -pthread
+	    -Iinclude -I$(PY_INCLUDE) $(CFLAGS) -o $@ $(filter %.c,$^) build/lib/libpgnkit.a $(PKG_LIBS) \
+	    -lm -pthread
 
 python: build/python/pgnkit.so
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pgnkit/pgnkit.h"
+#include "moves.h"
 
 static PyObject *diagnostic_type; /* collections.namedtuple, made at import */
 static PyObject *verdict_type;
@@ -28,6 +29,7 @@ typedef struct {
     PyObject_HEAD
     pgnkit_game *game;
     PyObject *tags, *uci, *san, *diagnostics, *clocks, *evals; /* built on first use */
+    PyObject *moves;                                           /* moves.c, on first use */
 } GameObject;
 
 static void game_dealloc(GameObject *self)
@@ -39,6 +41,7 @@ static void game_dealloc(GameObject *self)
     Py_XDECREF(self->diagnostics);
     Py_XDECREF(self->clocks);
     Py_XDECREF(self->evals);
+    Py_XDECREF(self->moves);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -230,6 +233,16 @@ CACHED_GETTER(diagnostics)
 CACHED_GETTER(clocks)
 CACHED_GETTER(evals)
 
+static PyObject *game_get_moves(GameObject *self, void *c)
+{
+    (void)c;
+    return cached(&self->moves, pgnkit_py_moves, self->game);
+}
+static PyObject *game_get_comment(GameObject *self, void *c)
+{
+    (void)c;
+    return pgnkit_py_game_comment(self->game);
+}
 static PyObject *game_get_result(GameObject *self, void *c)
 {
     (void)c;
@@ -296,6 +309,11 @@ static PyGetSetDef game_getset[] = {
     {"diagnostics", (getter)game_get_diagnostics, NULL, "list of pgnkit.Diagnostic", NULL},
     {"clocks", (getter)game_get_clocks, NULL, "seconds from [%clk] per ply, or None", NULL},
     {"evals", (getter)game_get_evals, NULL, "[%eval] per ply: pawns (float), '#N', or None",
+     NULL},
+    {"moves", (getter)game_get_moves, NULL,
+     "the mainline as pgnkit.Move objects (comments, NAGs, variations: see pgnkit.Move)",
+     NULL},
+    {"comment", (getter)game_get_comment, NULL, "the comment before the first move, or None",
      NULL},
     {"result", (getter)game_get_result, NULL, "the termination marker written, or None", NULL},
     {"ending", (getter)game_get_ending, NULL, "'checkmate', 'stalemate' or 'none'", NULL},
@@ -415,6 +433,7 @@ static PyObject *reader_next(ReaderObject *self)
     }
     obj->game = owned;
     obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
+    obj->moves = NULL;
     return (PyObject *)obj;
 }
 
@@ -609,6 +628,7 @@ PyMODINIT_FUNC PyInit_pgnkit(void)
         PyModule_AddObjectRef(m, "Verdict", verdict_type) < 0 ||
         PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObjectRef(m, "Reader", (PyObject *)&ReaderType) < 0 ||
+        pgnkit_py_moves_init(m) < 0 ||
         PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0) {
         Py_DECREF(m);
         return NULL;
