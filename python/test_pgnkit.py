@@ -371,5 +371,27 @@ class MovesLikePythonChess(unittest.TestCase):
                     self.assertEqual([m.ply for m in moves], list(range(1, len(moves) + 1)))
 
 
+class MovesDoNotLeak(unittest.TestCase):
+    """NoLeaks' RSS bound, with every game's moves, comments and variations built."""
+
+    def read_all(self):
+        for game in pgnkit.read(LICHESS):
+            game.moves, game.comment
+        for game in read_text(ANNOTATED * 50):
+            game.moves[1].variations[0][0].variations, game.comment
+
+    def test_repeated_moves_keep_memory_flat(self):
+        for _ in range(3):
+            self.read_all()
+        gc.collect()
+        before = rss_kib()
+        for _ in range(15):
+            self.read_all()
+        gc.collect()
+        grown = rss_kib() - before
+        # 15 reads of ~66,000 moves: a Move or a tree left behind per move would be
+        # tens of MiB.
+        self.assertLess(grown, 4 * 1024, f"RSS grew by {grown} KiB")
+
 if __name__ == "__main__":
     unittest.main()
