@@ -642,7 +642,8 @@ size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst)
 }
 
 /* Move the node cursor to the position after node: one move from its parent, forward
- * along the mainline, or its line replayed from the start. */
+ * along the mainline, or from the mainline's cursor (seek_ply) at the ply its line
+ * branches off, then the line's own moves. */
 static void seek_node(pgnkit_game *g, size_t node)
 {
     const struct game_tree_node *nodes = g->tree.nodes;
@@ -659,14 +660,15 @@ static void seek_node(pgnkit_game *g, size_t node)
         g->node_cursor = node;
         return;
     }
-    size_t depth = 0;
-    for (size_t k = node; k; k = nodes[k].parent)
+    size_t depth = 0, branch = node;
+    for (; branch > mainline; branch = nodes[branch].parent)
         depth++;
     uint32_t *path = xmalloc((depth + 1) * sizeof *path);
     size_t i = depth;
-    for (size_t k = node; k; k = nodes[k].parent)
+    for (size_t k = node; k > mainline; k = nodes[k].parent)
         path[--i] = (uint32_t)k;
-    g->node_pos = g->rec->start;
+    seek_ply(g, branch);
+    g->node_pos = g->pos;
     for (i = 0; i < depth; i++)
         position_do_move(&g->node_pos, nodes[path[i]].move);
     free(path);

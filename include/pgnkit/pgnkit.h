@@ -207,7 +207,7 @@ PGNKIT_API size_t pgnkit_game_diagnostic_count(const pgnkit_game *g);
  * are the game's (valid until the next pgnkit_next). */
 PGNKIT_API int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *out);
 
-/* ---- the move tree: comments, NAGs and variations (since 0.4.0) ---- */
+/* ---- the move tree: comments, NAGs and variations (after 0.3.0) ---- */
 
 /*
  * Every move of a game is a node, numbered from 1: nodes 1 .. pgnkit_game_ply_count()
