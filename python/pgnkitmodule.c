@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pgnkit/pgnkit.h"
+#include "moves.h"
 
 static PyObject *diagnostic_type; /* collections.namedtuple, made at import */
 static PyObject *verdict_type;
@@ -29,6 +30,7 @@ typedef struct {
     pgnkit_game *game;
     int ep_legal; /* the reader's ep convention, for fens() without ep= */
     PyObject *tags, *uci, *san, *diagnostics, *clocks, *evals; /* built on first use */
+    PyObject *moves;                                           /* moves.c, on first use */
 } GameObject;
 
 static void game_dealloc(GameObject *self)
@@ -40,6 +42,7 @@ static void game_dealloc(GameObject *self)
     Py_XDECREF(self->diagnostics);
     Py_XDECREF(self->clocks);
     Py_XDECREF(self->evals);
+    Py_XDECREF(self->moves);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -253,6 +256,16 @@ CACHED_GETTER(diagnostics)
 CACHED_GETTER(clocks)
 CACHED_GETTER(evals)
 
+static PyObject *game_get_moves(GameObject *self, void *c)
+{
+    (void)c;
+    return cached(&self->moves, pgnkit_py_moves, self->game);
+}
+static PyObject *game_get_comment(GameObject *self, void *c)
+{
+    (void)c;
+    return pgnkit_py_game_comment(self->game);
+}
 static PyObject *game_get_result(GameObject *self, void *c)
 {
     (void)c;
@@ -408,6 +421,11 @@ static PyGetSetDef game_getset[] = {
     {"clocks", (getter)game_get_clocks, NULL, "seconds from [%clk] per ply, or None", NULL},
     {"evals", (getter)game_get_evals, NULL, "[%eval] per ply: pawns (float), '#N', or None",
      NULL},
+    {"moves", (getter)game_get_moves, NULL,
+     "the mainline as pgnkit.Move objects (comments, NAGs, variations: see pgnkit.Move)",
+     NULL},
+    {"comment", (getter)game_get_comment, NULL, "the comment before the first move, or None",
+     NULL},
     {"result", (getter)game_get_result, NULL, "the termination marker written, or None", NULL},
     {"ending", (getter)game_get_ending, NULL, "'checkmate', 'stalemate' or 'none'", NULL},
     {"status", (getter)game_get_status, NULL, "'ok', 'warnings', 'errors' or 'skipped'", NULL},
@@ -461,6 +479,7 @@ static PyObject *new_game(pgnkit_game *g, int ep_legal)
     obj->game = g;
     obj->ep_legal = ep_legal;
     obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
+    obj->moves = NULL;
     return (PyObject *)obj;
 }
 
@@ -788,6 +807,7 @@ PyMODINIT_FUNC PyInit_pgnkit(void)
         PyModule_AddObjectRef(m, "Verdict", verdict_type) < 0 ||
         PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObjectRef(m, "Reader", (PyObject *)&ReaderType) < 0 ||
+        pgnkit_py_moves_init(m) < 0 ||
         PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0 ||
         !(load_game_function = PyObject_GetAttrString(m, "_load_game"))) {
         Py_DECREF(m);

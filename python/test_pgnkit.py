@@ -29,6 +29,9 @@ INPUTS = sorted(glob.glob(os.path.join(ROOT, "testdata/pgn/**/*.pgn"), recursive
 ]
 LICHESS = os.path.join(ROOT, "testdata/bench/lichess-2021-10-999.pgn.zst")
 MUTANTS = os.path.join(ROOT, "testdata/pgn/mutants/mutants.pgn")
+# Comments, NAGs and nested variations (the 2023 world championship, annotated).
+ANNOTATED_FILE = os.path.join(ROOT, "testdata/pgn/scalachess/pgn-render-wcc2023.pgn")
+VARIANTS = sorted(glob.glob(os.path.join(ROOT, "testdata/variants/pgn/*.pgn")))
 
 
 def cli(*args):
@@ -237,7 +240,8 @@ GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "resu
 def attributes(game):
     return {name: getattr(game, name) for name in GAME_ATTRIBUTES} | {
         "fens": game.fens(), "fens_standard": game.fens(ep="standard"),
-        "fens_legal": game.fens(ep="legal"), "len": len(game), "repr": repr(game)}
+        "fens_legal": game.fens(ep="legal"), "len": len(game), "repr": repr(game),
+        "moves": game.moves, "comment": game.comment}
 
 
 def games_of(path):
@@ -262,7 +266,7 @@ class Pickling(unittest.TestCase):
             with tarfile.open(archive, "w") as tar:
                 tar.add(os.path.join(ROOT, "testdata/pgn/pgn-extract/fischer.pgn"), "a.pgn")
             self.assertEqual({g.member for g in pgnkit.read(archive)}, {"a.pgn"})
-            self.assert_survive_pickling([MUTANTS, LICHESS, archive])
+            self.assert_survive_pickling([MUTANTS, LICHESS, archive, ANNOTATED_FILE, VARIANTS[0]])
 
     def assert_survive_pickling(self, paths):
         for path in paths:
@@ -420,6 +424,180 @@ class NoLeaks(unittest.TestCase):
         self.assertLess(grown_py, 64 * 1024, "Python objects left behind")
         self.assertLess(grown, 4 * 1024, f"RSS grew by {grown} KiB")
 
+
+
+ANNOTATED = """[Event "Annotated"]
+[Result "*"]
+
+{ Opening  
+  remarks } 1. e4! { best by test [%clk 0:03:00] [%eval 0.31] } e5 $1 $14
+( { instead } 1... c5?! { Sicilian } (1... e6 2. d4) 2. Nf3 ; to the end of the line
+) { after the variation } 2. Nf3 { [%clk 0:02:58] [%eval #-2] } {} { second comment }
+Nc6?? 3. Bb5 !! a6!? 4. Bxc6? dxc6 *
+"""
+
+# The same moves as plain mainlines, for the CLI's FENs (an independent replay).
+ANNOTATED_LINES = {
+    "main": "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 *",
+    "sicilian": "1. e4 c5 2. Nf3 *",
+    "french": "1. e4 e6 2. d4 *",
+}
+
+CHECKS = """[Event "Promotion"]
+[SetUp "1"]
+[FEN "8/P6k/8/8/8/8/8/K7 w - - 0 1"]
+
+1. a8=Q Kg6 2. Qg8+ *
+
+[Event "Fool's mate"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+"""
+
+
+def read_text(text):
+    return list(pgnkit.read(io.BytesIO(text.encode("utf-8"))))
+
+
+def cli_fens(text):
+    """FEN after every ply of each game of text, from `pgnkit fen --every`."""
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"pgnkit-moves-{os.getpid()}.pgn")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    try:
+        fens = {}
+        for line in cli("fen", "--every", path).splitlines():
+            game, ply, fen = line.split("\t")
+            fens.setdefault(int(game), []).append(fen)
+        return [fens[k] for k in sorted(fens)]
+    finally:
+        os.unlink(path)
+
+
+class MovesLikePythonChess(unittest.TestCase):
+    """game.moves and game.comment: every attribute of every move, worked out by hand."""
+
+    def assert_moves(self, moves, want, fens):
+        self.assertEqual(len(moves), len(want))
+        for move, (san, uci, ply), fen in zip(moves, want, fens):
+            with self.subTest(san=san):
+                self.assertIsInstance(move, pgnkit.Move)
+                self.assertEqual((move.san, move.uci, move.ply), (san, uci, ply))
+                self.assertEqual(move.fen, fen)
+
+    def test_annotated_game(self):
+        (game,) = read_text(ANNOTATED)
+        self.assertEqual([d.code for d in game.diagnostics], ["NONSTANDARD"], "'!!' as a word")
+        main, sicilian, french = cli_fens("\n\n".join(ANNOTATED_LINES.values()) + "\n")
+        moves = game.moves
+        self.assert_moves(moves, [("e4", "e2e4", 1), ("e5", "e7e5", 2), ("Nf3", "g1f3", 3),
+                                  ("Nc6", "b8c6", 4), ("Bb5", "f1b5", 5), ("a6", "a7a6", 6),
+                                  ("Bxc6", "b5c6", 7), ("dxc6", "d7c6", 8)], main)
+        self.assertEqual(game.comment, "Opening\n  remarks")
+        self.assertEqual([m.comment for m in moves],
+                         ["best by test [%clk 0:03:00] [%eval 0.31]", "after the variation",
+                          "[%clk 0:02:58] [%eval #-2] second comment", None, None, None, None,
+                          None])
+        self.assertEqual([m.nags for m in moves], [[1], [1, 14], [], [4], [3], [5], [2], []])
+        self.assertEqual([m.clock for m in moves], [180.0, None, 178.0] + [None] * 5)
+        self.assertEqual([m.eval for m in moves], [0.31, None, "#-2"] + [None] * 5)
+        self.assertEqual([m.clock for m in moves], game.clocks)
+        self.assertEqual([m.eval for m in moves], game.evals)
+        self.assertEqual([m.is_capture for m in moves], [False] * 6 + [True, True])
+        self.assertFalse(any(m.is_check or m.is_checkmate or m.promotion for m in moves))
+        self.assertEqual([len(m.variations) for m in moves], [0, 1, 0, 0, 0, 0, 0, 0])
+        (line,) = moves[1].variations
+        self.assert_moves(line, [("c5", "c7c5", 2), ("Nf3", "g1f3", 3)], sicilian[1:])
+        self.assertEqual([(m.comment, m.starting_comment, m.nags) for m in line],
+                         [("Sicilian", "instead", [6]), ("to the end of the line", None, [])])
+        self.assertEqual(line[1].variations, [])
+        (nested,) = line[0].variations
+        self.assert_moves(nested, [("e6", "e7e6", 2), ("d4", "d2d4", 3)], french[1:])
+        self.assertEqual([(m.comment, m.nags, m.variations) for m in nested],
+                         [(None, [], []), (None, [], [])])
+
+    def test_checks_mates_and_promotions(self):
+        promotion, mate = read_text(CHECKS)
+        fens = cli_fens(CHECKS)
+        self.assert_moves(promotion.moves, [("a8=Q", "a7a8q", 1), ("Kg6", "h7g6", 2),
+                                            ("Qg8+", "a8g8", 3)], fens[0])
+        self.assertEqual([m.promotion for m in promotion.moves], ["q", None, None])
+        self.assertEqual([m.is_check for m in promotion.moves], [False, False, True])
+        self.assertEqual(promotion.comment, None)
+        self.assert_moves(mate.moves, [("f3", "f2f3", 1), ("e5", "e7e5", 2), ("g4", "g2g4", 3),
+                                       ("Qh4#", "d8h4", 4)], fens[1])
+        self.assertEqual([(m.is_check, m.is_checkmate) for m in mate.moves],
+                         [(False, False)] * 3 + [(True, True)])
+
+    def test_moves_stop_at_an_illegal_move(self):
+        (game,) = read_text("1. e4 { fine } e5 2. Ke3 { never reached } Nf6 (2... Nc6) *\n")
+        self.assertEqual([m.san for m in game.moves], ["e4", "e5"])
+        self.assertEqual(game.moves[1].comment, "never reached",
+                         "comments after an error stay with the last move played (as clocks)")
+        self.assertEqual(game.diagnostics[0].code, "ILLEGAL")
+        self.assertEqual(game.error_ply, 3)
+        (empty,) = read_text("[Event \"no moves\"]\n\n{ only a comment } *\n")
+        self.assertEqual((empty.moves, empty.comment), ([], "only a comment"))
+
+    def test_equality_and_repr(self):
+        first, second = read_text(ANNOTATED + "\n" + ANNOTATED)
+        self.assertEqual(first.moves, second.moves)
+        self.assertIs(first.moves, first.moves, "built once")
+        self.assertNotEqual(first.moves[0], first.moves[1])
+        self.assertFalse(first.moves[0] == "e4")
+        self.assertEqual(repr(first.moves[0]), "Move(ply=1, san='e4', uci='e2e4')")
+        moves = first.moves
+        del first, second
+        gc.collect()
+        self.assertEqual(moves[2].san, "Nf3", "moves outlive their game")
+
+    def test_every_shared_file(self):
+        for path in INPUTS:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                for game in pgnkit.read(path):
+                    moves = game.moves
+                    self.assertEqual([m.uci for m in moves], game.uci)
+                    self.assertEqual([m.san for m in moves], game.san)
+                    self.assertEqual([m.fen for m in moves], game.fens()[1:])
+                    self.assertEqual([m.clock for m in moves], game.clocks)
+                    self.assertEqual([m.eval for m in moves], game.evals)
+                    self.assertEqual([m.ply for m in moves], list(range(1, len(moves) + 1)))
+
+
+    def test_variant_games_in_both_ep_conventions(self):
+        # Drops, explosions and pockets: a move's FEN is the variant's (the C API's tree
+        # replays by the game's rules), equal to game.fens() in the reader's convention.
+        self.assertTrue(VARIANTS)
+        for path in VARIANTS:
+            for ep in ("standard", "legal"):
+                with self.subTest(path=os.path.relpath(path, ROOT), ep=ep):
+                    for game in pgnkit.read(path, ep=ep):
+                        moves = game.moves
+                        self.assertEqual([m.uci for m in moves], game.uci)
+                        self.assertEqual([m.fen for m in moves], game.fens()[1:len(moves) + 1])
+
+
+class MovesDoNotLeak(unittest.TestCase):
+    """NoLeaks' RSS bound, with every game's moves, comments and variations built."""
+
+    def read_all(self):
+        for game in pgnkit.read(LICHESS):
+            game.moves, game.comment
+        for game in read_text(ANNOTATED * 50):
+            game.moves[1].variations[0][0].variations, game.comment
+
+    def test_repeated_moves_keep_memory_flat(self):
+        for _ in range(3):
+            self.read_all()
+        gc.collect()
+        before = rss_kib()
+        for _ in range(15):
+            self.read_all()
+        gc.collect()
+        grown = rss_kib() - before
+        # 15 reads of ~66,000 moves: a Move or a tree left behind per move would be
+        # tens of MiB.
+        self.assertLess(grown, 4 * 1024, f"RSS grew by {grown} KiB")
 
 if __name__ == "__main__":
     unittest.main()

@@ -28,6 +28,7 @@
 #include "base/xalloc.h"
 
 #include "game/game_mainline.h"
+#include "game/game_tree.h"
 
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
 struct ply_notes {
@@ -52,6 +53,11 @@ struct pgnkit_game {
     struct game_record own_rec;
     struct pgn_game own_game;
     char *own_text;
+    /* The move tree (pgnkit_game_node), built on first use; a detached game has it. */
+    struct game_tree tree;
+    bool tree_built;
+    struct position node_pos; /* the position after node_cursor (0: the start) */
+    size_t node_cursor;
 };
 
 /* Bytes from memory, for the source (which may find them compressed). */
@@ -218,6 +224,7 @@ void pgnkit_close(pgnkit_reader *r)
     if (r->fd >= 0)
         close(r->fd);
     free(r->game.notes);
+    game_tree_release(&r->game.tree);
     free(r->name);
     free(r);
 }
@@ -255,11 +262,16 @@ int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
     g->pos = g->rec->start;
     g->cursor_ply = 0;
     g->notes_filled = false;
+    g->tree_built = false;
+    g->node_pos = g->rec->start;
+    g->node_cursor = 0;
     *game = g;
     return 1;
 }
 
 static void fill_notes(pgnkit_game *g);
+static void fill_notes_by_walk(pgnkit_game *g);
+static void build_tree(pgnkit_game *g);
 
 /* ---- detached games ---- */
 
@@ -285,8 +297,9 @@ static struct slice copy_slice(char **p, struct slice s)
 
 pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
 {
+    build_tree(game); /* both need the tokens, which are not copied */
     if (!game->notes_filled)
-        fill_notes(game); /* needs the tokens, which are not copied */
+        fill_notes(game);
     const struct game_record *rec = game->rec;
     const struct pgn_game *pg = rec->game;
     pgnkit_game *g = xcalloc(1, sizeof *g);
@@ -336,6 +349,9 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->notes_filled = true;
     g->rec = &g->own_rec;
     g->pos = rec->start;
+    game_tree_copy(&g->tree, &game->tree);
+    g->tree_built = true;
+    g->node_pos = rec->start;
     return g;
 }
 
@@ -348,6 +364,7 @@ void pgnkit_game_free(pgnkit_game *g)
     free((void *)g->own_rec.mainline);
     diag_list_release(&g->own_rec.diags);
     free(g->notes);
+    game_tree_release(&g->tree);
     free(g);
 }
 
@@ -410,8 +427,39 @@ static void put_notes(struct save_out *o, const struct ply_notes *n)
     put(o, &n->pawns, sizeof n->pawns);
 }
 
+static void put_tree_node(struct save_out *o, const struct game_tree_node *n)
+{
+    put(o, &n->move, sizeof n->move);
+    uint32_t links[] = {n->ply,        n->parent,      n->next,        n->variation,
+                        n->next_variation, n->comment_at, n->comment_len, n->starting_at,
+                        n->starting_len,   n->nag_at,     n->nag_count};
+    for (size_t i = 0; i < sizeof links / sizeof *links; i++)
+        put_u64(o, links[i]);
+    uint8_t flags = (uint8_t)(n->has_clock | n->has_eval << 1 | n->eval_mate << 2);
+    put(o, &flags, 1);
+    put(o, &n->check_mark, 1);
+    put_u64(o, (uint64_t)(int64_t)n->mate_in);
+    put(o, &n->clock, sizeof n->clock);
+    put(o, &n->pawns, sizeof n->pawns);
+}
+
+/* The move tree (comments, NAGs, variations): a saved game has no tokens to build it from. */
+static void put_tree(struct save_out *o, const struct game_tree *t)
+{
+    put_u64(o, t->count);
+    for (size_t i = 0; i <= t->count && t->nodes; i++)
+        put_tree_node(o, &t->nodes[i]);
+    put_str(o, t->text ? t->text : "", t->text_len);
+    put_u64(o, t->nag_len);
+    for (size_t i = 0; i < t->nag_len; i++)
+        put_u64(o, (uint64_t)(int64_t)t->nags[i]);
+    put_u64(o, t->comment_at);
+    put_u64(o, t->comment_len);
+}
+
 size_t pgnkit_game_save(pgnkit_game *g, void *dst, size_t cap)
 {
+    build_tree(g);
     if (!g->notes_filled)
         fill_notes(g);
     const struct game_record *rec = g->rec;
@@ -448,6 +496,7 @@ size_t pgnkit_game_save(pgnkit_game *g, void *dst, size_t cap)
     put_u64(&o, rec->diags.count);
     for (size_t i = 0; i < rec->diags.count; i++)
         put_diag(&o, &rec->diags.items[i]);
+    put_tree(&o, &g->tree);
     return o.len;
 }
 
@@ -580,6 +629,82 @@ static void load_tags(struct save_in *in, pgnkit_game *g)
     g->own_game.tag_count = count;
 }
 
+/* A comment's place in the tree's text: inside it and NUL-terminated (or empty). */
+static bool text_span_ok(const struct game_tree *t, uint32_t at, uint32_t len)
+{
+    return len == 0 || ((uint64_t)at + len < t->text_len && t->text[at + len] == '\0');
+}
+
+/* Node i's links only point forward (children, next moves and variations come later in
+ * the file) and its parent back, so no walk of a loaded tree can loop. */
+static bool tree_node_ok(const struct game_tree *t, size_t i)
+{
+    const struct game_tree_node *n = &t->nodes[i];
+    bool forward = (!n->next || n->next > i) && (!n->variation || n->variation > i) &&
+                   (!n->next_variation || n->next_variation > i) && n->next <= t->count &&
+                   n->variation <= t->count && n->next_variation <= t->count;
+    return forward && (i == 0 ? n->parent == 0 : n->parent < i) && move_in_range(n->move) &&
+           (n->check_mark == 0 || n->check_mark == '+' || n->check_mark == '#') &&
+           text_span_ok(t, n->comment_at, n->comment_len) &&
+           text_span_ok(t, n->starting_at, n->starting_len) &&
+           (uint64_t)n->nag_at + n->nag_count <= t->nag_len;
+}
+
+static void get_tree_node(struct save_in *in, struct game_tree_node *n)
+{
+    get(in, &n->move, sizeof n->move);
+    uint32_t *links[] = {&n->ply,          &n->parent,     &n->next,        &n->variation,
+                         &n->next_variation, &n->comment_at, &n->comment_len, &n->starting_at,
+                         &n->starting_len,   &n->nag_at};
+    for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+        uint64_t v = get_u64(in);
+        in->bad |= v > UINT32_MAX;
+        *links[i] = (uint32_t)v;
+    }
+    uint64_t nags = get_u64(in);
+    in->bad |= nags > UINT16_MAX;
+    n->nag_count = (uint16_t)nags;
+    uint8_t flags;
+    get(in, &flags, 1);
+    n->has_clock = flags & 1;
+    n->has_eval = flags & 2;
+    n->eval_mate = flags & 4;
+    get(in, &n->check_mark, 1);
+    n->mate_in = (int)(int64_t)get_u64(in);
+    get(in, &n->clock, sizeof n->clock);
+    get(in, &n->pawns, sizeof n->pawns);
+}
+
+static void load_tree(struct save_in *in, pgnkit_game *g)
+{
+    struct game_tree *t = &g->tree;
+    memset(t, 0, sizeof *t);
+    size_t count = get_count(in, 13 * sizeof(uint64_t));
+    t->cap = count + 1;
+    t->nodes = xcalloc(t->cap, sizeof *t->nodes);
+    t->count = count;
+    for (size_t i = 0; i <= count && !in->bad; i++)
+        get_tree_node(in, &t->nodes[i]);
+    struct slice text = get_str(in); /* NUL-terminated in own_text: copied to the tree's */
+    t->text_len = t->text_cap = text.len + 1;
+    t->text = xmalloc(t->text_cap);
+    memcpy(t->text, text.ptr ? text.ptr : "", text.len);
+    t->text[text.len] = '\0';
+    t->text_len = text.len;
+    t->nag_len = t->nag_cap = get_count(in, sizeof(uint64_t));
+    t->nags = xcalloc(t->nag_cap + 1, sizeof *t->nags);
+    for (size_t i = 0; i < t->nag_len; i++)
+        t->nags[i] = (int)(int64_t)get_u64(in);
+    uint64_t at = get_u64(in), len = get_u64(in);
+    in->bad |= at > UINT32_MAX || len > UINT32_MAX;
+    t->comment_at = (uint32_t)at;
+    t->comment_len = (uint32_t)len;
+    in->bad |= !text_span_ok(t, t->comment_at, t->comment_len);
+    for (size_t i = 0; i <= count && !in->bad; i++)
+        in->bad |= !tree_node_ok(t, i);
+    g->tree_built = true;
+}
+
 static void load_moves(struct save_in *in, pgnkit_game *g)
 {
     size_t count = get_count(in, sizeof(struct move));
@@ -640,12 +765,15 @@ pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err)
         get_diag(&in, &d);
         diag_list_push(&g->own_rec.diags, &d);
     }
+    load_tree(&in, g);
     if (in.bad || in.left) {
         pgnkit_game_free(g);
         set_error(err, EINVAL, "not a game saved by pgnkit %s%s (damaged)", PGNKIT_VERSION, "");
         return NULL;
     }
     g->pos = g->own_rec.start;
+    g->node_pos = g->own_rec.start;
+    g->node_cursor = 0;
     return g;
 }
 
@@ -771,7 +899,7 @@ static void note_comment(struct ply_notes *n, const struct pgn_token *tok)
 
 /* A mainline move's clock and eval come from its comments (game_mainline.h: the rule of
  * uci --format tsv --with clk,eval). */
-static void fill_notes(pgnkit_game *g)
+static void fill_notes_by_walk(pgnkit_game *g)
 {
     const struct game_record *rec = g->rec;
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
@@ -834,4 +962,158 @@ int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *ou
         .candidates = d->candidates,
     };
     return 0;
+}
+
+/* ---- the move tree ---- */
+
+static void build_tree(pgnkit_game *g)
+{
+    if (g->tree_built)
+        return;
+    game_tree_build(&g->tree, g->rec);
+    g->tree_built = true;
+}
+
+/* A mainline move's clock and eval from the tree, which pairs comments with mainline
+ * moves by fill_notes' rule (game_tree.h): one pass over the tokens instead of two. */
+static void fill_notes(pgnkit_game *g)
+{
+    const struct game_record *rec = g->rec;
+    if (!g->tree_built) {
+        fill_notes_by_walk(g);
+        return;
+    }
+    xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
+    memset(g->notes, 0, sizeof *g->notes);
+    for (size_t ply = 1; ply <= rec->mainline_count; ply++) {
+        const struct game_tree_node *n = &g->tree.nodes[ply];
+        g->notes[ply] = (struct ply_notes){
+            .has_clock = n->has_clock, .has_eval = n->has_eval, .eval_mate = n->eval_mate,
+            .mate_in = n->mate_in, .clock = n->clock, .pawns = n->pawns};
+    }
+    g->notes_filled = true;
+}
+
+pgnkit_str pgnkit_game_comment(pgnkit_game *g)
+{
+    build_tree(g);
+    if (!g->tree.comment_len)
+        return (pgnkit_str){NULL, 0};
+    return (pgnkit_str){g->tree.text + g->tree.comment_at, g->tree.comment_len};
+}
+
+size_t pgnkit_game_node_count(pgnkit_game *g)
+{
+    build_tree(g);
+    return g->tree.count;
+}
+
+static pgnkit_str tree_text(const struct game_tree *t, uint32_t at, uint32_t len)
+{
+    return len ? (pgnkit_str){t->text + at, len} : (pgnkit_str){NULL, 0};
+}
+
+static char promotion_letter(struct move m)
+{
+    if (!m.promo || (m.flags & MOVE_DROP))
+        return 0;
+    return "pnbrqk"[m.promo % 6];
+}
+
+int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count)
+        return -1;
+    const struct game_tree *t = &g->tree;
+    const struct game_tree_node *n = &t->nodes[node];
+    *out = (pgnkit_node){
+        .ply = n->ply,
+        .parent = n->parent,
+        .next = n->next,
+        .variation = n->variation,
+        .next_variation = n->next_variation,
+        .comment = tree_text(t, n->comment_at, n->comment_len),
+        .starting_comment = tree_text(t, n->starting_at, n->starting_len),
+        .nags = n->nag_count ? t->nags + n->nag_at : NULL,
+        .nag_count = n->nag_count,
+        .is_check = n->check_mark != 0,
+        .is_checkmate = n->check_mark == '#',
+        .is_capture = (n->move.flags & MOVE_CAPTURE) != 0,
+        .promotion = promotion_letter(n->move),
+        .has_clock = n->has_clock,
+        .clock = n->clock,
+        .has_eval = n->has_eval,
+        .eval = {.is_mate = n->eval_mate, .pawns = n->pawns, .mate_in = n->mate_in},
+    };
+    return 0;
+}
+
+size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    return uci_write_move(&g->rec->start, g->tree.nodes[node].move, g->ktr, dst);
+}
+
+/* Move the node cursor to the position after node: one move from its parent, forward
+ * along the mainline, or from the mainline's cursor (seek_ply) at the ply its line
+ * branches off, then the line's own moves. */
+static void seek_node(pgnkit_game *g, size_t node)
+{
+    const struct game_tree_node *nodes = g->tree.nodes;
+    size_t mainline = g->rec->mainline_count;
+    if (node == g->node_cursor)
+        return;
+    if (node <= mainline && g->node_cursor < node) {
+        while (g->node_cursor < node)
+            rules_do_move(&g->node_pos, nodes[++g->node_cursor].move);
+        return;
+    }
+    if (nodes[node].parent == g->node_cursor) {
+        rules_do_move(&g->node_pos, nodes[node].move);
+        g->node_cursor = node;
+        return;
+    }
+    size_t depth = 0, branch = node;
+    for (; branch > mainline; branch = nodes[branch].parent)
+        depth++;
+    uint32_t *path = xmalloc((depth + 1) * sizeof *path);
+    size_t i = depth;
+    for (size_t k = node; k > mainline; k = nodes[k].parent)
+        path[--i] = (uint32_t)k;
+    seek_ply(g, branch);
+    g->node_pos = g->pos;
+    for (i = 0; i < depth; i++)
+        rules_do_move(&g->node_pos, nodes[path[i]].move);
+    free(path);
+    g->node_cursor = node;
+}
+
+size_t pgnkit_game_node_san(pgnkit_game *g, size_t node, char *dst)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    const struct game_tree_node *n = &g->tree.nodes[node];
+    seek_node(g, n->parent);
+    size_t len = san_write_marked(&g->node_pos, n->move, n->check_mark, dst);
+    dst[len] = '\0';
+    return len;
+}
+
+size_t pgnkit_game_node_fen(pgnkit_game *g, size_t node, char *dst)
+{
+    build_tree(g);
+    if (!g->rec->started || node > g->tree.count) {
+        dst[0] = '\0';
+        return 0;
+    }
+    seek_node(g, node);
+    return fen_write(&g->node_pos, dst, PGNKIT_FEN_MAX, g->ep_legal ? FEN_EP_LEGAL : 0);
 }

@@ -366,3 +366,57 @@ Test(api, every_pgn_member_of_an_archive_in_order)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/*
+ * The move tree: 1. e4 {a} e5 $1 (1... c5?! {b} (1... e6 2. d4) 2. Nf3) {c} 2. Nf3! *
+ * Nodes 1..3 are the mainline plies; the variation moves follow in file order: c5 (4),
+ * e6 (5) and d4 (6) in the variation nested after c5, Nf3 (7) after c5.  The
+ * FENs are worked out by hand from the opening position.
+ */
+Test(api, move_tree_comments_nags_and_variations)
+{
+    static const char text[] = "{ Before  \n it }  1. e4 { a [%clk 0:01:00] } e5 $1 "
+                               "(1... c5?! {b} (1... e6 2. d4) 2. Nf3) {c} 2. Nf3! *\n";
+    pgnkit_reader *r = open_text(text);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_str_eq(str(pgnkit_game_comment(g)), "Before\n it");
+    cr_assert_eq(pgnkit_game_node_count(g), 7);
+    pgnkit_node n;
+    cr_assert_eq(pgnkit_game_node(g, 8, &n), -1);
+    cr_assert_eq(pgnkit_game_node(g, 0, &n), -1);
+    cr_assert_eq(pgnkit_game_node(g, 1, &n), 0);
+    cr_assert_str_eq(str(n.comment), "a [%clk 0:01:00]");
+    cr_assert(n.has_clock && n.clock == 60.0 && !n.has_eval);
+    cr_assert_eq(n.next, 2);
+    cr_assert_eq(pgnkit_game_node(g, 2, &n), 0);
+    cr_assert_str_eq(str(n.comment), "c", "the comment after the variation is e5's");
+    cr_assert(n.nag_count == 1 && n.nags[0] == 1);
+    cr_assert_eq(n.variation, 4);
+    cr_assert_eq(pgnkit_game_node(g, 4, &n), 0);
+    cr_assert(n.ply == 2 && n.parent == 1 && n.next == 7 && n.variation == 5);
+    cr_assert(n.next_variation == 0 && n.nag_count == 1 && n.nags[0] == 6);
+    cr_assert_str_eq(str(n.comment), "b");
+    char buf[PGNKIT_FEN_MAX];
+    pgnkit_game_node_san(g, 4, buf);
+    cr_assert_str_eq(buf, "c5");
+    pgnkit_game_node_uci(g, 6, buf);
+    cr_assert_str_eq(buf, "d2d4");
+    pgnkit_game_node_fen(g, 6, buf);
+    cr_assert_str_eq(buf, "rnbqkbnr/pppp1ppp/4p3/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3 0 2");
+    pgnkit_game_node_fen(g, 7, buf);
+    cr_assert_str_eq(buf, "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    cr_assert_eq(pgnkit_game_node(g, 3, &n), 0);
+    cr_assert(n.nag_count == 1 && n.nags[0] == 1 && n.next == 0, "Nf3! is $1");
+    pgnkit_game *kept = pgnkit_game_detach(g);
+    pgnkit_close(r);
+    cr_assert_eq(pgnkit_game_node_count(kept), 7);
+    pgnkit_game_node_san(kept, 5, buf);
+    cr_assert_str_eq(buf, "e6");
+    cr_assert_eq(pgnkit_game_node(kept, 5, &n), 0);
+    cr_assert(n.next == 6 && n.parent == 1);
+    cr_assert_str_eq(str(pgnkit_game_comment(kept)), "Before\n it");
+    double clock;
+    cr_assert(pgnkit_game_clock(kept, 1, &clock) && clock == 60.0);
+    pgnkit_game_free(kept);
+}

@@ -229,6 +229,72 @@ PGNKIT_API size_t pgnkit_game_diagnostic_count(const pgnkit_game *g);
  * are the game's (valid until the next pgnkit_next). */
 PGNKIT_API int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *out);
 
+/* ---- the move tree: comments, NAGs and variations (after 0.3.0) ---- */
+
+/*
+ * Every move of a game is a node, numbered from 1: nodes 1 .. pgnkit_game_ply_count()
+ * are the mainline (node n is ply n), the moves of variations follow in file order, and
+ * node 0 stands for the start position.  A node's info links it into the tree: next is
+ * the move after it in its line, variation the first move of the first variation that
+ * replaces it, and from that first move next_variation the next variation replacing the
+ * same move.  Walk a line with next; at each of its moves, each alternative line starts
+ * at variation, then next_variation, ...
+ *
+ * Which text belongs to which move (python-chess's rules, with the differences
+ * docs/api.md lists): a comment ({...} or ;...) belongs to the last move played before
+ * it in the same line; before the first move of the game it is the game's comment
+ * (pgnkit_game_comment), before the first move of a variation that move's starting
+ * comment.  Each comment loses its surrounding blanks (and the blanks at its line ends;
+ * line ends are '\n'); empty ones are dropped, the others joined by one space.  NAGs are
+ * $n, a move's glyph suffix (e4! is $1, e4?! is $6) and glyphs written as words, in file
+ * order, each once.  A variation opened before any move of its line is not in the tree,
+ * nor are the moves of a line after one that could not be played (its diagnostics say
+ * why).  The tree is built on the first call about it (one pass over the game's tokens);
+ * a detached game has it already.
+ */
+
+/** The game's comment (the comments before its first move); ptr NULL when none. */
+PGNKIT_API pgnkit_str pgnkit_game_comment(pgnkit_game *g);
+
+/** Nodes in the tree: the mainline's plies and the moves of every variation. */
+PGNKIT_API size_t pgnkit_game_node_count(pgnkit_game *g);
+
+typedef struct pgnkit_node {
+    size_t ply;            /* plies from the game's start to after this move (1-based) */
+    size_t parent;         /* the node played before it; 0: the start position */
+    size_t next;           /* the next move of its line, or 0 at the line's end */
+    size_t variation;      /* the first node of the first variation replacing it, or 0 */
+    size_t next_variation; /* on a variation's first node: the next variation replacing
+                            * the same move, or 0 */
+    pgnkit_str comment;    /* the comments after it, joined; ptr NULL when none (the
+                            * text is NUL-terminated) */
+    pgnkit_str starting_comment; /* a variation's first node: the comments between '('
+                                  * and it; ptr NULL when none */
+    const int *nags;       /* nag_count NAGs, in file order */
+    size_t nag_count;
+    int is_check;          /* the move gives check (checkmate included) */
+    int is_checkmate;
+    int is_capture;        /* takes a piece (en passant included) */
+    char promotion;        /* 'q', 'r', 'b', 'n' ('k' in Antichess), or 0 */
+    int has_clock;         /* 1: clock holds the first [%clk] of its comments, seconds */
+    double clock;
+    int has_eval;          /* 1: eval holds the first [%eval] of its comments */
+    pgnkit_eval eval;
+} pgnkit_node;
+
+/** Node number node (1 .. pgnkit_game_node_count()) into *out: 0, or -1 when out of
+ * range.  The strings and NAGs are the game's (valid as long as the game). */
+PGNKIT_API int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out);
+/** The node's move as UCI (PGNKIT_UCI_MAX bytes, NUL-terminated); 0 when out of range. */
+PGNKIT_API size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst);
+/** The node's move as canonical SAN (PGNKIT_SAN_MAX bytes). */
+PGNKIT_API size_t pgnkit_game_node_san(pgnkit_game *g, size_t node, char *dst);
+/** The FEN after the node's move (node 0: the start position; PGNKIT_FEN_MAX bytes), in
+ * the reader's e.p. convention (PGNKIT_EP_LEGAL: the field only when a capture is legal).
+ * Asking for a node after its parent, or for the node whose FEN was asked last, costs
+ * one move; any other node replays its line from the start. */
+PGNKIT_API size_t pgnkit_game_node_fen(pgnkit_game *g, size_t node, char *dst);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,266 @@
+/*
+ * game_tree.c - the move tree of a replayed game (game_tree.h): one walk over its tokens
+ * with a stack of open lines, comments and NAGs copied as they come.
+ */
+#include "game/game_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "pgn/comment.h"
+
+/* A line being walked: the mainline, or a variation open at the token. */
+struct line {
+    uint32_t last;        /* the last node played in it, 0 before its first */
+    uint32_t replaces;    /* a variation: the node its first move is an alternative to */
+    uint32_t last_alt;    /* a variation: the node it hangs after in replaces' chain */
+    uint32_t starting_at, starting_len; /* comments before its first move */
+    bool skip;            /* not in the tree: opened before any move of its line */
+};
+
+struct builder {
+    struct game_tree *t;
+    const struct game_record *rec;
+    struct line *lines;
+    size_t depth, lines_cap;
+    uint32_t mainline_seen;
+};
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Append the normalized text of s[0, len) at the end of t->text (no NUL); returns the
+ * bytes written, 0 when it is all blank. */
+static size_t append_normalized(struct game_tree *t, const char *s, size_t len)
+{
+    xgrow((void **)&t->text, &t->text_cap, t->text_len + len + 2, 1);
+    char *out = t->text + t->text_len;
+    size_t n = 0;
+    size_t i = 0;
+    while (i < len && is_blank(s[i]))
+        i++;
+    for (; i < len; i++) {
+        char c = s[i];
+        if (c == '\r') {
+            if (i + 1 < len && s[i + 1] == '\n')
+                continue;
+            c = '\n';
+        }
+        if (c == '\n')
+            while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t'))
+                n--;
+        out[n++] = c;
+    }
+    while (n > 0 && is_blank(out[n - 1]))
+        n--;
+    return n;
+}
+
+/* Add the comment tok to the text at (*at, *len): joined by a space, kept NUL-terminated
+ * and whole at the end of t->text (moved there when something came after it). */
+static void add_comment(struct game_tree *t, uint32_t *at, uint32_t *len,
+                        const struct pgn_token *tok)
+{
+    if (*len && (size_t)*at + *len + 1 != t->text_len) {
+        xgrow((void **)&t->text, &t->text_cap, t->text_len + *len + 1, 1);
+        memcpy(t->text + t->text_len, t->text + *at, *len + 1);
+        *at = (uint32_t)t->text_len;
+        t->text_len += *len + 1;
+    }
+    size_t start = t->text_len;
+    if (*len)
+        t->text_len--; /* over the NUL, with a space in its place */
+    size_t sep = *len ? 1 : 0;
+    t->text_len += sep;
+    size_t n = append_normalized(t, tok->text, tok->len);
+    if (!n) {
+        t->text_len = start;
+        return;
+    }
+    if (sep)
+        t->text[t->text_len - 1] = ' ';
+    else
+        *at = (uint32_t)t->text_len;
+    t->text_len += n;
+    t->text[t->text_len++] = '\0';
+    *len += (uint32_t)(sep + n);
+}
+
+/* The first [%clk] and [%eval] of a move's comments (api.c's rule for the mainline). */
+static void note_commands(struct game_tree_node *n, const struct pgn_token *tok)
+{
+    bool mate;
+    if (!n->has_clock)
+        n->has_clock = comment_parse_clock(comment_command(tok->text, tok->len, "clk"),
+                                           &n->clock);
+    if (!n->has_eval && comment_parse_eval(comment_command(tok->text, tok->len, "eval"), &mate,
+                                           &n->pawns, &n->mate_in)) {
+        n->has_eval = true;
+        n->eval_mate = mate;
+    }
+}
+
+static void add_nag(struct game_tree *t, struct game_tree_node *n, int nag)
+{
+    for (size_t k = 0; k < n->nag_count; k++)
+        if (t->nags[n->nag_at + k] == nag)
+            return;
+    if (n->nag_count && (size_t)n->nag_at + n->nag_count != t->nag_len) {
+        xgrow((void **)&t->nags, &t->nag_cap, t->nag_len + n->nag_count + 1, sizeof *t->nags);
+        memcpy(t->nags + t->nag_len, t->nags + n->nag_at, n->nag_count * sizeof *t->nags);
+        n->nag_at = (uint32_t)t->nag_len;
+        t->nag_len += n->nag_count;
+    }
+    xgrow((void **)&t->nags, &t->nag_cap, t->nag_len + 1, sizeof *t->nags);
+    if (!n->nag_count)
+        n->nag_at = (uint32_t)t->nag_len;
+    t->nags[t->nag_len++] = nag;
+    n->nag_count++;
+}
+
+static int parse_nag(const struct pgn_token *tok)
+{
+    int v = 0;
+    for (size_t k = 1; k < tok->len && tok->text[k] >= '0' && tok->text[k] <= '9'; k++)
+        v = v < 100000 ? v * 10 + (tok->text[k] - '0') : v;
+    return v;
+}
+
+/* The node for a move played in line l: mainline plies keep their numbers. */
+static uint32_t new_node(struct builder *b, const struct game_token_move *m)
+{
+    struct game_tree *t = b->t;
+    struct line *l = &b->lines[b->depth];
+    uint32_t id;
+    if (b->depth == 0) {
+        if (b->mainline_seen >= b->rec->mainline_count)
+            return 0; /* cannot happen: the depth-0 moves played are the mainline */
+        id = ++b->mainline_seen;
+    } else {
+        xgrow((void **)&t->nodes, &t->cap, t->count + 2, sizeof *t->nodes);
+        id = (uint32_t)++t->count;
+    }
+    struct game_tree_node *n = &t->nodes[id];
+    *n = (struct game_tree_node){.move = m->move, .ply = m->ply, .check_mark = m->check_mark};
+    if (l->last) {
+        n->parent = l->last;
+        t->nodes[l->last].next = id;
+    } else {
+        n->parent = l->replaces ? t->nodes[l->replaces].parent : 0;
+        if (l->last_alt)
+            t->nodes[l->last_alt].next_variation = id;
+        else if (l->replaces)
+            t->nodes[l->replaces].variation = id;
+        n->starting_at = l->starting_at;
+        n->starting_len = l->starting_len;
+    }
+    l->last = id;
+    return id;
+}
+
+static void open_line(struct builder *b)
+{
+    xgrow((void **)&b->lines, &b->lines_cap, b->depth + 2, sizeof *b->lines);
+    const struct line *parent = &b->lines[b->depth];
+    struct line *l = &b->lines[++b->depth];
+    *l = (struct line){.replaces = parent->last, .skip = parent->skip || !parent->last};
+    if (!l->skip) {
+        uint32_t alt = b->t->nodes[l->replaces].variation;
+        while (alt && b->t->nodes[alt].next_variation)
+            alt = b->t->nodes[alt].next_variation;
+        l->last_alt = alt;
+    }
+}
+
+static void take_token(struct builder *b, const struct pgn_token *tok,
+                       const struct game_token_move *m)
+{
+    struct game_tree *t = b->t;
+    if (tok->kind == PGN_TOK_VARIATION_START) {
+        open_line(b);
+        return;
+    }
+    if (tok->kind == PGN_TOK_VARIATION_END) {
+        b->depth -= b->depth > 0;
+        return;
+    }
+    struct line *l = &b->lines[b->depth];
+    if (l->skip)
+        return;
+    struct game_tree_node *last = l->last ? &t->nodes[l->last] : NULL;
+    switch (tok->kind) {
+    case PGN_TOK_MOVE:
+        if (m->played) {
+            uint32_t id = new_node(b, m);
+            int nag = m->suffix_len ? san_glyph_nag(tok->text + tok->len - m->suffix_len,
+                                                    m->suffix_len)
+                                    : 0;
+            if (id && nag)
+                add_nag(t, &t->nodes[id], nag);
+        } else if (last) {
+            int nag = san_glyph_nag(tok->text, tok->len);
+            if (nag)
+                add_nag(t, last, nag);
+        }
+        break;
+    case PGN_TOK_NAG:
+        if (last)
+            add_nag(t, last, parse_nag(tok));
+        break;
+    case PGN_TOK_COMMENT:
+    case PGN_TOK_LINE_COMMENT:
+        if (last) {
+            add_comment(t, &last->comment_at, &last->comment_len, tok);
+            note_commands(last, tok);
+        } else if (b->depth == 0) {
+            add_comment(t, &t->comment_at, &t->comment_len, tok);
+        } else {
+            add_comment(t, &l->starting_at, &l->starting_len, tok);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void game_tree_build(struct game_tree *t, const struct game_record *rec)
+{
+    size_t mainline = rec->mainline_count;
+    xgrow((void **)&t->nodes, &t->cap, mainline + 1, sizeof *t->nodes);
+    memset(t->nodes, 0, (mainline + 1) * sizeof *t->nodes);
+    t->count = mainline;
+    t->text_len = 0;
+    t->nag_len = 0;
+    t->comment_at = t->comment_len = 0;
+    struct builder b = {.t = t, .rec = rec};
+    xgrow((void **)&b.lines, &b.lines_cap, 1, sizeof *b.lines);
+    b.lines[0] = (struct line){0};
+    struct game_part part;
+    for (bool more = rec->started && game_part_first(rec, &part); more;
+         more = game_part_next(rec, &part))
+        for (size_t i = 0; i < part.count; i++)
+            take_token(&b, &part.tokens[i], &part.moves[i]);
+    free(b.lines);
+}
+
+void game_tree_copy(struct game_tree *dst, const struct game_tree *src)
+{
+    *dst = *src;
+    dst->cap = src->count + 1;
+    dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
+    memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
+    dst->text_cap = src->text_len + 1;
+    dst->text = xmalloc(dst->text_cap);
+    memcpy(dst->text, src->text, src->text_len);
+    dst->nag_cap = src->nag_len + 1;
+    dst->nags = xmalloc(dst->nag_cap * sizeof *dst->nags);
+    memcpy(dst->nags, src->nags, src->nag_len * sizeof *dst->nags);
+}
+
+void game_tree_release(struct game_tree *t)
+{
+    free(t->nodes);
+    free(t->text);
+    free(t->nags);
+    *t = (struct game_tree){0};
+}

@@ -1,0 +1,71 @@
+/**
+ * game_tree.h - a replayed game's moves as a tree, with what is written about each one:
+ * the comments after it, its NAGs, its clock and eval, and the variations that replace it.
+ *
+ * Nodes are numbered from 1; node i for i <= rec->mainline_count is mainline ply i, so
+ * the mainline needs no links to walk; variation nodes follow in file order.  Node 0 is
+ * the start position.  The tree owns copies of everything it holds (no token is kept), so
+ * it outlives the game's tokens and can be copied as it is (game_tree_copy).
+ *
+ * The rules, python-chess's where it has one (docs/python.md tells the differences):
+ * - A comment belongs to the last move played before it in the same line (the comments
+ *   at depth 0 after a mainline move up to the next one, as game_mainline.h pairs them:
+ *   the ones after a closed variation too).  A comment before the first move of the
+ *   game is the game's comment; one before the first move of a variation is that move's
+ *   starting comment.  {...} and ;... alike; each one's text has its surrounding blanks
+ *   removed, its line ends made '\n' and the blanks before them removed; empty ones are
+ *   dropped and the rest joined by one space.
+ * - NAGs: $n, a glyph suffix of the move (e4!, e4?!) and a glyph written as its own word
+ *   (san_glyph_nag: ! ? !! ?? !? ?! and the others it knows), in file order, each once.
+ * - The clock and eval of a move are the first [%clk] and [%eval] of its comments.
+ * - A variation is the alternatives to the last move played before its '('; one opened
+ *   before any move of its line, and the moves of a line after one that was not played
+ *   (an error), are not in the tree.
+ */
+#ifndef PGNKIT_GAME_TREE_H
+#define PGNKIT_GAME_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+
+struct game_tree_node {
+    struct move move;
+    uint32_t ply;            /* from the game's start, 1-based */
+    uint32_t parent;         /* the node played before it; 0: the start position */
+    uint32_t next;           /* the next move of its line, or 0 */
+    uint32_t variation;      /* the first node of the first variation replacing it, or 0 */
+    uint32_t next_variation; /* first node of a variation: the next one replacing the same
+                              * move, or 0 */
+    uint32_t comment_at, comment_len;      /* into game_tree.text */
+    uint32_t starting_at, starting_len;    /* the starting comment, into game_tree.text */
+    uint32_t nag_at;                       /* into game_tree.nags */
+    uint16_t nag_count;
+    char check_mark;         /* '+', '#' or 0, as the replay found it */
+    bool has_clock, has_eval, eval_mate;
+    int mate_in;
+    double clock, pawns;
+};
+
+struct game_tree {
+    struct game_tree_node *nodes; /* [0, count]: nodes[0] is the start position's */
+    size_t count, cap;
+    char *text;                   /* every comment's text, each NUL-terminated */
+    size_t text_len, text_cap;
+    int *nags;
+    size_t nag_len, nag_cap;
+    uint32_t comment_at, comment_len; /* the game's comment (before its first move) */
+};
+
+/** Fill t (its storage reused) with rec's tree: walks rec's parts (game_part_first: one
+ *  walk at a time), which needs its token moves (not skip_token_moves). */
+void game_tree_build(struct game_tree *t, const struct game_record *rec);
+
+/** *dst: an owned copy of src, sized to fit. */
+void game_tree_copy(struct game_tree *dst, const struct game_tree *src);
+
+void game_tree_release(struct game_tree *t);
+
+#endif
