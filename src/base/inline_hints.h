@@ -1,6 +1,8 @@
 /*
- * inline_hints.h - the two inlining hints the per-ply and per-byte paths use, defined
- * once.  Private to src/.
+ * inline_hints.h - the inlining hints the per-ply and per-byte paths use, defined once.
+ * Private to src/.  Attributes only: a function's linkage is written where it is
+ * defined (`static inline PGNKIT_HOT`, `static PGNKIT_COLD`), so a reader sees at once
+ * which functions are file-local and which are the module's interface.
  *
  * PGNKIT_HOT: always inline.  LTO's size heuristics otherwise move the small per-ply
  * helpers in and out of line after unrelated edits, which was measured to cost more
@@ -13,13 +15,13 @@
 #define PGNKIT_INLINE_HINTS_H
 
 #if defined(__GNUC__)
-#define PGNKIT_HOT static inline __attribute__((always_inline))
-#define PGNKIT_COLD static __attribute__((noinline, cold))
-#define PGNKIT_NOINLINE static __attribute__((noinline))
+#define PGNKIT_HOT __attribute__((always_inline))
+#define PGNKIT_COLD __attribute__((noinline, cold))
+#define PGNKIT_NOINLINE __attribute__((noinline))
 #else
-#define PGNKIT_HOT static inline
-#define PGNKIT_COLD static
-#define PGNKIT_NOINLINE static
+#define PGNKIT_HOT
+#define PGNKIT_COLD
+#define PGNKIT_NOINLINE
 #endif
 
 #endif

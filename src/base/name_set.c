@@ -27,7 +27,7 @@ bool name_set_has(const struct name_set *s, uint64_t h)
     }
 }
 
-PGNKIT_COLD void grow(struct name_set *s)
+static PGNKIT_COLD void grow(struct name_set *s)
 {
     uint64_t *old = s->slots;
     size_t old_cap = s->cap;

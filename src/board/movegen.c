@@ -63,7 +63,7 @@ bool movegen_pinned_on_line(const struct position *pos, int ksq, int from, bitbo
 }
 
 /* The state without the pinned set (see pinned_away). */
-PGNKIT_HOT void state_init_light(struct gen_state *st, const struct position *pos)
+static inline PGNKIT_HOT void state_init_light(struct gen_state *st, const struct position *pos)
 {
     st->us = pos->side_to_move;
     st->them = st->us ^ 1;
@@ -81,14 +81,14 @@ PGNKIT_HOT void state_init_light(struct gen_state *st, const struct position *po
         st->target = 0;
 }
 
-PGNKIT_HOT void state_init(struct gen_state *st, const struct position *pos)
+static inline PGNKIT_HOT void state_init(struct gen_state *st, const struct position *pos)
 {
     state_init_light(st, pos);
     st->pinned = pinned_of(pos, st->us, st->ksq, st->occ);
 }
 
 /* Is sq attacked by the enemy once our king is lifted off the board? */
-PGNKIT_HOT bool king_square_attacked(const struct position *pos, const struct gen_state *st,
+static inline PGNKIT_HOT bool king_square_attacked(const struct position *pos, const struct gen_state *st,
                                      int sq)
 {
     bitboard occ = st->occ ^ bb_square(st->ksq);
@@ -162,7 +162,7 @@ static const char *castle_check(const struct position *pos, const struct gen_sta
 
 /* ---- the generator: one body, specialised for "write moves" and "count only" ---- */
 
-PGNKIT_HOT int emit_set(struct move *out, int n, int from, bitboard to_set, bitboard enemy,
+static inline PGNKIT_HOT int emit_set(struct move *out, int n, int from, bitboard to_set, bitboard enemy,
                         bool count)
 {
     if (count)
@@ -175,7 +175,7 @@ PGNKIT_HOT int emit_set(struct move *out, int n, int from, bitboard to_set, bitb
     return n;
 }
 
-PGNKIT_HOT int emit_pawn(struct move *out, int n, int from, int to, uint8_t flags, bool promo,
+static inline PGNKIT_HOT int emit_pawn(struct move *out, int n, int from, int to, uint8_t flags, bool promo,
                          bool count)
 {
     if (count)
@@ -190,7 +190,7 @@ PGNKIT_HOT int emit_pawn(struct move *out, int n, int from, int to, uint8_t flag
 }
 
 /* Pawns moved together by a shift: dsts holds destinations, from = to - delta. */
-PGNKIT_HOT int emit_pawn_set(struct move *out, int n, bitboard dsts, int delta, uint8_t flags,
+static inline PGNKIT_HOT int emit_pawn_set(struct move *out, int n, bitboard dsts, int delta, uint8_t flags,
                              bitboard promo_rank, bool count)
 {
     if (count)
@@ -202,7 +202,7 @@ PGNKIT_HOT int emit_pawn_set(struct move *out, int n, bitboard dsts, int delta, 
     return n;
 }
 
-PGNKIT_HOT int gen_pawns(const struct position *pos, const struct gen_state *st, struct move *out,
+static inline PGNKIT_HOT int gen_pawns(const struct position *pos, const struct gen_state *st, struct move *out,
                          int n, bool count)
 {
     bool white = st->us == WHITE;
@@ -256,7 +256,7 @@ PGNKIT_HOT int gen_pawns(const struct position *pos, const struct gen_state *st,
     return n;
 }
 
-PGNKIT_HOT int gen_all(const struct position *pos, struct move *out, bool count)
+static inline PGNKIT_HOT int gen_all(const struct position *pos, struct move *out, bool count)
 {
     struct gen_state st;
     state_init(&st, pos);
@@ -386,7 +386,7 @@ bool position_ep_legal(const struct position *pos)
 
 /* A pawn push or ordinary capture (not en passant) to `to`, which must be in target.
  * Needs no gen_state, so the common case out of check reads the position directly. */
-PGNKIT_HOT int legal_to_pawn_plain(const struct position *pos, int to, bitboard from_mask,
+static inline PGNKIT_HOT int legal_to_pawn_plain(const struct position *pos, int to, bitboard from_mask,
                                    bitboard target, struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
@@ -442,7 +442,7 @@ static int legal_to_pawn(const struct position *pos, const struct gen_state *st,
 
 /* A knight, bishop, rook or queen to `to`, our king not in check: the common SAN move,
  * which needs no check mask. */
-PGNKIT_HOT int legal_to_piece(const struct position *pos, enum piece_type t, int to,
+static inline PGNKIT_HOT int legal_to_piece(const struct position *pos, enum piece_type t, int to,
                               bitboard from_mask, struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
@@ -464,7 +464,7 @@ PGNKIT_HOT int legal_to_piece(const struct position *pos, enum piece_type t, int
 /* A king step to `to` (not onto our own piece): legal when `to` is not attacked with
  * the king lifted off the board (x-ray checks).  Needs no check or pin mask, so it
  * reads the position directly. */
-PGNKIT_HOT int legal_to_king(const struct position *pos, int to, bitboard from_mask,
+static inline PGNKIT_HOT int legal_to_king(const struct position *pos, int to, bitboard from_mask,
                              struct move *out)
 {
     int us = pos->side_to_move, ksq = pos->king_square[us];
@@ -480,7 +480,7 @@ PGNKIT_HOT int legal_to_king(const struct position *pos, int to, bitboard from_m
 
 /* Pawns, the king, and any move while in check.  Out of line so that the common case
  * in movegen_legal_to() keeps a small frame. */
-PGNKIT_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
+static PGNKIT_NOINLINE int legal_to_general(const struct position *pos, enum piece_type t, int to,
                                      bitboard from_mask, struct move *out)
 {
     if (t == KING)

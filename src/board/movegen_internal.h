@@ -21,7 +21,7 @@ bool movegen_pinned_on_line(const struct position *pos, int ksq, int from, bitbo
  * alone: no line through king and piece, a move along that line, or no enemy slider on
  * it (enemy_sliders: the caller's, as stores into a move list may alias the position).
  */
-PGNKIT_HOT bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
+static inline PGNKIT_HOT bool pinned_away(const struct position *pos, int ksq, int from, int to, bitboard occ,
                             bitboard enemy, bitboard enemy_sliders)
 {
     bitboard line = att_line(ksq, from);
@@ -31,7 +31,7 @@ PGNKIT_HOT bool pinned_away(const struct position *pos, int ksq, int from, int t
 }
 
 /* The enemy's bishops, rooks and queens: what pinned_away() looks for. */
-PGNKIT_HOT bitboard sliders_of(const struct position *pos, bitboard enemy)
+static inline PGNKIT_HOT bitboard sliders_of(const struct position *pos, bitboard enemy)
 {
     return enemy & (pos->by_type[BISHOP] | pos->by_type[ROOK] | pos->by_type[QUEEN]);
 }

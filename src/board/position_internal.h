@@ -12,7 +12,7 @@
 /* Making a move is the inner loop of SAN resolution and perft: PGNKIT_HOT. */
 
 /* Pieces of colour `by` attacking sq through occupancy occ. */
-PGNKIT_HOT bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
+static inline PGNKIT_HOT bitboard pos_attackers(const struct position *pos, int sq, int by, bitboard occ)
 {
     bitboard them = pos->by_color[by];
     bitboard rq = pos->by_type[ROOK] | pos->by_type[QUEEN];
@@ -26,7 +26,7 @@ PGNKIT_HOT bitboard pos_attackers(const struct position *pos, int sq, int by, bi
  * FEN reads (the mailbox, rights, e.p. square, clocks, kings' squares; fen --every's
  * replay, pos_move_board), true everything (pos_move_pieces).  One body for both, so
  * the two cannot drift apart. */
-PGNKIT_HOT void pos_put_bb(struct position *pos, int sq, uint8_t piece, bool bitboards)
+static inline PGNKIT_HOT void pos_put_bb(struct position *pos, int sq, uint8_t piece, bool bitboards)
 {
     bitboard b = bb_square(sq);
     pos->board[sq] = piece;
@@ -36,7 +36,7 @@ PGNKIT_HOT void pos_put_bb(struct position *pos, int sq, uint8_t piece, bool bit
     }
 }
 
-PGNKIT_HOT void pos_remove_bb(struct position *pos, int sq, bool bitboards)
+static inline PGNKIT_HOT void pos_remove_bb(struct position *pos, int sq, bool bitboards)
 {
     bitboard b = bb_square(sq);
     uint8_t piece = pos->board[sq];
@@ -58,7 +58,7 @@ static inline void pos_remove(struct position *pos, int sq)
 }
 
 /* Castling: the king and rook swap to their g/f (king side) or c/d (queen side) files. */
-PGNKIT_HOT void pos_castle_bb(struct position *pos, int us, int k, int r, bool bitboards)
+static inline PGNKIT_HOT void pos_castle_bb(struct position *pos, int us, int k, int r, bool bitboards)
 {
     int rank = square_rank(k);
     bool king_side = r > k;
@@ -80,7 +80,7 @@ static inline void pos_castle(struct position *pos, int us, int k, int r)
  * `bitboards`).  Returns the type of the piece standing on m.to afterwards (the
  * promotion piece for a promotion), or -1 for a move that moved more than that one
  * piece: castling, en passant, a null move. */
-PGNKIT_HOT int pos_move_core(struct position *pos, struct move m, bool bitboards)
+static inline PGNKIT_HOT int pos_move_core(struct position *pos, struct move m, bool bitboards)
 {
     int us = pos->side_to_move, them = us ^ 1;
     int old_ep = pos->ep_square;
@@ -149,14 +149,14 @@ PGNKIT_HOT int pos_move_core(struct position *pos, struct move m, bool bitboards
 
 /* The whole move but the checks.  pos_do_move() finds the checks of the plain ones from
  * the returned type alone. */
-PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
+static inline PGNKIT_HOT int pos_move_pieces(struct position *pos, struct move m)
 {
     return pos_move_core(pos, m, true);
 }
 
 /* Only what a FEN reads: the bitboards and checkers are left stale, so the result is
  * for fen_rank_text(), fen_write_castling() and the clocks, nothing else. */
-PGNKIT_HOT void pos_move_board(struct position *pos, struct move m)
+static inline PGNKIT_HOT void pos_move_board(struct position *pos, struct move m)
 {
     (void)pos_move_core(pos, m, false);
 }
@@ -171,7 +171,7 @@ PGNKIT_HOT void pos_move_board(struct position *pos, struct move m)
  * kings' squares are not moved: they are read only while their side has a right
  * (castle_letter), and then they are in `slow`.  False: nothing done.
  */
-PGNKIT_HOT bool pos_move_board_plain(struct position *pos, struct move m, bitboard slow)
+static inline PGNKIT_HOT bool pos_move_board_plain(struct position *pos, struct move m, bitboard slow)
 {
     int from = m.from, to = m.to;
     if ((m.flags & MOVE_NULL) || m.promo || ((slow >> from | slow >> to) & 1))
@@ -205,7 +205,7 @@ PGNKIT_HOT bool pos_move_board_plain(struct position *pos, struct move m, bitboa
  * chess, where the side that just moved was not giving check before (a legal position:
  * fen_parse refuses one with the side not to move in check), so no other check exists.
  */
-PGNKIT_HOT bitboard pos_checks_given(const struct position *pos, int from, int to, int placed)
+static inline PGNKIT_HOT bitboard pos_checks_given(const struct position *pos, int from, int to, int placed)
 {
     int mover = pos->side_to_move ^ 1, ksq = pos->king_square[mover ^ 1];
     bitboard occ = pos->by_color[WHITE] | pos->by_color[BLACK];
@@ -230,7 +230,7 @@ PGNKIT_HOT bitboard pos_checks_given(const struct position *pos, int from, int t
 
 /* The move, then the checks it gives: every caller (SAN claims, the next move's
  * generator) needs them, so they are found once here.  Standard chess only. */
-PGNKIT_HOT void pos_do_move(struct position *pos, struct move m)
+static inline PGNKIT_HOT void pos_do_move(struct position *pos, struct move m)
 {
     int placed = pos_move_pieces(pos, m);
     if (placed >= 0) {

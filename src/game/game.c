@@ -183,7 +183,7 @@ static bool set_up(struct game_record *rec, const struct pgn_game *g)
 /* The diagnostic paths run for few moves: PGNKIT_COLD keeps them out of the replay loop
  * (inlined there they cost a measured 5-8% in the PGO build). */
 
-PGNKIT_COLD void fill_move_context(struct diag *d, const struct position *before,
+static PGNKIT_COLD void fill_move_context(struct diag *d, const struct position *before,
                                    const struct pgn_token *tok, uint32_t ply,
                                    const struct san_outcome *o, bool chess960)
 {
@@ -203,7 +203,7 @@ PGNKIT_COLD void fill_move_context(struct diag *d, const struct position *before
     d->candidates[len] = '\0';
 }
 
-PGNKIT_COLD struct diag *move_diag(struct game_record *rec, enum diag_code code,
+static PGNKIT_COLD struct diag *move_diag(struct game_record *rec, enum diag_code code,
                                    const struct pgn_token *tok, uint32_t ply,
                                    const struct position *before, const char *message)
 {
@@ -214,7 +214,7 @@ PGNKIT_COLD struct diag *move_diag(struct game_record *rec, enum diag_code code,
 }
 
 /* Each problem san_resolve() found with the token, as a positioned diagnostic. */
-PGNKIT_COLD void report_problems(struct game_record *rec, const struct pgn_token *tok,
+static PGNKIT_COLD void report_problems(struct game_record *rec, const struct pgn_token *tok,
                                  uint32_t ply, const struct position *before,
                                  const struct san_outcome *o)
 {
@@ -245,7 +245,7 @@ static struct level *push_level(struct game_replayer *r, size_t depth)
  * when the token is no glyph.  N alone is the novelty glyph, never a knight move (it has
  * no destination).
  */
-PGNKIT_COLD bool glyph_as_nag(struct game_record *rec, const struct pgn_token *tok)
+static PGNKIT_COLD bool glyph_as_nag(struct game_record *rec, const struct pgn_token *tok)
 {
     int nag = san_glyph_nag(tok->text, tok->len);
     if (!nag)
@@ -291,7 +291,7 @@ struct run {
  * does not build the key again (play_token calls this once its own decode is done).
  * Returns whether the token right after tok is a move (play_token's e.p. mark question).
  */
-PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *run,
+static inline PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *run,
                                    const struct pgn_token *tok)
 {
     const struct pgn_token *t = tok + 1, *end = run->end;
@@ -308,7 +308,7 @@ PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *ru
 
 /* The claims of the move play_quick() just played are not all right: their problems,
  * in the context of the position before it (rebuilt). */
-PGNKIT_COLD void quick_claims(struct game_replayer *r, struct position *prev,
+static PGNKIT_COLD void quick_claims(struct game_replayer *r, struct position *prev,
                               const struct position *now, struct quick_undo undo,
                               const struct pgn_token *tok, uint32_t ply, const struct san *san,
                               struct move m, struct quick_played p)
@@ -328,7 +328,7 @@ PGNKIT_COLD void quick_claims(struct game_replayer *r, struct position *prev,
  * stores and loads were a third of the ply).  Returns false with nothing changed but
  * the token's key for anything else, which play_token() then takes from the start.
  */
-PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struct pgn_token *tok)
 {
     if (run->keyed != tok) {
         san_key_of(r->san_cache, tok->text, tok->len, &run->key);
@@ -366,7 +366,7 @@ PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struc
  * locals took the registers of the per-ply path.  Returns false when the move ends the
  * line (run->dead set).
  */
-PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, const struct position *now,
+static PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, const struct position *now,
                                    struct position *scratch, const struct pgn_token *tok,
                                    uint32_t ply, const struct san *san, struct san_outcome *o)
 {
@@ -380,7 +380,7 @@ PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, const struct positio
 /* Resolve the move token tok.  Returns the tokens consumed; sets run->dead when the
  * move ends the line.  Inlined into its one caller, play_run(), the loop over a run of
  * moves. */
-PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
+static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *run,
                              const struct pgn_token *tok)
 {
     struct game_record *rec = &r->record;
@@ -551,7 +551,7 @@ static void restart_scan_tokens(struct restart_scan *s, const struct pgn_game *g
  * without tags or result run together), the PGN rule still makes it one game, but the
  * error's message says where the second one probably starts.
  */
-PGNKIT_COLD void hint_restart(struct game_record *rec, struct restart_scan s,
+static PGNKIT_COLD void hint_restart(struct game_record *rec, struct restart_scan s,
                               const struct pgn_part *p, size_t end)
 {
     restart_scan_tokens(&s, rec->game, p->tokens, end < p->count ? end : p->count);

@@ -224,7 +224,7 @@ static size_t trim_end(const char *d, size_t s, size_t e)
     return e;
 }
 
-PGNKIT_COLD void comment_too_long(struct pgn_reader *r, size_t len,
+static PGNKIT_COLD void comment_too_long(struct pgn_reader *r, size_t len,
                                   uint64_t line, uint64_t col)
 {
     add_diag(r, DIAG_COMMENT_TOO_LONG, line, col,

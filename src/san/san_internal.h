@@ -121,7 +121,7 @@ static inline size_t san_cache_home(const uint64_t key[2])
 
 /* The key of a token that goes through the cache, or word[1] == 0 for one that does not
  * (len - 1 wraps for the empty token, which is no move and never cached). */
-PGNKIT_HOT void san_key_of(struct san_cache_ref c, const char *tok, size_t len,
+static inline PGNKIT_HOT void san_key_of(struct san_cache_ref c, const char *tok, size_t len,
                            struct san_key *key)
 {
     if (len - 1 >= c.key_max) {
@@ -134,7 +134,7 @@ PGNKIT_HOT void san_key_of(struct san_cache_ref c, const char *tok, size_t len,
 
 /* The key, and the token's cache slot starts loading: inline, since gcc drops a call
  * to a function whose only effect is a prefetch (callgrind saw none). */
-PGNKIT_HOT void san_key_prefetch(struct san_cache_ref c, const char *tok, size_t len,
+static inline PGNKIT_HOT void san_key_prefetch(struct san_cache_ref c, const char *tok, size_t len,
                                  struct san_key *key)
 {
     san_key_of(c, tok, len, key);
@@ -146,7 +146,7 @@ PGNKIT_HOT void san_key_prefetch(struct san_cache_ref c, const char *tok, size_t
  * it then), a token the cache does not take, or a syntax error.  Inline, for the
  * replay's usual move, which reads the slot in place (valid until the next decode).
  * It does not count in san_matcher_cache_stats(). */
-PGNKIT_HOT const struct san *san_cache_find(struct san_cache_ref c, const struct san_key *key)
+static inline PGNKIT_HOT const struct san *san_cache_find(struct san_cache_ref c, const struct san_key *key)
 {
     if (key->word[1] == 0)
         return NULL;

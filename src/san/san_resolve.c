@@ -60,7 +60,7 @@ struct played {
 
 /* A variant's move: its checks, and `#` for every move after which the game has a winner
  * (lichess's rule: the third check, the king on the hill, the loser's move in Antichess). */
-PGNKIT_NOINLINE struct played play_variant(struct move m, struct position *after)
+static PGNKIT_NOINLINE struct played play_variant(struct move m, struct position *after)
 {
     variant_do_move(after, m);
     struct variant_end e = variant_end_of(after);
@@ -72,7 +72,7 @@ PGNKIT_NOINLINE struct played play_variant(struct move m, struct position *after
 }
 
 /* Copy-make m into *after and see what it does to the other side. */
-PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct position *after)
+static inline PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct position *after)
 {
     *after = *pos;
     pos_do_move(after, m); /* inline: this runs once per ply */
@@ -86,7 +86,7 @@ PGNKIT_HOT struct played play(const struct position *pos, struct move m, struct 
 
 /* play() by the position's rules: `variant` is a constant where this is inlined, so
  * standard chess's copy of the resolver has no variant test. */
-PGNKIT_HOT struct played play_rules(const struct position *pos, struct move m,
+static inline PGNKIT_HOT struct played play_rules(const struct position *pos, struct move m,
                                     struct position *after, bool variant)
 {
     if (variant) {
@@ -125,7 +125,7 @@ static bitboard hint_mask(const struct san *san)
 static bool is_last_rank(int sq) { return square_rank(sq) == 0 || square_rank(sq) == 7; }
 
 /* Legal moves matching piece, hints, destination and promotion piece. */
-PGNKIT_HOT int collect(const struct position *pos, enum piece_type piece, const struct san *san,
+static inline PGNKIT_HOT int collect(const struct position *pos, enum piece_type piece, const struct san *san,
                        struct move *cands, bool variant)
 {
     int n = variant ? variant_legal_to(pos, piece, san->to, hint_mask(san), cands)
@@ -237,7 +237,7 @@ static bool explain_variant_end(const struct position *pos, struct san_outcome *
 /* Reasons only a variant has: its end, its own rule breaking an otherwise possible move
  * (Antichess's compulsory capture, Atomic's explosions, Racing Kings's checks), a side
  * without a king.  False: the standard reasons below apply. */
-PGNKIT_COLD bool explain_variant(const struct position *pos, const struct san *san,
+static PGNKIT_COLD bool explain_variant(const struct position *pos, const struct san *san,
                                  enum piece_type piece, struct san_outcome *out)
 {
     if (explain_variant_end(pos, out))
@@ -270,7 +270,7 @@ PGNKIT_COLD bool explain_variant(const struct position *pos, const struct san *s
     return false;
 }
 
-PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *san,
+static PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *san,
                                  enum piece_type piece, struct san_outcome *out)
 {
     enum color us = (enum color)pos->side_to_move;
@@ -343,7 +343,7 @@ PGNKIT_COLD void explain_illegal(const struct position *pos, const struct san *s
 
 /* ---- claims on the chosen move (SPEC §3.3) ---- */
 
-PGNKIT_COLD void check_claims(const struct san *san, struct move m, const struct played *p,
+static PGNKIT_COLD void check_claims(const struct san *san, struct move m, const struct played *p,
                               struct san_outcome *out)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
@@ -381,7 +381,7 @@ PGNKIT_COLD void check_claims(const struct san *san, struct move m, const struct
 
 /* Every mark written is exactly what the move does (the usual token): check_claims()
  * would find nothing, so the per-ply path asks this first. */
-PGNKIT_HOT bool claims_exact(const struct san *san, struct move m, const struct played *p)
+static inline PGNKIT_HOT bool claims_exact(const struct san *san, struct move m, const struct played *p)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
     if (san->capture != captures || san->ep)
@@ -391,7 +391,7 @@ PGNKIT_HOT bool claims_exact(const struct san *san, struct move m, const struct 
     return !san->mate && san->checks == (p->checkers != 0);
 }
 
-PGNKIT_COLD void describe_lenient(unsigned lenient, struct san_outcome *out)
+static PGNKIT_COLD void describe_lenient(unsigned lenient, struct san_outcome *out)
 {
     static const char *const forms[] = {
         "0-0 castling with zeros", "promotion without =",    "promotion in parentheses",
@@ -420,7 +420,7 @@ PGNKIT_COLD void describe_lenient(unsigned lenient, struct san_outcome *out)
 }
 
 /* e.p. and ++ are the seeds' own notation: only --strict flags them (SPEC §3.1). */
-PGNKIT_HOT void note_lenient(const struct san *san, const struct san_options *opts,
+static inline PGNKIT_HOT void note_lenient(const struct san *san, const struct san_options *opts,
                              struct san_outcome *out)
 {
     unsigned lenient = opts->strict ? san->lenient
@@ -431,11 +431,11 @@ PGNKIT_HOT void note_lenient(const struct san *san, const struct san_options *op
 
 /* ---- the resolution itself ---- */
 
-PGNKIT_HOT size_t write_disambiguation(const struct position *pos, struct move m,
+static inline PGNKIT_HOT size_t write_disambiguation(const struct position *pos, struct move m,
                                        enum piece_type piece, char *dst);
 
 /* --strict: more origin hints written than canonical SAN needs (Ngf3 for Nf3). */
-PGNKIT_COLD void check_over_disambiguation(const struct position *pos, const struct san *san,
+static PGNKIT_COLD void check_over_disambiguation(const struct position *pos, const struct san *san,
                                            struct move m, struct san_outcome *out)
 {
     int written = (san->from_file >= 0) + (san->from_rank >= 0);
@@ -449,7 +449,7 @@ PGNKIT_COLD void check_over_disambiguation(const struct position *pos, const str
 
 /* Ng1xf3, Qh4e1: a full origin square reads as long algebraic (SPEC §3.6) unless the
  * position needs both coordinates to tell the pieces apart. */
-PGNKIT_COLD void check_full_origin(const struct position *pos, const struct san *san, struct move m,
+static PGNKIT_COLD void check_full_origin(const struct position *pos, const struct san *san, struct move m,
                                    struct san_outcome *out)
 {
     char needed[4];
@@ -476,7 +476,7 @@ static void list_candidates(const struct position *pos, const struct move *cands
 
 /* Several legal moves: keep those whose written claims hold, never skipping one.
  * Returns the index of the chosen candidate, or -1 (AMBIGUOUS reported). */
-PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *san,
+static PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *san,
                                  const struct move *cands, int n, const struct san_options *opts,
                                  struct san_outcome *out)
 {
@@ -515,7 +515,7 @@ PGNKIT_COLD int filter_by_claims(const struct position *pos, const struct san *s
  * letter (`lettered`) its origin hints too.  One body for choose_inline() and
  * resolve_quick(); inlined into both (`variant` is a constant in each copy, and
  * `lettered` in resolve_quick's, which takes only such moves). */
-PGNKIT_HOT void take_move(const struct position *pos, const struct san *san, struct move m,
+static inline PGNKIT_HOT void take_move(const struct position *pos, const struct san *san, struct move m,
                           const struct san_options *opts, struct san_outcome *out,
                           bool variant, bool lettered)
 {
@@ -535,7 +535,7 @@ PGNKIT_HOT void take_move(const struct position *pos, const struct san *san, str
         check_full_origin(pos, san, m, out);
 }
 
-PGNKIT_HOT void choose_inline(const struct position *pos, const struct san *san,
+static inline PGNKIT_HOT void choose_inline(const struct position *pos, const struct san *san,
                               const struct move *cands, int n, const struct san_options *opts,
                               struct san_outcome *out, bool variant)
 {
@@ -627,7 +627,7 @@ static void resolve_null(const struct position *pos, struct san_outcome *out)
  * is castling, never silently: a NONSTANDARD warning, and under --strict an error.  Long
  * algebraic without a letter (e1g1, e1h1: UCI's own spelling) has its LONG warning.
  */
-PGNKIT_COLD void resolve_king_castle(const struct position *pos, const struct san *san,
+static PGNKIT_COLD void resolve_king_castle(const struct position *pos, const struct san *san,
                                      struct move castle, const struct san_options *opts,
                                      struct san_outcome *out)
 {
@@ -659,7 +659,7 @@ static bool could_reach(const struct position *pos, enum piece_type piece, const
  * is the pawn's (pinned, en passant exposing the king, must promote, ...), and the
  * bishop's is added only when a bishop could have reached the square at all.
  */
-PGNKIT_COLD void resolve_lower_b_as_bishop(const struct position *pos, const struct san *san,
+static PGNKIT_COLD void resolve_lower_b_as_bishop(const struct position *pos, const struct san *san,
                                            const struct san_options *opts,
                                            struct san_outcome *out)
 {
@@ -687,7 +687,7 @@ PGNKIT_COLD void resolve_lower_b_as_bishop(const struct position *pos, const str
 }
 
 /* The resolution, once per rule set: `variant` is a constant in each copy. */
-PGNKIT_HOT void resolve(const struct position *pos, const struct san *san,
+static inline PGNKIT_HOT void resolve(const struct position *pos, const struct san *san,
                         const struct san_options *opts, struct san_outcome *out, bool variant)
 {
     out->ok = false;
@@ -733,7 +733,7 @@ PGNKIT_HOT void resolve(const struct position *pos, const struct san *san,
     choose(pos, &resolved, cands, n, opts, out);
 }
 
-PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const struct san *san,
+static PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const struct san *san,
                                      const struct san_options *opts, struct san_outcome *out)
 {
     resolve(pos, san, opts, out, true);
@@ -748,7 +748,7 @@ PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const struct sa
  * Returns the origin, or -1 when the general resolution must decide (no piece, several,
  * a pin, a special move): it then finds the same single candidate or says why not.
  */
-PGNKIT_HOT int quick_origin(const struct position *pos, const struct san *san, uint8_t *flags)
+static inline PGNKIT_HOT int quick_origin(const struct position *pos, const struct san *san, uint8_t *flags)
 {
     int us = pos->side_to_move, to = san->to;
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
@@ -799,7 +799,7 @@ PGNKIT_HOT int quick_origin(const struct position *pos, const struct san *san, u
 /* Standard chess's plain SAN move with one legal candidate, or its legal castling:
  * choose_inline()'s work for that candidate, without collecting it.  False: nothing
  * written but out->after's scratch, and resolve() decides. */
-PGNKIT_HOT bool resolve_quick(const struct position *pos, const struct san *san,
+static inline PGNKIT_HOT bool resolve_quick(const struct position *pos, const struct san *san,
                               const struct san_options *opts, struct san_outcome *out)
 {
     unsigned lenient = opts->strict ? san->lenient
@@ -933,7 +933,7 @@ __attribute__((cold)) void san_unplay_quick(struct position *before, const struc
 /* Which of the rivals (other pieces of the kind attacking m.to) could legally move
  * there: out of check in standard chess, those not pinned away from the line (a piece
  * move has no promotion and no en passant); else the generator's list. */
-PGNKIT_NOINLINE bitboard legal_rivals(const struct position *pos, struct move m,
+static PGNKIT_NOINLINE bitboard legal_rivals(const struct position *pos, struct move m,
                                       enum piece_type piece, bitboard rivals)
 {
     if (!pos->variant && !pos->checkers) {
@@ -956,7 +956,7 @@ PGNKIT_NOINLINE bitboard legal_rivals(const struct position *pos, struct move m,
     return legal;
 }
 
-PGNKIT_HOT size_t write_disambiguation(const struct position *pos, struct move m,
+static inline PGNKIT_HOT size_t write_disambiguation(const struct position *pos, struct move m,
                                        enum piece_type piece, char *dst)
 {
     /* A rival must at least attack the square: usually none does, and then no legal

@@ -154,7 +154,7 @@ static inline unsigned comment_bits(const char *s, unsigned *spaces)
 
 /* comment_is_simple() byte by byte (a text under 16 bytes, or no SSE2): out of line, so
  * the usual clock or evaluation comment's inline path stays short. */
-PGNKIT_NOINLINE bool short_comment_is_simple(const char *s, size_t len, uint64_t *blanks)
+static PGNKIT_NOINLINE bool short_comment_is_simple(const char *s, size_t len, uint64_t *blanks)
 {
     const unsigned char *u = (const unsigned char *)s;
     unsigned bad = 0, prev = 0;
@@ -172,7 +172,7 @@ PGNKIT_NOINLINE bool short_comment_is_simple(const char *s, size_t len, uint64_t
 
 /* Whether s[0, len) has no byte to clean and no two blanks side by side; *blanks gets
  * the blanks of a text of at most 64 bytes (bit i: s[i] is one). */
-PGNKIT_HOT bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
+static inline PGNKIT_HOT bool comment_is_simple(const char *s, size_t len, uint64_t *blanks)
 {
 #ifdef __SSE2__
     uint64_t mask = 0;
@@ -276,7 +276,7 @@ static bool starts_with_percent(const char *body, size_t blen, uint64_t blanks)
 /* put_comment() of a simple text (comment_is_simple, a word at least): its words are
  * the text without a blank at either end.  False: not simple, nothing written.  Inline
  * (with put_comment): once a ply in Lichess games, where the call cost ~25 instructions. */
-PGNKIT_HOT bool put_simple_comment(struct pgn_line *w, const char *s, size_t len)
+static inline PGNKIT_HOT bool put_simple_comment(struct pgn_line *w, const char *s, size_t len)
 {
     uint64_t blanks;
     if (!comment_is_simple(s, len, &blanks))

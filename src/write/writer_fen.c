@@ -67,7 +67,7 @@ struct every_text {
     uint8_t full_len;      /* digits only */
 };
 
-PGNKIT_HOT void every_rank(struct every_text *t, const struct position *pos, int rank)
+static inline PGNKIT_HOT void every_rank(struct every_text *t, const struct position *pos, int rank)
 {
     t->fen.len[rank] = (uint8_t)fen_rank_slash(pos, rank, t->fen.rank[rank]);
 }
@@ -82,7 +82,7 @@ static void every_text_init(struct every_text *t, const struct position *pos, un
 /* A decimal number as text, counted up by one in place: digits in t[0..*len), then a
  * terminator that moves along when the number grows a digit (a division per line
  * showed in the profile).  t has room for one more digit. */
-PGNKIT_HOT void counter_text_next(char *t, uint8_t *len)
+static inline PGNKIT_HOT void counter_text_next(char *t, uint8_t *len)
 {
     size_t i = *len;
     while (i > 0 && t[i - 1] == '9')
@@ -128,7 +128,7 @@ static void every_move_slow(struct every_text *t, struct position *pos, struct m
 
 /* The FEN of pos (whose text t holds) and '\n' into dst; writes whole 16-byte pieces
  * (up to 16 bytes past the line end).  Returns the length with the '\n'. */
-PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct position *pos,
+static inline PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct position *pos,
                                    char *dst, bool ep_legal)
 {
     size_t board_len;
@@ -139,7 +139,7 @@ PGNKIT_HOT size_t every_text_write(const struct every_text *t, const struct posi
 }
 
 /* Plays m into pos and t. */
-PGNKIT_HOT void every_move(struct every_text *t, struct position *pos, struct move m,
+static inline PGNKIT_HOT void every_move(struct every_text *t, struct position *pos, struct move m,
                            bitboard *slow, unsigned flags, bool ep_legal)
 {
     int from = m.from, to = m.to, us = pos->side_to_move;
@@ -167,7 +167,7 @@ PGNKIT_HOT void every_move(struct every_text *t, struct position *pos, struct mo
  */
 enum { EVERY_RUN = 256 };
 
-PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *rec,
+static inline PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *rec,
                                      const struct writer_options *o, bool ep_legal)
 {
     const struct move *moves = rec->mainline;

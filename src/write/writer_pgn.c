@@ -92,7 +92,7 @@ static const char *const roster[7] = {"Event", "Site", "Date", "Round", "White",
                                       "Result"};
 
 /* A comment, after which a black move needs its number again. */
-PGNKIT_HOT void put_comment(struct pgn_out *w, const char *s, size_t len)
+static inline PGNKIT_HOT void put_comment(struct pgn_out *w, const char *s, size_t len)
 {
     pgn_line_comment(&w->line, s, len);
     w->force_number = true;
@@ -120,14 +120,14 @@ static const char move_numbers[2][100][8] = {{MOVE_NUMBERS_100(MOVE_NUMBER_W)},
 /* "12. " (white) or "12... " into num (at least 16 bytes, no NUL); returns its length.
  * Once per move in fen --comments (a FEN comment before every black move): one 8-byte
  * copy from a table for numbers below 100, where decimal digits cost ~20 instructions. */
-PGNKIT_NOINLINE size_t put_long_move_number(char *num, uint32_t number, bool white)
+static PGNKIT_NOINLINE size_t put_long_move_number(char *num, uint32_t number, bool white)
 {
     size_t len = decimal_put(num, number);
     memcpy(num + len, white ? ". \0\0" : "... ", 4);
     return len + (white ? 2 : 4);
 }
 
-PGNKIT_HOT size_t put_move_number(char *num, uint32_t number, bool white)
+static inline PGNKIT_HOT size_t put_move_number(char *num, uint32_t number, bool white)
 {
     if (__builtin_expect(number >= 100, 0))
         return put_long_move_number(num, number, white);
@@ -454,7 +454,7 @@ static uint64_t fen_blanks(const char *s, size_t len)
  * blanks where a line must break become line ends: the same bytes as word by word (a
  * FEN a ply made the word-by-word writing the largest cost of fen --comments).
  */
-PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
+static inline PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
 {
     w->fen_pending = false;
     const struct position *pos = &w->levels[0].current;
@@ -498,7 +498,7 @@ static void flush_fen(struct pgn_out *w)
  * move, mark included (tests/test_writer_pgn.c: every legal move of random.perft).
  * False for any other move (castling, null, a rival): nothing written.
  */
-PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, struct move m,
+static inline PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, struct move m,
                                char mark)
 {
     if (m.flags & (MOVE_NULL | MOVE_CASTLE | MOVE_DROP))
@@ -546,7 +546,7 @@ PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct position *pos, st
 /* Standard chess: the move's pieces, then the checks it gives, which the replay found
  * (its mark is '+' or '#' exactly when the move gives check): the king's attackers
  * looked for only then.  pos_do_move found them from the move, for every move. */
-PGNKIT_HOT void play_marked(struct position *pos, struct move m, char mark)
+static inline PGNKIT_HOT void play_marked(struct position *pos, struct move m, char mark)
 {
     pos_move_pieces(pos, m);
     int us = pos->side_to_move;
@@ -556,7 +556,7 @@ PGNKIT_HOT void play_marked(struct position *pos, struct move m, char mark)
 }
 
 /* Inline: write_usual_run() writes nearly every move (its call cost ~30 instructions). */
-PGNKIT_HOT void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
+static inline PGNKIT_HOT void write_played_move(struct pgn_out *w, const struct pgn_token *tok,
                                   const struct game_token_move *tm)
 {
     struct pgn_level *lv = top(w);
