@@ -338,7 +338,8 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->own_rec.result_token = copy_slice(&p, rec->result_token);
     g->own_rec.result_tag = copy_slice(&p, rec->result_tag);
     struct move *moves = xmalloc((rec->mainline_count + 1) * sizeof *moves);
-    memcpy(moves, rec->mainline, rec->mainline_count * sizeof *moves);
+    if (rec->mainline_count) /* a game with no moves may have no array: no memcpy from NULL */
+        memcpy(moves, rec->mainline, rec->mainline_count * sizeof *moves);
     g->own_rec.mainline = moves;
     g->own_rec.diags = (struct diag_list){.items = NULL};
     for (size_t i = 0; i < rec->diags.count; i++)

@@ -247,14 +247,20 @@ void game_tree_copy(struct game_tree *dst, const struct game_tree *src)
 {
     *dst = *src;
     dst->cap = src->count + 1;
-    dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
-    memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
+    dst->nodes = xcalloc(dst->cap, sizeof *dst->nodes);
+    /* A tree of a game with no comments or NAGs has no text or NAG array: memcpy must
+     * not be given their NULL, even for no bytes (C11 7.24.1). */
+    if (src->nodes)
+        memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
     dst->text_cap = src->text_len + 1;
     dst->text = xmalloc(dst->text_cap);
-    memcpy(dst->text, src->text, src->text_len);
+    if (src->text_len)
+        memcpy(dst->text, src->text, src->text_len);
+    dst->text[src->text_len] = '\0';
     dst->nag_cap = src->nag_len + 1;
     dst->nags = xmalloc(dst->nag_cap * sizeof *dst->nags);
-    memcpy(dst->nags, src->nags, src->nag_len * sizeof *dst->nags);
+    if (src->nag_len)
+        memcpy(dst->nags, src->nags, src->nag_len * sizeof *dst->nags);
 }
 
 void game_tree_release(struct game_tree *t)
