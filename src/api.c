@@ -1164,7 +1164,7 @@ pgnkit_board *pgnkit_board_new(const char *fen, const char *variant, pgnkit_erro
     if (fen) {
         struct diag d;
         if (fen_parse_variant(&pos, fen, strlen(fen), chess960, (enum variant)v, &d) != 0) {
-            set_error(err, EINVAL, "%s%s", d.message, "");
+            set_error(err, EINVAL, "invalid FEN: %s%s", d.message, "");
             return NULL;
         }
     } else {
@@ -1248,7 +1248,8 @@ static bool uci_shaped(const char *s)
 }
 
 /* The legal move uci names into *m: 0, or -1 with *err (SYNTAX or ILLEGAL).  Standard
- * castling is accepted king-takes-rook (e1h1) too, as python-chess accepts it. */
+ * castling is accepted king-takes-rook (e1h1) too, and 0000 is a null move when the side
+ * to move is not in check, as python-chess accepts them. */
 static int find_uci(const struct position *pos, const char *uci, struct move *m,
                     pgnkit_move_error *err)
 {
@@ -1256,6 +1257,13 @@ static int find_uci(const struct position *pos, const char *uci, struct move *m,
     if (!uci || !uci_shaped(uci)) {
         snprintf(msg, sizeof msg, "'%.40s' is not a UCI move", uci ? uci : "(null)");
         move_error(err, DIAG_SYNTAX, msg);
+        return -1;
+    }
+    if (strcmp(uci, "0000") == 0) { /* a null move, as python-chess's push_uci plays it */
+        *m = (struct move){0, 0, 0, MOVE_NULL};
+        if (rules_is_legal(pos, *m))
+            return 0;
+        move_error(err, DIAG_ILLEGAL, "a null move is not possible while in check");
         return -1;
     }
     struct move moves[MAX_MOVES];

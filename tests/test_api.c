@@ -570,6 +570,12 @@ Test(board, ambiguous_illegal_and_garbage_moves_are_errors_that_play_nothing)
     cr_assert_str_eq(err.code, "ILLEGAL");
     cr_assert_eq(pgnkit_board_push_uci(b, "e1g1", NULL, &err), -1);
     cr_assert_str_eq(err.code, "ILLEGAL", "f1 and g1 are occupied");
+    cr_assert_str_eq(push_uci(b, "0000"), "--", "a null move, as python-chess plays it");
+    cr_assert_eq(pgnkit_board_turn(b), 'b');
+    pgnkit_board_free(b);
+    b = board("4k3/8/8/8/8/8/8/4K2r w - - 0 1", NULL);
+    cr_assert_eq(pgnkit_board_push_uci(b, "0000", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL", "no null move in check");
     pgnkit_board_free(b);
 }
 

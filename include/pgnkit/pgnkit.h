@@ -369,7 +369,7 @@ PGNKIT_API int pgnkit_board_push_san(pgnkit_board *b, const char *san, char *uci
                                      pgnkit_move_error *err);
 /**
  * Play the move uci names (as pgnkit_board_legal_moves writes it; standard castling as
- * e1h1 too).  0, and its canonical SAN (with + or #) in san (PGNKIT_SAN_MAX bytes; may
+ * e1h1 too; 0000, a null move, when the side to move is not in check: SAN "--").  0, and its canonical SAN (with + or #) in san (PGNKIT_SAN_MAX bytes; may
  * be NULL); -1 and *err: SYNTAX when uci is no UCI move (or NULL), ILLEGAL when the move
  * is not legal here.
  */
