@@ -337,7 +337,7 @@ static PyTypeObject BoardType = {
               "\"standard\", \"chess960\", or a lichess variant (\"crazyhouse\", \"atomic\", "
               "\"antichess\", \"kingOfTheHill\", \"threeCheck\", \"racingKings\", \"horde\").  "
               "ValueError with the reason for a bad FEN or variant.\n\n"
-              ">>> b = pgnkit.Board()\n>>> b.push_san(\"e4\")\n'e2e4'\n"
+              ">>> import pgnkit\n>>> b = pgnkit.Board()\n>>> b.push_san(\"e4\")\n'e2e4'\n"
               ">>> b.fen(ep=\"legal\")\n"
               "'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'",
     .tp_new = board_new,
