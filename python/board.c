@@ -357,7 +357,7 @@ int pgnkit_py_board_init(PyObject *m)
         "pgnkit.MoveError",
         "A move a Board cannot play (a ValueError): .code is the diagnostic code (\"SYNTAX\", "
         "\"ILLEGAL\", \"AMBIGUOUS\", \"MOVE_AFTER_END\"), .candidates the legal moves an "
-        "ambiguous SAN fits (UCI; for ILLEGAL the moves it names that are not legal)",
+        "ambiguous SAN fits (UCI; empty for the other codes)",
         PyExc_ValueError, NULL);
     if (!move_error_type)
         return -1;

@@ -317,8 +317,8 @@ typedef struct pgnkit_move_error {
     pgnkit_error error;      /* code EINVAL; message: the diagnostic's message */
     const char *code;        /* "SYNTAX" (no move in any notation), "ILLEGAL", "AMBIGUOUS",
                               * "MOVE_AFTER_END" (the game is over): NUL-terminated, static */
-    size_t candidate_count;  /* AMBIGUOUS: the legal moves the SAN fits; ILLEGAL: the
-                              * moves it names that are not legal (may be none) */
+    size_t candidate_count;  /* AMBIGUOUS: the legal moves the SAN fits (the first 16);
+                              * 0 for the other codes, as pgnkit check's candidates */
     char candidates[PGNKIT_CANDIDATES_MAX][PGNKIT_UCI_MAX]; /* UCI, NUL-terminated */
 } pgnkit_move_error;
 
