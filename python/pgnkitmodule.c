@@ -19,6 +19,7 @@
 
 #include "pgnkit/pgnkit.h"
 #include "moves.h"
+#include "board.h"
 
 static PyObject *diagnostic_type; /* collections.namedtuple, made at import */
 static PyObject *verdict_type;
@@ -808,6 +809,7 @@ PyMODINIT_FUNC PyInit_pgnkit(void)
         PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObjectRef(m, "Reader", (PyObject *)&ReaderType) < 0 ||
         pgnkit_py_moves_init(m) < 0 ||
+        pgnkit_py_board_init(m) < 0 ||
         PyModule_AddStringConstant(m, "__version__", pgnkit_version()) < 0 ||
         !(load_game_function = PyObject_GetAttrString(m, "_load_game"))) {
         Py_DECREF(m);

@@ -599,5 +599,172 @@ class MovesDoNotLeak(unittest.TestCase):
         # tens of MiB.
         self.assertLess(grown, 4 * 1024, f"RSS grew by {grown} KiB")
 
+TWIC = os.path.join(ROOT, "testdata/bench/twic1599.pgn.zst")
+PYTHON_CHESS_FILES = sorted(glob.glob(os.path.join(ROOT, "testdata/pgn/python-chess/*.pgn")))
+
+
+class BoardTest(unittest.TestCase):
+    """pgnkit.Board on positions worked out by hand, and on every position of real games."""
+
+    START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+    def test_start_position_and_e4(self):
+        board = pgnkit.Board()
+        self.assertEqual(board.fen(), self.START)
+        self.assertEqual(board, pgnkit.Board(self.START, variant="standard"))
+        moves = board.legal_moves()
+        self.assertEqual(len(moves), 20)  # 16 pawn moves, 4 knight moves
+        self.assertIn("e2e4", moves)
+        self.assertIn("g1f3", moves)
+        self.assertEqual(board.turn, "w")
+        self.assertEqual(board.piece_at("e1"), "K")
+        self.assertEqual(board.piece_at(59), "q")  # d8 = 7 * 8 + 3
+        self.assertIsNone(board.piece_at("e4"))
+        for bad in ("i1", "e9", "", 64, -1):
+            with self.assertRaises(ValueError):
+                board.piece_at(bad)
+        self.assertEqual(board.push_san("e4"), "e2e4")
+        # The PGN standard names e3 after every double push; python-chess (ep="legal")
+        # only when a capture is legal, and no black pawn stands on d4 or f4.
+        self.assertEqual(board.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+        self.assertEqual(board.fen(ep="legal"),
+                         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+        self.assertEqual(board.turn, "b")
+        self.assertEqual(board.piece_at("e4"), "P")
+        self.assertIsNone(board.piece_at(12))  # e2 is empty now
+        with self.assertRaises(ValueError):
+            board.fen(ep="sometimes")
+
+    def test_scholars_mate(self):
+        board = pgnkit.Board()
+        for san, uci in (("e4", "e2e4"), ("e5", "e7e5"), ("Bc4", "f1c4"), ("Nc6", "b8c6"),
+                         ("Qh5", "d1h5"), ("Nf6", "g8f6")):
+            self.assertEqual(board.push_san(san), uci)
+        self.assertFalse(board.is_check())
+        self.assertEqual(board.san("h5f7"), "Qxf7#")
+        self.assertEqual(board.turn, "w", "san() plays nothing")
+        self.assertEqual(board.push_uci("h5f7"), "Qxf7#")
+        self.assertTrue(board.is_check())
+        self.assertTrue(board.is_checkmate())
+        self.assertFalse(board.is_stalemate())
+        self.assertEqual(board.legal_moves(), [])
+        with self.assertRaises(pgnkit.MoveError) as caught:
+            board.push_san("a6")
+        self.assertEqual(caught.exception.code, "MOVE_AFTER_END")
+
+    def test_stalemate(self):
+        # Black's king on h8: g8 and g7 are the queen's, h7 the king's; h8 is not attacked.
+        board = pgnkit.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+        self.assertFalse(board.is_check())
+        self.assertFalse(board.is_checkmate())
+        self.assertTrue(board.is_stalemate())
+        self.assertEqual(board.legal_moves(), [])
+
+    def test_ambiguous_and_illegal_moves_raise_and_play_nothing(self):
+        fen = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"  # knights on b1 and f1 both reach d2
+        board = pgnkit.Board(fen)
+        with self.assertRaises(ValueError) as caught:
+            board.push_san("Nd2")
+        error = caught.exception
+        self.assertIsInstance(error, pgnkit.MoveError)
+        self.assertEqual(error.code, "AMBIGUOUS")
+        self.assertEqual(sorted(error.candidates), ["b1d2", "f1d2"])
+        self.assertIn("Nbd2", str(error))
+        self.assertEqual(board.fen(), fen)
+        self.assertEqual(board.san("f1d2"), "Nfd2")
+        for san, code in (("Ne4", "ILLEGAL"), ("hello", "SYNTAX"), ("", "SYNTAX"),
+                          ("Nd2\x00", "SYNTAX"), ("\u265e" * 100, "SYNTAX")):
+            with self.subTest(san=san), self.assertRaises(pgnkit.MoveError) as caught:
+                board.push_san(san)
+            self.assertEqual(caught.exception.code, code)
+        for uci, code in (("b1d3", "ILLEGAL"), ("b1d2x", "SYNTAX"), ("e1e1", "ILLEGAL"),
+                          ("e1g1", "ILLEGAL"), ("", "SYNTAX"), ("e2e4\x00", "SYNTAX")):
+            with self.subTest(uci=uci), self.assertRaises(pgnkit.MoveError) as caught:
+                board.push_uci(uci)
+            self.assertEqual(caught.exception.code, code)
+        with self.assertRaises(TypeError):
+            board.push_san(None)
+        self.assertEqual(board.fen(), fen, "nothing played")
+        self.assertEqual(board.push_san("Nbd2"), "b1d2")
+        start = pgnkit.Board()
+        with self.assertRaises(pgnkit.MoveError) as caught:
+            start.push_san("e5")
+        self.assertEqual(caught.exception.code, "ILLEGAL")
+        with self.assertRaises(ValueError):
+            start.push_uci("e2e5")
+
+    def test_bad_fen_and_variant(self):
+        for fen in ("not a fen", "8/8/8/8/8/8/8/8 w - - 0 1", "", "\xff" * 300):
+            with self.subTest(fen=fen), self.assertRaises(ValueError) as caught:
+                pgnkit.Board(fen)
+            self.assertIn("FEN", str(caught.exception))
+        with self.assertRaises(ValueError) as caught:
+            pgnkit.Board(variant="bughouse")
+        self.assertIn("bughouse", str(caught.exception))
+
+    def test_copy_pickle_equality_and_repr(self):
+        board = pgnkit.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+        copy = board.copy()
+        self.assertEqual(board.push_uci("e1g1"), "O-O")
+        self.assertNotEqual(board, copy)
+        self.assertEqual(copy.push_uci("e1h1"), "O-O")  # king takes rook, as python-chess
+        self.assertEqual(board, copy)
+        self.assertEqual(board.fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1")
+        self.assertEqual(pickle.loads(pickle.dumps(board)), board)
+        self.assertEqual(eval(repr(board), {"pgnkit": pgnkit}), board)
+        with self.assertRaises(TypeError):
+            hash(board)
+        house = pgnkit.Board(variant="crazyhouse")
+        house.push_san("e4")
+        self.assertEqual(pickle.loads(pickle.dumps(house)), house)
+        self.assertNotEqual(house, pgnkit.Board(), "other rules")
+        with self.assertRaises(ValueError):
+            pgnkit.Board(house.fen())  # pockets are no standard FEN
+        c960 = pgnkit.Board(variant="chess960")
+        self.assertEqual(c960.variant, "Chess960")
+        self.assertEqual(pickle.loads(pickle.dumps(c960)).variant, "Chess960")
+
+    def test_crazyhouse_drops(self):
+        board = pgnkit.Board(variant="crazyhouse")
+        for san in ("e4", "d5", "exd5", "Qxd5"):
+            board.push_san(san)
+        # Each side took a pawn; e4 is empty again.
+        self.assertEqual(board.fen(),
+                         "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3")
+        self.assertIn("P@e4", board.legal_moves())
+        other = board.copy()
+        self.assertEqual(board.push_uci("P@e4"), "P@e4")
+        self.assertEqual(other.push_san("P@e4"), "P@e4")
+        self.assertEqual(board, other)
+        self.assertEqual(board.piece_at("e4"), "P")
+        with self.assertRaises(pgnkit.MoveError) as caught:
+            board.push_uci("P@e4")
+        self.assertEqual(caught.exception.code, "ILLEGAL")
+        self.assertEqual(board.push_uci("P@e5"), "P@e5")  # Black's: UCI drops are upper case
+
+    def test_every_position_of_real_games(self):
+        # For each ply of each game, a Board set to the FEN before it agrees with the
+        # reader: the move is legal, its SAN is the reader's, and it leads to the next FEN.
+        checked = 0
+        for path in PYTHON_CHESS_FILES + [TWIC]:
+            bad = []
+            for game in pgnkit.read(path, ep="standard"):
+                if game.status == "skipped":
+                    continue
+                fens, ucis, sans = game.fens(), game.uci, game.san
+                variant = game.tags.get("Variant") or None
+                for i, (uci, san) in enumerate(zip(ucis, sans)):
+                    board = pgnkit.Board(fens[i], variant=variant)
+                    # A null move (0000, --) is no legal move, but push_uci plays it.
+                    legal = board.legal_moves() + ["0000"] if uci == "0000" else board.legal_moves()
+                    if (uci not in legal or board.san(uci) != san
+                            or board.push_uci(uci) != san or board.fen() != fens[i + 1]):
+                        bad.append((game.index, i + 1, uci, san))
+                    checked += 1
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                self.assertEqual(bad[:5], [])
+        self.assertGreater(checked, 100000)
+
+
 if __name__ == "__main__":
     unittest.main()

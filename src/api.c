@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,8 @@
 #include "io/source.h"
 #include "board/uci.h"
 #include "board/rules.h"
+#include "board/attacks.h"
+#include "san/san.h"
 #include "version.h"
 #include "base/xalloc.h"
 
@@ -1118,3 +1121,278 @@ size_t pgnkit_game_node_fen(pgnkit_game *g, size_t node, char *dst)
     seek_node(g, node);
     return fen_write(&g->node_pos, dst, PGNKIT_FEN_MAX, g->ep_legal ? FEN_EP_LEGAL : 0);
 }
+
+/* ---- the board ---- */
+
+struct pgnkit_board {
+    struct position pos;
+    /* The SAN grammar's matcher, made on the first push_san (compiling the pattern is
+     * the one cost a board has; most boards never read SAN).  Not copied. */
+    struct san_matcher *matcher;
+};
+
+/* The rules a variant name gives: a variant, with *chess960 for Chess960's names (the
+ * Variant tag's spellings, game.c), or -1. */
+static int board_variant(const char *name, bool *chess960)
+{
+    static const char *const c960[] = {"chess960",       "chess 960",     "fischerandom",
+                                       "fischer random", "fischerrandom", "960",
+                                       "frc"};
+    *chess960 = false;
+    if (!name)
+        return VARIANT_STANDARD;
+    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++) {
+        if (strcasecmp(name, c960[i]) == 0) {
+            *chess960 = true;
+            return VARIANT_STANDARD;
+        }
+    }
+    return variant_from_name(name, strlen(name));
+}
+
+pgnkit_board *pgnkit_board_new(const char *fen, const char *variant, pgnkit_error *err)
+{
+    attacks_init();
+    bool chess960;
+    int v = board_variant(variant, &chess960);
+    if (v < 0) {
+        set_error(err, EINVAL, "unknown variant '%.100s'%s", variant,
+                  " (standard, chess960, crazyhouse, atomic, antichess, kingOfTheHill, "
+                  "threeCheck, racingKings, horde)");
+        return NULL;
+    }
+    struct position pos;
+    if (fen) {
+        struct diag d;
+        if (fen_parse_variant(&pos, fen, strlen(fen), chess960, (enum variant)v, &d) != 0) {
+            set_error(err, EINVAL, "invalid FEN: %s%s", d.message, "");
+            return NULL;
+        }
+    } else {
+        variant_set_start(&pos, (enum variant)v);
+        pos.chess960 = chess960;
+    }
+    pgnkit_board *b = calloc(1, sizeof *b);
+    if (!b) {
+        set_error(err, ENOMEM, "%s%s", "out of memory", "");
+        return NULL;
+    }
+    b->pos = pos;
+    return b;
+}
+
+void pgnkit_board_free(pgnkit_board *b)
+{
+    if (!b)
+        return;
+    san_matcher_free(b->matcher);
+    free(b);
+}
+
+pgnkit_board *pgnkit_board_copy(const pgnkit_board *b)
+{
+    pgnkit_board *c = calloc(1, sizeof *c);
+    if (c)
+        c->pos = b->pos;
+    return c;
+}
+
+size_t pgnkit_board_fen(const pgnkit_board *b, int ep_legal, char *dst, size_t cap)
+{
+    char fen[FEN_MAX];
+    size_t len = fen_write(&b->pos, fen, sizeof fen, ep_legal ? FEN_EP_LEGAL : 0);
+    if (cap) {
+        size_t n = len < cap ? len : cap - 1;
+        memcpy(dst, fen, n);
+        dst[n] = '\0';
+    }
+    return len;
+}
+
+const char *pgnkit_board_variant(const pgnkit_board *b)
+{
+    if (b->pos.variant == VARIANT_STANDARD && b->pos.chess960)
+        return "Chess960";
+    return variant_name((enum variant)b->pos.variant);
+}
+
+size_t pgnkit_board_legal_moves(const pgnkit_board *b, char (*dst)[PGNKIT_UCI_MAX], size_t cap)
+{
+    struct move moves[MAX_MOVES];
+    int n = rules_legal_moves(&b->pos, moves);
+    for (int i = 0; i < n && (size_t)i < cap; i++)
+        uci_write_move(&b->pos, moves[i], false, dst[i]);
+    return (size_t)n;
+}
+
+static void move_error(pgnkit_move_error *err, enum diag_code code, const char *message)
+{
+    if (!err)
+        return;
+    err->error.code = EINVAL;
+    snprintf(err->error.message, sizeof err->error.message, "%s", message);
+    err->code = diag_code_name(code);
+    err->candidate_count = 0;
+}
+
+/* Whether s looks like a UCI move: e2e4, e7e8q, P@e4, 0000 (legal or not). */
+static bool uci_shaped(const char *s)
+{
+    size_t len = strlen(s);
+    bool sq1 = len >= 2 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8';
+    bool sq2 = len >= 4 && s[2] >= 'a' && s[2] <= 'h' && s[3] >= '1' && s[3] <= '8';
+    if (len == 4 && (strcmp(s, "0000") == 0 || (strchr("PNBRQK", s[0]) && s[0] && s[1] == '@' &&
+                                                 s[2] >= 'a' && s[2] <= 'h' && s[3] >= '1' &&
+                                                 s[3] <= '8')))
+        return true;
+    return sq1 && sq2 && (len == 4 || (len == 5 && s[4] && strchr("nbrqk", s[4])));
+}
+
+/* The legal move uci names into *m: 0, or -1 with *err (SYNTAX or ILLEGAL).  Standard
+ * castling is accepted king-takes-rook (e1h1) too, and 0000 is a null move when the side
+ * to move is not in check, as python-chess accepts them. */
+static int find_uci(const struct position *pos, const char *uci, struct move *m,
+                    pgnkit_move_error *err)
+{
+    char msg[256];
+    if (!uci || !uci_shaped(uci)) {
+        snprintf(msg, sizeof msg, "'%.40s' is not a UCI move", uci ? uci : "(null)");
+        move_error(err, DIAG_SYNTAX, msg);
+        return -1;
+    }
+    if (strcmp(uci, "0000") == 0) { /* a null move, as python-chess's push_uci plays it */
+        *m = (struct move){0, 0, 0, MOVE_NULL};
+        if (rules_is_legal(pos, *m))
+            return 0;
+        move_error(err, DIAG_ILLEGAL, "a null move is not possible while in check");
+        return -1;
+    }
+    struct move moves[MAX_MOVES];
+    int n = rules_legal_moves(pos, moves);
+    for (int i = 0; i < n; i++) {
+        char text[PGNKIT_UCI_MAX], ktr[PGNKIT_UCI_MAX];
+        uci_write_move(pos, moves[i], false, text);
+        uci_write_move(pos, moves[i], true, ktr);
+        if (strcmp(text, uci) == 0 || strcmp(ktr, uci) == 0) {
+            *m = moves[i];
+            return 0;
+        }
+    }
+    snprintf(msg, sizeof msg, "%s is not a legal move in %s", uci,
+             n ? "this position" : "a position where the game is over");
+    move_error(err, n ? DIAG_ILLEGAL : DIAG_MOVE_AFTER_END, msg);
+    return -1;
+}
+
+int pgnkit_board_san(const pgnkit_board *b, const char *uci, char *san, pgnkit_move_error *err)
+{
+    struct move m;
+    if (find_uci(&b->pos, uci, &m, err) != 0)
+        return -1;
+    if (san)
+        san[san_write(&b->pos, m, san)] = '\0';
+    return 0;
+}
+
+int pgnkit_board_push_uci(pgnkit_board *b, const char *uci, char *san, pgnkit_move_error *err)
+{
+    struct move m;
+    if (find_uci(&b->pos, uci, &m, err) != 0)
+        return -1;
+    if (san)
+        san[san_write(&b->pos, m, san)] = '\0';
+    rules_do_move(&b->pos, m);
+    return 0;
+}
+
+/* The first problem of an outcome that played no move, with its candidates. */
+static void san_error(const struct position *pos, const struct san_outcome *o,
+                      pgnkit_move_error *err)
+{
+    if (!err)
+        return;
+    move_error(err, o->problems[0].code, o->problems[0].message);
+    for (int i = 0; i < o->candidate_count && i < PGNKIT_CANDIDATES_MAX; i++)
+        uci_write_move(pos, o->candidates[i], false, err->candidates[i]);
+    err->candidate_count = o->candidate_count < PGNKIT_CANDIDATES_MAX ? o->candidate_count
+                                                                      : PGNKIT_CANDIDATES_MAX;
+}
+
+int pgnkit_board_push_san(pgnkit_board *b, const char *san, char *uci, pgnkit_move_error *err)
+{
+    enum { SAN_TOKEN_MAX = 64 }; /* longer than any move in any notation */
+    char msg[256];
+    size_t len = san ? strnlen(san, SAN_TOKEN_MAX + 1) : 0;
+    if (!b->matcher) {
+        struct diag d;
+        b->matcher = san_matcher_new(SAN_LETTERS_ENGLISH, &d);
+        if (!b->matcher) {
+            move_error(err, DIAG_SYNTAX, d.message);
+            return -1;
+        }
+    }
+    struct san parts;
+    if (len == 0 || len > SAN_TOKEN_MAX || san_decode(b->matcher, san, len, &parts) != 0) {
+        snprintf(msg, sizeof msg, "'%.40s' is not a move", san ? san : "(null)");
+        move_error(err, DIAG_SYNTAX, msg);
+        return -1;
+    }
+    struct position after;
+    struct san_outcome o;
+    o.after = &after;
+    san_resolve(&b->pos, &parts, &(struct san_options){0}, &o);
+    if (!o.ok) {
+        san_error(&b->pos, &o, err);
+        return -1;
+    }
+    if (uci)
+        uci_write_move(&b->pos, o.move, false, uci);
+    b->pos = after;
+    return 0;
+}
+
+int pgnkit_board_square(const char *name)
+{
+    if (!name || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8' || name[2])
+        return -1;
+    return square_make(name[0] - 'a', name[1] - '1');
+}
+
+int pgnkit_board_piece_at(const pgnkit_board *b, int square)
+{
+    if (square < 0 || square >= SQUARE_COUNT)
+        return -1;
+    uint8_t p = b->pos.board[square];
+    if (p == PIECE_NONE)
+        return 0;
+    char letter = "PNBRQK"[piece_type_of(p)];
+    return piece_color_of(p) == BLACK ? letter | 0x20 : letter;
+}
+
+char pgnkit_board_turn(const pgnkit_board *b)
+{
+    return b->pos.side_to_move == WHITE ? 'w' : 'b';
+}
+
+int pgnkit_board_is_check(const pgnkit_board *b) { return b->pos.checkers != 0; }
+
+/* How the game stands: 0 on, 1 checkmate, 2 stalemate (a draw), 3 another variant end;
+ * as game.c's end_of() decides an ending. */
+static int board_end(const struct position *pos)
+{
+    if (pos->variant) {
+        struct variant_end e = variant_end_of(pos);
+        if (!e.over)
+            return 0;
+        if (strcmp(e.termination, "checkmate") == 0)
+            return 1;
+        return strcmp(e.termination, "stalemate") == 0 && e.winner < 0 ? 2 : 3;
+    }
+    if (position_has_legal_move(pos))
+        return 0;
+    return position_in_check(pos) ? 1 : 2;
+}
+
+int pgnkit_board_is_checkmate(const pgnkit_board *b) { return board_end(&b->pos) == 1; }
+
+int pgnkit_board_is_stalemate(const pgnkit_board *b) { return board_end(&b->pos) == 2; }

@@ -420,3 +420,217 @@ Test(api, move_tree_comments_nags_and_variations)
     cr_assert(pgnkit_game_clock(kept, 1, &clock) && clock == 60.0);
     pgnkit_game_free(kept);
 }
+
+/* ---- the board ---- */
+
+static pgnkit_board *board(const char *fen, const char *variant)
+{
+    pgnkit_error err = {0};
+    pgnkit_board *b = pgnkit_board_new(fen, variant, &err);
+    cr_assert_not_null(b, "%s", err.message);
+    return b;
+}
+
+static const char *board_fen(const pgnkit_board *b, int ep_legal)
+{
+    static char buf[PGNKIT_BOARD_FEN_MAX];
+    size_t n = pgnkit_board_fen(b, ep_legal, buf, sizeof buf);
+    cr_assert_eq(n, strlen(buf));
+    return buf;
+}
+
+static const char *push_san(pgnkit_board *b, const char *san)
+{
+    static char uci[PGNKIT_UCI_MAX];
+    pgnkit_move_error err;
+    cr_assert_eq(pgnkit_board_push_san(b, san, uci, &err), 0, "%s: %s", san, err.error.message);
+    return uci;
+}
+
+static const char *push_uci(pgnkit_board *b, const char *uci)
+{
+    static char san[PGNKIT_SAN_MAX];
+    pgnkit_move_error err;
+    cr_assert_eq(pgnkit_board_push_uci(b, uci, san, &err), 0, "%s: %s", uci, err.error.message);
+    return san;
+}
+
+Test(board, start_position_has_twenty_moves_and_e4_sets_the_ep_square)
+{
+    pgnkit_board *b = board(NULL, NULL);
+    const char *start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    cr_assert_str_eq(board_fen(b, 0), start);
+    cr_assert_str_eq(pgnkit_board_variant(b), "Standard");
+    char moves[PGNKIT_BOARD_MOVES_MAX][PGNKIT_UCI_MAX];
+    size_t n = pgnkit_board_legal_moves(b, moves, PGNKIT_BOARD_MOVES_MAX);
+    cr_assert_eq(n, 20, "16 pawn moves and 4 knight moves");
+    int seen = 0;
+    for (size_t i = 0; i < n; i++)
+        seen += strcmp(moves[i], "e2e4") == 0 || strcmp(moves[i], "g1f3") == 0;
+    cr_assert_eq(seen, 2);
+    cr_assert_eq(pgnkit_board_turn(b), 'w');
+    cr_assert_eq(pgnkit_board_piece_at(b, pgnkit_board_square("e1")), 'K');
+    cr_assert_eq(pgnkit_board_piece_at(b, pgnkit_board_square("d8")), 'q');
+    cr_assert_eq(pgnkit_board_piece_at(b, pgnkit_board_square("e4")), 0);
+    cr_assert_eq(pgnkit_board_piece_at(b, 64), -1);
+    cr_assert_eq(pgnkit_board_piece_at(b, -1), -1);
+    cr_assert_eq(pgnkit_board_square("e4"), 28);
+    cr_assert_eq(pgnkit_board_square("i1"), -1);
+    cr_assert_eq(pgnkit_board_square("e44"), -1);
+    cr_assert_eq(pgnkit_board_square(NULL), -1);
+
+    cr_assert_str_eq(push_san(b, "e4"), "e2e4");
+    /* The PGN standard names e3 after any double push; python-chess only when a black
+     * pawn could take, and none stands on d4 or f4. */
+    cr_assert_str_eq(board_fen(b, 0), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    cr_assert_str_eq(board_fen(b, 1), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    cr_assert_eq(pgnkit_board_turn(b), 'b');
+    cr_assert_eq(pgnkit_board_piece_at(b, 28), 'P');
+    char small[10];
+    cr_assert_eq(pgnkit_board_fen(b, 0, small, sizeof small), 59, "the whole length");
+    cr_assert_str_eq(small, "rnbqkbnr/", "a NUL-terminated prefix");
+    pgnkit_board_free(b);
+}
+
+Test(board, scholars_mate_ends_in_checkmate)
+{
+    pgnkit_board *b = board(NULL, "standard");
+    cr_assert_str_eq(push_san(b, "e4"), "e2e4");
+    cr_assert_str_eq(push_san(b, "e5"), "e7e5");
+    cr_assert_str_eq(push_uci(b, "f1c4"), "Bc4");
+    cr_assert_str_eq(push_uci(b, "b8c6"), "Nc6");
+    cr_assert_str_eq(push_uci(b, "d1h5"), "Qh5");
+    cr_assert_str_eq(push_san(b, "Nf6??"), "g8f6", "a glyph suffix is no part of the move");
+    char san[PGNKIT_SAN_MAX];
+    cr_assert_eq(pgnkit_board_san(b, "h5f7", san, NULL), 0);
+    cr_assert_str_eq(san, "Qxf7#", "san() plays nothing");
+    cr_assert_eq(pgnkit_board_turn(b), 'w');
+    cr_assert_str_eq(push_uci(b, "h5f7"), "Qxf7#");
+    cr_assert(pgnkit_board_is_check(b) && pgnkit_board_is_checkmate(b));
+    cr_assert(!pgnkit_board_is_stalemate(b));
+    cr_assert_eq(pgnkit_board_legal_moves(b, NULL, 0), 0);
+    pgnkit_move_error err;
+    cr_assert_eq(pgnkit_board_push_san(b, "a6", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "MOVE_AFTER_END");
+    cr_assert_eq(pgnkit_board_push_uci(b, "a7a6", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "MOVE_AFTER_END");
+    pgnkit_board_free(b);
+}
+
+Test(board, stalemate)
+{
+    /* Black's king on h8: g8 and g7 are the queen's, h7 the king's; h8 is not attacked. */
+    pgnkit_board *b = board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL);
+    cr_assert(!pgnkit_board_is_check(b) && !pgnkit_board_is_checkmate(b));
+    cr_assert(pgnkit_board_is_stalemate(b));
+    cr_assert_eq(pgnkit_board_legal_moves(b, NULL, 0), 0);
+    pgnkit_board_free(b);
+}
+
+Test(board, ambiguous_illegal_and_garbage_moves_are_errors_that_play_nothing)
+{
+    /* Knights on b1 and f1 both reach d2. */
+    const char *fen = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
+    pgnkit_board *b = board(fen, NULL);
+    pgnkit_move_error err;
+    cr_assert_eq(pgnkit_board_push_san(b, "Nd2", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "AMBIGUOUS");
+    cr_assert_eq(err.error.code, EINVAL);
+    cr_assert_eq(err.candidate_count, 2);
+    cr_assert(strcmp(err.candidates[0], "b1d2") == 0 || strcmp(err.candidates[1], "b1d2") == 0);
+    cr_assert(strcmp(err.candidates[0], "f1d2") == 0 || strcmp(err.candidates[1], "f1d2") == 0);
+    cr_assert_str_eq(board_fen(b, 0), fen, "nothing played");
+    char san[PGNKIT_SAN_MAX];
+    cr_assert_eq(pgnkit_board_san(b, "f1d2", san, &err), 0);
+    cr_assert_str_eq(san, "Nfd2");
+    cr_assert_eq(pgnkit_board_push_san(b, "Ne4", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL", "no knight reaches e4");
+    cr_assert_eq(pgnkit_board_push_san(b, "hello", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "SYNTAX");
+    cr_assert_eq(pgnkit_board_push_san(b, "", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "SYNTAX");
+    cr_assert_eq(pgnkit_board_push_san(b, NULL, NULL, NULL), -1);
+    cr_assert_eq(pgnkit_board_push_uci(b, "b1d3", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL");
+    cr_assert_eq(pgnkit_board_push_uci(b, "b1d2x", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "SYNTAX");
+    cr_assert_eq(pgnkit_board_push_uci(b, NULL, NULL, &err), -1);
+    cr_assert_str_eq(err.code, "SYNTAX");
+    cr_assert_eq(pgnkit_board_san(b, "\xff\xfe", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "SYNTAX");
+    cr_assert_str_eq(board_fen(b, 0), fen, "nothing played");
+    cr_assert_str_eq(push_san(b, "Nbd2"), "b1d2");
+    cr_assert_eq(pgnkit_board_turn(b), 'b');
+    pgnkit_board_free(b);
+
+    b = board(NULL, NULL);
+    cr_assert_eq(pgnkit_board_push_san(b, "e5", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL", "a pawn on e2 cannot reach e5");
+    cr_assert_eq(pgnkit_board_push_uci(b, "e2e5", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL");
+    cr_assert_eq(pgnkit_board_push_uci(b, "e1g1", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL", "f1 and g1 are occupied");
+    cr_assert_str_eq(push_uci(b, "0000"), "--", "a null move, as python-chess plays it");
+    cr_assert_eq(pgnkit_board_turn(b), 'b');
+    pgnkit_board_free(b);
+    b = board("4k3/8/8/8/8/8/8/4K2r w - - 0 1", NULL);
+    cr_assert_eq(pgnkit_board_push_uci(b, "0000", NULL, &err), -1);
+    cr_assert_str_eq(err.code, "ILLEGAL", "no null move in check");
+    pgnkit_board_free(b);
+}
+
+Test(board, castling_in_uci_both_ways_and_copies_are_independent)
+{
+    pgnkit_board *b = board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL);
+    pgnkit_board *c = pgnkit_board_copy(b);
+    cr_assert_str_eq(push_uci(b, "e1g1"), "O-O");
+    cr_assert_str_eq(push_uci(c, "e1h1"), "O-O", "king takes rook, as python-chess takes it");
+    cr_assert_str_eq(board_fen(b, 0), board_fen(c, 0));
+    cr_assert_str_eq(board_fen(b, 0), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    cr_assert_str_eq(push_san(c, "O-O-O"), "e8c8");
+    cr_assert_eq(pgnkit_board_turn(b), 'b', "the copy's move is not b's");
+    pgnkit_board_free(b);
+    pgnkit_board_free(c);
+}
+
+Test(board, bad_fen_and_variant_are_errors)
+{
+    pgnkit_error err = {0};
+    cr_assert_null(pgnkit_board_new("not a fen", NULL, &err));
+    cr_assert_eq(err.code, EINVAL);
+    cr_assert(strlen(err.message) > 0);
+    cr_assert_null(pgnkit_board_new("8/8/8/8/8/8/8/8 w - - 0 1", NULL, &err), "no kings");
+    cr_assert_null(pgnkit_board_new(NULL, "bughouse", &err));
+    cr_assert(strstr(err.message, "bughouse") != NULL, "%s", err.message);
+    cr_assert_null(pgnkit_board_new("", NULL, NULL), "err may be NULL");
+    pgnkit_board_free(NULL);
+}
+
+Test(board, crazyhouse_drops)
+{
+    pgnkit_board *b = board(NULL, "crazyhouse");
+    cr_assert_str_eq(pgnkit_board_variant(b), "Crazyhouse");
+    cr_assert_str_eq(push_san(b, "e4"), "e2e4");
+    cr_assert_str_eq(push_san(b, "d5"), "d7d5");
+    cr_assert_str_eq(push_san(b, "exd5"), "e4d5");
+    cr_assert_str_eq(push_san(b, "Qxd5"), "d8d5");
+    /* Each side took a pawn: White's pocket holds one, and e4 is empty again. */
+    cr_assert_str_eq(board_fen(b, 0), "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3");
+    char moves[PGNKIT_BOARD_MOVES_MAX][PGNKIT_UCI_MAX];
+    size_t n = pgnkit_board_legal_moves(b, moves, PGNKIT_BOARD_MOVES_MAX);
+    int drop = 0;
+    for (size_t i = 0; i < n; i++)
+        drop += strcmp(moves[i], "P@e4") == 0;
+    cr_assert_eq(drop, 1);
+    pgnkit_board *c = pgnkit_board_copy(b);
+    cr_assert_str_eq(push_uci(b, "P@e4"), "P@e4");
+    cr_assert_str_eq(push_san(c, "P@e4"), "P@e4");
+    cr_assert_str_eq(board_fen(b, 0), board_fen(c, 0));
+    cr_assert_eq(pgnkit_board_piece_at(b, 28), 'P');
+    pgnkit_move_error err;
+    cr_assert_eq(pgnkit_board_push_uci(b, "P@e4", NULL, &err), -1, "e4 is taken now");
+    cr_assert_str_eq(err.code, "ILLEGAL");
+    cr_assert_str_eq(push_uci(b, "P@e5"), "P@e5", "Black's pawn: UCI drops are upper case");
+    pgnkit_board_free(b);
+    pgnkit_board_free(c);
+}

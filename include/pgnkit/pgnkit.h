@@ -295,6 +295,107 @@ PGNKIT_API size_t pgnkit_game_node_san(pgnkit_game *g, size_t node, char *dst);
  * one move; any other node replays its line from the start. */
 PGNKIT_API size_t pgnkit_game_node_fen(pgnkit_game *g, size_t node, char *dst);
 
+/* ---- the board: one position to ask questions of and play moves on (after 0.3.0) ---- */
+
+/*
+ * A board holds one position and the rules it is played by: standard chess, Chess960 or
+ * a lichess variant.  It plays moves given as SAN (resolved as `pgnkit check` resolves
+ * them, with the same diagnostic codes) or UCI, and answers what python-chess's
+ * chess.Board answers: the legal moves, the FEN, the piece on a square, check, mate and
+ * stalemate.  Bad input (a FEN, a variant name, a SAN or UCI string) is an error value,
+ * never a crash; a board is left as it was by a move that fails.  A board is one
+ * thread's at a time; boards are independent.
+ */
+typedef struct pgnkit_board pgnkit_board;
+
+/* Room for any FEN a board writes (Crazyhouse pockets and marks included, with its NUL)
+ * and for every legal move of a position (Crazyhouse drops included). */
+enum { PGNKIT_BOARD_FEN_MAX = 192, PGNKIT_BOARD_MOVES_MAX = 640, PGNKIT_CANDIDATES_MAX = 16 };
+
+/** Why a move was not played: what `pgnkit check` would report for it. */
+typedef struct pgnkit_move_error {
+    pgnkit_error error;      /* code EINVAL; message: the diagnostic's message */
+    const char *code;        /* "SYNTAX" (no move in any notation), "ILLEGAL", "AMBIGUOUS",
+                              * "MOVE_AFTER_END" (the game is over): NUL-terminated, static */
+    size_t candidate_count;  /* AMBIGUOUS: the legal moves the SAN fits (the first 16);
+                              * 0 for the other codes, as pgnkit check's candidates */
+    char candidates[PGNKIT_CANDIDATES_MAX][PGNKIT_UCI_MAX]; /* UCI, NUL-terminated */
+} pgnkit_move_error;
+
+/**
+ * A board set to fen (NULL: the variant's start position) played by the rules variant
+ * names (NULL or "standard": standard chess; "chess960" (or "fischerandom", "960", ...);
+ * the lichess names --variant accepts: "crazyhouse", "atomic", "antichess",
+ * "kingOfTheHill"/"king of the hill", "threeCheck", "racingKings", "horde", case-
+ * insensitive).  A FEN whose castling field only makes sense in Chess960 switches to
+ * Chess960 rules, as a FEN tag does.  NULL and *err (EINVAL, the reason: the FEN field
+ * and column at fault, or the unknown variant) on failure.
+ */
+PGNKIT_API pgnkit_board *pgnkit_board_new(const char *fen, const char *variant,
+                                          pgnkit_error *err);
+/** Free a board; NULL is a no-op. */
+PGNKIT_API void pgnkit_board_free(pgnkit_board *b);
+/** An independent copy of b; NULL only when out of memory. */
+PGNKIT_API pgnkit_board *pgnkit_board_copy(const pgnkit_board *b);
+
+/**
+ * The FEN of the position into dst (cap bytes, NUL-terminated when cap > 0;
+ * PGNKIT_BOARD_FEN_MAX is always enough).  ep_legal 0: the PGN standard's e.p. field (the
+ * square after every double push); 1: only when a legal e.p. capture exists (python-
+ * chess's board.fen()).  Returns the FEN's length; when that is cap or more, dst holds a
+ * prefix.
+ */
+PGNKIT_API size_t pgnkit_board_fen(const pgnkit_board *b, int ep_legal, char *dst, size_t cap);
+/** The rules' name, which pgnkit_board_new accepts: "Standard", "Chess960", "Crazyhouse",
+ * "King of the Hill", ... (static, NUL-terminated). */
+PGNKIT_API const char *pgnkit_board_variant(const pgnkit_board *b);
+
+/**
+ * The legal moves as UCI (e2e4, e7e8q, castling e1g1 in standard chess and e1h1 in
+ * Chess960, Crazyhouse drops P@e4), in the generator's order: the first min(count, cap)
+ * into dst; returns the count (none when the game is over, by a variant's rule too).
+ */
+PGNKIT_API size_t pgnkit_board_legal_moves(const pgnkit_board *b,
+                                           char (*dst)[PGNKIT_UCI_MAX], size_t cap);
+
+/**
+ * Play the move san names (any notation `pgnkit check` accepts: SAN, long algebraic,
+ * Crazyhouse drops P@e4, "--" for a null move; wrong +/# and x marks are accepted as the
+ * reader accepts them).  0, and the move as UCI in uci (PGNKIT_UCI_MAX bytes; may be
+ * NULL); -1 and *err (may be NULL) when it names no legal move: SYNTAX, ILLEGAL,
+ * AMBIGUOUS (with the candidates) or MOVE_AFTER_END.  san NULL is a SYNTAX error.
+ */
+PGNKIT_API int pgnkit_board_push_san(pgnkit_board *b, const char *san, char *uci,
+                                     pgnkit_move_error *err);
+/**
+ * Play the move uci names (as pgnkit_board_legal_moves writes it; standard castling as
+ * e1h1 too; 0000, a null move, when the side to move is not in check: SAN "--").  0, and its canonical SAN (with + or #) in san (PGNKIT_SAN_MAX bytes; may
+ * be NULL); -1 and *err: SYNTAX when uci is no UCI move (or NULL), ILLEGAL when the move
+ * is not legal here.
+ */
+PGNKIT_API int pgnkit_board_push_uci(pgnkit_board *b, const char *uci, char *san,
+                                     pgnkit_move_error *err);
+/** The canonical SAN of the move uci names, without playing it: as pgnkit_board_push_uci. */
+PGNKIT_API int pgnkit_board_san(const pgnkit_board *b, const char *uci, char *san,
+                                pgnkit_move_error *err);
+
+/** A square's number from its name: "a1" 0, "b1" 1, ... "h8" 63; -1 for anything else
+ * (NULL included). */
+PGNKIT_API int pgnkit_board_square(const char *name);
+/** The piece on square (0..63) as its FEN letter ('P' a white pawn, 'n' a black knight),
+ * 0 when the square is empty, -1 when square is out of range. */
+PGNKIT_API int pgnkit_board_piece_at(const pgnkit_board *b, int square);
+
+/** 'w' or 'b': the side to move. */
+PGNKIT_API char pgnkit_board_turn(const pgnkit_board *b);
+/** 1 when the side to move is in check, else 0. */
+PGNKIT_API int pgnkit_board_is_check(const pgnkit_board *b);
+/** 1 when the side to move is checkmated (as pgnkit_game_ending says), else 0. */
+PGNKIT_API int pgnkit_board_is_checkmate(const pgnkit_board *b);
+/** 1 when the side to move is stalemated (a draw: Antichess's stalemate win is not one),
+ * else 0. */
+PGNKIT_API int pgnkit_board_is_stalemate(const pgnkit_board *b);
+
 #ifdef __cplusplus
 }
 #endif
