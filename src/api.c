@@ -34,11 +34,6 @@
 #include "game/game_tree.h"
 
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
-struct ply_notes {
-    bool has_clock, has_eval, eval_mate;
-    int mate_in;
-    double clock, pawns;
-};
 
 struct pgnkit_game {
     const struct game_record *rec;
@@ -47,7 +42,7 @@ struct pgnkit_game {
     /* A cursor for walking positions in order: pos is the position after cursor_ply. */
     struct position pos;
     size_t cursor_ply;
-    struct ply_notes *notes;  /* ply_count + 1 entries once filled, index = ply */
+    struct comment_notes *notes;  /* ply_count + 1 entries once filled, index = ply */
     size_t notes_cap;
     bool notes_filled;
     const char *member;       /* the archive member it is in, or NULL */
@@ -422,7 +417,7 @@ static void put_diag(struct save_out *o, const struct diag *d)
     put_cstr(o, d->candidates);
 }
 
-static void put_notes(struct save_out *o, const struct ply_notes *n)
+static void put_notes(struct save_out *o, const struct comment_notes *n)
 {
     uint8_t flags = (uint8_t)(n->has_clock | n->has_eval << 1 | n->eval_mate << 2);
     put(o, &flags, 1);
@@ -439,12 +434,8 @@ static void put_tree_node(struct save_out *o, const struct game_tree_node *n)
                         n->starting_len,   n->nag_at,     n->nag_count};
     for (size_t i = 0; i < sizeof links / sizeof *links; i++)
         put_u64(o, links[i]);
-    uint8_t flags = (uint8_t)(n->has_clock | n->has_eval << 1 | n->eval_mate << 2);
-    put(o, &flags, 1);
     put(o, &n->check_mark, 1);
-    put_u64(o, (uint64_t)(int64_t)n->mate_in);
-    put(o, &n->clock, sizeof n->clock);
-    put(o, &n->pawns, sizeof n->pawns);
+    put_notes(o, &n->notes);
 }
 
 /* The move tree (comments, NAGs, variations): a saved game has no tokens to build it from. */
@@ -586,7 +577,7 @@ static void get_diag(struct save_in *in, struct diag *d)
     get_fixed(in, d->candidates, sizeof d->candidates);
 }
 
-static void get_notes(struct save_in *in, struct ply_notes *n)
+static void get_notes(struct save_in *in, struct comment_notes *n)
 {
     uint8_t flags;
     get(in, &flags, 1);
@@ -668,15 +659,8 @@ static void get_tree_node(struct save_in *in, struct game_tree_node *n)
     uint64_t nags = get_u64(in);
     in->bad |= nags > UINT16_MAX;
     n->nag_count = (uint16_t)nags;
-    uint8_t flags;
-    get(in, &flags, 1);
-    n->has_clock = flags & 1;
-    n->has_eval = flags & 2;
-    n->eval_mate = flags & 4;
     get(in, &n->check_mark, 1);
-    n->mate_in = (int)(int64_t)get_u64(in);
-    get(in, &n->clock, sizeof n->clock);
-    get(in, &n->pawns, sizeof n->pawns);
+    get_notes(in, &n->notes);
 }
 
 static void load_tree(struct save_in *in, pgnkit_game *g)
@@ -888,19 +872,6 @@ size_t pgnkit_game_fen_ep(pgnkit_game *g, size_t ply, char *dst, int ep_legal)
 
 /* ---- clocks and evals ---- */
 
-static void note_comment(struct ply_notes *n, const struct pgn_token *tok)
-{
-    bool mate;
-    if (!n->has_clock)
-        n->has_clock = comment_parse_clock(comment_command(tok->text, tok->len, "clk"),
-                                           &n->clock);
-    if (!n->has_eval && comment_parse_eval(comment_command(tok->text, tok->len, "eval"), &mate,
-                                           &n->pawns, &n->mate_in)) {
-        n->has_eval = true;
-        n->eval_mate = mate;
-    }
-}
-
 /* A mainline move's clock and eval come from its comments (game_mainline.h: the rule of
  * uci --format tsv --with clk,eval). */
 static void fill_notes_by_walk(pgnkit_game *g)
@@ -916,7 +887,7 @@ static void fill_notes_by_walk(pgnkit_game *g)
         if (step == MAINLINE_MOVE)
             ply = walk.move->ply;
         else if (step == MAINLINE_COMMENT && ply <= rec->mainline_count)
-            note_comment(&g->notes[ply], walk.tok);
+            comment_notes_take(&g->notes[ply], walk.tok->text, walk.tok->len);
     }
 }
 
@@ -938,7 +909,7 @@ int pgnkit_game_eval(pgnkit_game *g, size_t ply, pgnkit_eval *eval)
         return 0;
     if (!g->notes_filled)
         fill_notes(g);
-    const struct ply_notes *n = &g->notes[ply];
+    const struct comment_notes *n = &g->notes[ply];
     if (!n->has_eval)
         return 0;
     *eval = (pgnkit_eval){.is_mate = n->eval_mate, .pawns = n->pawns, .mate_in = n->mate_in};
@@ -990,10 +961,7 @@ static void fill_notes(pgnkit_game *g)
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
     memset(g->notes, 0, sizeof *g->notes);
     for (size_t ply = 1; ply <= rec->mainline_count; ply++) {
-        const struct game_tree_node *n = &g->tree.nodes[ply];
-        g->notes[ply] = (struct ply_notes){
-            .has_clock = n->has_clock, .has_eval = n->has_eval, .eval_mate = n->eval_mate,
-            .mate_in = n->mate_in, .clock = n->clock, .pawns = n->pawns};
+        g->notes[ply] = g->tree.nodes[ply].notes;
     }
     g->notes_filled = true;
 }
@@ -1045,10 +1013,11 @@ int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
         .is_checkmate = n->check_mark == '#',
         .is_capture = (n->move.flags & MOVE_CAPTURE) != 0,
         .promotion = promotion_letter(n->move),
-        .has_clock = n->has_clock,
-        .clock = n->clock,
-        .has_eval = n->has_eval,
-        .eval = {.is_mate = n->eval_mate, .pawns = n->pawns, .mate_in = n->mate_in},
+        .has_clock = n->notes.has_clock,
+        .clock = n->notes.clock,
+        .has_eval = n->notes.has_eval,
+        .eval = {.is_mate = n->notes.eval_mate, .pawns = n->notes.pawns,
+                 .mate_in = n->notes.mate_in},
     };
     return 0;
 }

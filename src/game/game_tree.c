@@ -86,20 +86,6 @@ static void add_comment(struct game_tree *t, uint32_t *at, uint32_t *len,
     *len += (uint32_t)(sep + n);
 }
 
-/* The first [%clk] and [%eval] of a move's comments (api.c's rule for the mainline). */
-static void note_commands(struct game_tree_node *n, const struct pgn_token *tok)
-{
-    bool mate;
-    if (!n->has_clock)
-        n->has_clock = comment_parse_clock(comment_command(tok->text, tok->len, "clk"),
-                                           &n->clock);
-    if (!n->has_eval && comment_parse_eval(comment_command(tok->text, tok->len, "eval"), &mate,
-                                           &n->pawns, &n->mate_in)) {
-        n->has_eval = true;
-        n->eval_mate = mate;
-    }
-}
-
 static void add_nag(struct game_tree *t, struct game_tree_node *n, int nag)
 {
     for (size_t k = 0; k < n->nag_count; k++)
@@ -211,7 +197,7 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
     case PGN_TOK_LINE_COMMENT:
         if (last) {
             add_comment(t, &last->comment_at, &last->comment_len, tok);
-            note_commands(last, tok);
+            comment_notes_take(&last->notes, tok->text, tok->len);
         } else if (b->depth == 0) {
             add_comment(t, &t->comment_at, &t->comment_len, tok);
         } else {

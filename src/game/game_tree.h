@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "pgn/comment.h"
 
 struct game_tree_node {
     struct move move;
@@ -44,9 +45,7 @@ struct game_tree_node {
     uint32_t nag_at;                       /* into game_tree.nags */
     uint16_t nag_count;
     char check_mark;         /* '+', '#' or 0, as the replay found it */
-    bool has_clock, has_eval, eval_mate;
-    int mate_in;
-    double clock, pawns;
+    struct comment_notes notes; /* its first [%clk] and [%eval] */
 };
 
 struct game_tree {

@@ -107,3 +107,15 @@ bool comment_parse_eval(struct slice v, bool *is_mate, double *pawns, int *mate_
     *mate_in = mate ? (int)value : 0;
     return true;
 }
+
+void comment_notes_take(struct comment_notes *n, const char *s, size_t len)
+{
+    bool mate;
+    if (!n->has_clock)
+        n->has_clock = comment_parse_clock(comment_command(s, len, "clk"), &n->clock);
+    if (!n->has_eval &&
+        comment_parse_eval(comment_command(s, len, "eval"), &mate, &n->pawns, &n->mate_in)) {
+        n->has_eval = true;
+        n->eval_mate = mate;
+    }
+}

@@ -23,4 +23,15 @@ bool comment_parse_clock(struct slice v, double *seconds);
  * malformed. */
 bool comment_parse_eval(struct slice v, bool *is_mate, double *pawns, int *mate_in);
 
+/** A move's clock and eval: the first [%clk] and the first [%eval] of its comments. */
+struct comment_notes {
+    bool has_clock, has_eval, eval_mate;
+    int mate_in;
+    double clock, pawns;
+};
+
+/** Take the commands of one more comment of the move, s[0..len), into n: a clock or an
+ * eval only while n has none (the first of each wins). */
+void comment_notes_take(struct comment_notes *n, const char *s, size_t len);
+
 #endif
