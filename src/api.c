@@ -1345,23 +1345,12 @@ char pgnkit_board_turn(const pgnkit_board *b)
 
 int pgnkit_board_is_check(const pgnkit_board *b) { return b->pos.checkers != 0; }
 
-/* How the game stands: 0 on, 1 checkmate, 2 stalemate (a draw), 3 another variant end;
- * as game.c's end_of() decides an ending. */
-static int board_end(const struct position *pos)
+int pgnkit_board_is_checkmate(const pgnkit_board *b)
 {
-    if (pos->variant) {
-        struct variant_end e = variant_end_of(pos);
-        if (!e.over)
-            return 0;
-        if (strcmp(e.termination, "checkmate") == 0)
-            return 1;
-        return strcmp(e.termination, "stalemate") == 0 && e.winner < 0 ? 2 : 3;
-    }
-    if (position_has_legal_move(pos))
-        return 0;
-    return position_in_check(pos) ? 1 : 2;
+    return game_end_of(&b->pos) == GAME_END_CHECKMATE;
 }
 
-int pgnkit_board_is_checkmate(const pgnkit_board *b) { return board_end(&b->pos) == 1; }
-
-int pgnkit_board_is_stalemate(const pgnkit_board *b) { return board_end(&b->pos) == 2; }
+int pgnkit_board_is_stalemate(const pgnkit_board *b)
+{
+    return game_end_of(&b->pos) == GAME_END_STALEMATE;
+}

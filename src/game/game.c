@@ -782,7 +782,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
                       (int)claimed->len, claimed->ptr);
 }
 
-static enum game_end end_of(const struct position *pos)
+enum game_end game_end_of(const struct position *pos)
 {
     if (pos->variant) {
         struct variant_end e = variant_end_of(pos);
@@ -857,7 +857,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         walk_tokens(r, g);
         rec->mainline = r->mainline;
         if (!rec->error_ply)
-            rec->end = end_of(&rec->final);
+            rec->end = game_end_of(&rec->final);
         check_result(rec, g);
         if (r->opts.openings)
             rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,

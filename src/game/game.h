@@ -46,6 +46,9 @@ enum game_status {
 /* GAME_END_VARIANT: a variant's own ending (variant_end_of() of the final position says
  * which: king exploded, third check, insufficient material, ...). */
 enum game_end { GAME_END_NONE = 0, GAME_END_CHECKMATE, GAME_END_STALEMATE, GAME_END_VARIANT };
+/* How pos stands: checkmate or stalemate by its rules (a variant's stalemate only when
+ * it is a draw), another variant ending (GAME_END_VARIANT), or none. */
+enum game_end game_end_of(const struct position *pos);
 
 /** Per token of the game: the move it resolved to, for writers that walk the tokens. */
 struct game_token_move {
