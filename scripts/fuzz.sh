@@ -38,6 +38,16 @@ if [ -z "$(ls -A "$seeds")" ]; then
         ;;
     variant)
         sh scripts/fuzz-variant-seeds.sh "$seeds" ;;
+    where)
+        # An expression on the first line (fuzz_where.c), then a few games to judge.
+        n=0
+        for f in testdata/pgn/*/*.pgn; do
+            for e in 'White = "Carlsen, Magnus"' 'Date >= 2020.01' 'WhiteElo > 2500' \
+                     'Event ~ (?i)world' 'Result != 1-0' 'Round <= 3.1'; do
+                n=$((n + 1))
+                { printf '%s\n' "$e"; head -c 4000 "$f"; } >"$seeds/where$n"
+            done
+        done ;;
     esac
 fi
 
@@ -47,6 +57,7 @@ san) maxlen=64 ;;
 fen) maxlen=256 ;;
 source) maxlen=16384 ;;
 variant) maxlen=4096 ;;
+where) maxlen=4096 ;;
 *) maxlen=4096 ;;
 esac
 

@@ -46,6 +46,22 @@ static void expect_error(const char *expr, const char *words)
     char why[512] = "";
     cr_assert_eq(select_add_where(s, expr, why, sizeof why), -1, "%s accepted", expr);
     cr_assert(strstr(why, words), "%s: '%s' lacks '%s'", expr, why, words);
+    /* A refused expression adds nothing (the library goes on with the selection). */
+    cr_assert(!select_has_criteria(s), "%s: refused but a criterion was added", expr);
+    select_free(s);
+}
+
+/* Lists are taken whole or not at all: a bad name leaves the selection as it was. */
+Test(select, refused_lists_change_nothing)
+{
+    struct select *s = select_new();
+    char why[512] = "";
+    cr_assert_eq(select_add_result(s, "1-0,2-0", why, sizeof why), -1);
+    cr_assert(strstr(why, "not '2-0'"), "%s", why);
+    cr_assert_eq(select_add_ending(s, "checkmate,mate", why, sizeof why), -1);
+    cr_assert_eq(select_add_has(s, "ILLEGAL,NOPE", why, sizeof why), -1);
+    cr_assert(strstr(why, "unknown code 'NOPE'"), "%s", why);
+    cr_assert(!select_has_criteria(s));
     select_free(s);
 }
 

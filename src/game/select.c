@@ -285,19 +285,26 @@ int select_add_where(struct select *s, const char *expr, char *why, size_t cap)
         vlen--;
     if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"')
         v++, vlen -= 2;
+    /* The regex is compiled before the criterion is added: a selection that refused an
+     * expression is left as it was, usable (the library goes on after a refusal). */
+    char *value = xstrndup(v, vlen);
+    pcre2_code *re = NULL;
+    if (op == OP_MATCH || op == OP_NOMATCH) {
+        char what[64];
+        snprintf(what, sizeof what, "--where '%.40s'", expr);
+        re = compile_regex(value, what, why, cap);
+        if (!re) {
+            free(value);
+            return -1;
+        }
+    }
     struct criterion *c = new_criterion(s);
     c->owned_name = xstrndup(name, name_len);
     c->names[0] = c->owned_name;
     c->op = op;
-    c->value = xstrndup(v, vlen);
+    c->value = value;
     c->value_len = vlen;
-    if (op == OP_MATCH || op == OP_NOMATCH) {
-        char what[64];
-        snprintf(what, sizeof what, "--where '%.40s'", expr);
-        c->re = compile_regex(c->value, what, why, cap);
-        if (!c->re)
-            return -1;
-    }
+    c->re = re;
     choose_kind(c);
     return 0;
 }
@@ -342,14 +349,24 @@ static int parse_names(const char *list, const char *const *names, int count, un
     return 0;
 }
 
+/* Each select_add_* changes s only when the whole argument is valid: after a refusal
+ * the selection is as it was (the library goes on using it). */
 int select_add_result(struct select *s, const char *list, char *why, size_t cap)
 {
-    return parse_names(list, result_names, RESULT_COUNT, &s->results, "--result", why, cap);
+    unsigned mask = 0;
+    if (parse_names(list, result_names, RESULT_COUNT, &mask, "--result", why, cap) != 0)
+        return -1;
+    s->results |= mask;
+    return 0;
 }
 
 int select_add_ending(struct select *s, const char *list, char *why, size_t cap)
 {
-    return parse_names(list, ending_names, ENDING_COUNT, &s->endings, "--ending", why, cap);
+    unsigned mask = 0;
+    if (parse_names(list, ending_names, ENDING_COUNT, &mask, "--ending", why, cap) != 0)
+        return -1;
+    s->endings |= mask;
+    return 0;
 }
 
 static bool parse_bound(const char *p, size_t len, uint32_t *out)
@@ -396,6 +413,7 @@ static bool code_selectable(int c)
 
 int select_add_has(struct select *s, const char *list, char *why, size_t cap)
 {
+    uint64_t has[sizeof s->has / sizeof s->has[0]] = {0};
     const char *p = list;
     do {
         const char *end = strchr(p, ',');
@@ -416,10 +434,12 @@ int select_add_has(struct select *s, const char *list, char *why, size_t cap)
                 snprintf(why + n, cap - n, ")");
             return -1;
         }
-        s->has[code / 64] |= UINT64_C(1) << (code % 64);
-        s->has_set = true;
+        has[code / 64] |= UINT64_C(1) << (code % 64);
         p = end ? end + 1 : NULL;
     } while (p);
+    for (size_t k = 0; k < sizeof has / sizeof has[0]; k++)
+        s->has[k] |= has[k];
+    s->has_set = true;
     return 0;
 }
 
