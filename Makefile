@@ -310,7 +310,8 @@ test-python: build/python/pgnkit.so $(BIN)
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pgnkit
-	install -m 644 man/pgnkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	sed 's|@VERSION@|$(LIB_VERSION)|' man/pgnkit.1 >$(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
 	@$(MAKE) --no-print-directory install-lib
 	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then $(MAKE) --no-print-directory install-python; \
 	else echo "make install: no Python.h for $(PYTHON) (python3-dev): the Python module is not installed"; fi

@@ -16,7 +16,9 @@
 
 enum command { CMD_CHECK = 0, CMD_UCI, CMD_FEN, CMD_PGN, CMD_PERFT, CMD_COUNT };
 
-enum fail_on { FAIL_ON_ERROR = 0, FAIL_ON_WARNING };
+/* Which game diagnostics make the exit status 1 (--fail-on); none: no game does, only
+ * usage and I/O failures (2) change it, for curation jobs that expect broken games. */
+enum fail_on { FAIL_ON_ERROR = 0, FAIL_ON_WARNING, FAIL_ON_NONE };
 
 enum { MAX_TAG_COLUMNS = 64, MAX_ADDED_TAGS = 16 };
 

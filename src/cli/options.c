@@ -333,8 +333,10 @@ static int opt_fail_on(struct config *cfg, const char *arg)
         cfg->fail_on = FAIL_ON_WARNING;
     else if (strcmp(arg, "error") == 0)
         cfg->fail_on = FAIL_ON_ERROR;
+    else if (strcmp(arg, "none") == 0)
+        cfg->fail_on = FAIL_ON_NONE;
     else
-        return usage_error(cfg, "--fail-on is 'warning' or 'error', not '%s'", arg);
+        return usage_error(cfg, "--fail-on is 'warning', 'error' or 'none', not '%s'", arg);
     return 0;
 }
 
@@ -394,7 +396,7 @@ static const struct option_entry option_table[] = {
     {"no-variations", 0, false, ALL_CMDS, opt_no_variations, "do not replay variations (pgn: nor write them)"},
     {"piece-letters", 0, true, ALL_CMDS, opt_piece_letters, "LANG  also accept german|french|spanish|dutch letters"},
     {"encoding", 0, true, ALL_CMDS, opt_encoding, "ENC  auto (per game: UTF-8, else CP1252), utf-8, latin1, cp1252"},
-    {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default) or warning sets exit status 1"},
+    {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default), warning or none: what sets exit status 1"},
     {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
     {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},
     {"quiet", 'q', false, ALL_CMDS, opt_quiet, "nothing on stderr but failures: no summary line, no game diagnostics (uci, fen, pgn)"},

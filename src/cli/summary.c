@@ -120,17 +120,25 @@ static void print_routing(const struct run_stats *st, const struct config *cfg)
     fputc(')', stderr);
 }
 
+/* "1 game", "2 games": the noun for a count. */
+static const char *noun(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 static void print_counts(const char *label, const struct run_stats *st, double seconds,
                          const struct config *cfg)
 {
     fprintf(stderr,
-            "%s: %llu games: %llu ok, %llu with warnings, %llu with errors, %llu skipped; "
-            "%llu plies; %llu bytes",
-            label, (unsigned long long)st->games, (unsigned long long)st->by_status[GAME_CLEAN],
+            "%s: %llu %s: %llu ok, %llu with warnings, %llu with errors, %llu skipped; "
+            "%llu %s; %llu %s",
+            label, (unsigned long long)st->games, noun(st->games, "game", "games"),
+            (unsigned long long)st->by_status[GAME_CLEAN],
             (unsigned long long)st->by_status[GAME_WARNINGS],
             (unsigned long long)st->by_status[GAME_ERRORS],
             (unsigned long long)st->by_status[GAME_SKIPPED], (unsigned long long)st->plies,
-            (unsigned long long)st->bytes);
+            noun(st->plies, "ply", "plies"), (unsigned long long)st->bytes,
+            noun(st->bytes, "byte", "bytes"));
     print_routing(st, cfg);
     if (seconds > 0)
         fprintf(stderr, " in %.2f s (%.1f MB/s)", seconds,
@@ -171,6 +179,8 @@ int run_exit_status(const struct config *cfg, const struct run_stats *s, int io_
 {
     if (io_status == 2)
         return 2;
+    if (cfg->fail_on == FAIL_ON_NONE)
+        return 0;
     if (s->by_status[GAME_ERRORS] || s->by_status[GAME_SKIPPED])
         return 1;
     if (cfg->fail_on == FAIL_ON_WARNING && s->by_status[GAME_WARNINGS])

@@ -24,7 +24,7 @@ check "--skip-invalid drops the broken game and keeps the clean one" \
 printf '[Event "clocks"]\n\n1. e4 [%%clk 0:00:10] 1... e5 [%%clk 0:00:09] 2. Nf3 [%%clk 0:00:08] *\n' \
     >"$TMP/clk.pgn"
 run "$PGNKIT" check --no-progress "$TMP/clk.pgn"
-check "unbraced [%clk]: one game" grep_err "1 games: 0 ok, 1 with warnings, 0 with errors"
+check "unbraced [%clk]: one game" grep_err "1 game: 0 ok, 1 with warnings, 0 with errors"
 check "unbraced [%clk]: one NONSTANDARD warning at the first" \
     [ "$(grep -c "clk.pgn:3:7: warning\[NONSTANDARD\]: game 1: '\[%clk 0:00:10\]' outside braces" "$TMP/out")" = 1 ]
 check "unbraced [%clk]: no other diagnostic" [ "$(lines "$TMP/out")" = 1 ]

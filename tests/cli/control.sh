@@ -43,7 +43,7 @@ one_game() {
     check "$1: one CONTROL_BYTE" [ "$(grep -c 'CONTROL_BYTE' "$TMP/out")" -eq 1 ]
     check "$1: at the first control byte, $want" \
         grep -Eq "^$f:$want: warning\[CONTROL_BYTE\]: game 1: control (byte|character)" "$TMP/out"
-    check "$1: the game counts as with warnings" grep_err "1 games: 0 ok, 1 with warnings"
+    check "$1: the game counts as with warnings" grep_err "1 game: 0 ok, 1 with warnings"
     for cmd in "check" "pgn" "uci --tags Event,Site,Annotator" "uci -f tsv --tags Event,Annotator" \
                "fen --comments" "pgn --fixes"; do
         # shellcheck disable=SC2086

@@ -40,7 +40,7 @@ usage_error "bad format" "unknown --format 'xml'" uci --format xml "$fools"
 usage_error "format of another command" "check does not write --format pgn" \
     check --format pgn "$fools"
 usage_error "flag given a value" "--strict takes no argument" check --strict=yes "$fools"
-usage_error "bad --fail-on" "--fail-on is 'warning' or 'error'" check --fail-on never "$fools"
+usage_error "bad --fail-on" "--fail-on is 'warning', 'error' or 'none'" check --fail-on never "$fools"
 
 # Inputs: clear one-line reasons, exit 2.
 run "$PGNKIT" uci "$TMP"
