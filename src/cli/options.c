@@ -681,6 +681,10 @@ static int check_combinations(const struct config *cfg, const struct given *give
     if (cfg->split_games && !split_pattern_ok(cfg->output_path, 'd'))
         return usage_error(cfg, "--split needs -o with one %%d for the file number "
                                 "(like -o out-%%04d.pgn)");
+    if (cfg->split_games && split_number_width(cfg->output_path) > SPLIT_WIDTH_MAX)
+        return usage_error(cfg, "--split: the width of -o's %%d is %d; at most %d (the digits "
+                                "of the largest file number): wider names would be cut to one",
+                           split_number_width(cfg->output_path), SPLIT_WIDTH_MAX);
     if (cfg->split_by && !split_pattern_ok(cfg->output_path, 's'))
         return usage_error(cfg, "--split-by needs -o with one %%s for the tag value "
                                 "(like -o event-%%s.pgn)");

@@ -35,8 +35,37 @@ void output_guard_std_fds(void)
 
 /* ---- signals: remove the temporary file, then die of the signal ---- */
 
-static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT};
+/* Every signal whose default action ends the process, but those of a fault in pgnkit
+ * itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS: a bug, left to the default
+ * action and the sanitizers), SIGKILL and SIGSTOP (no handler can run) and SIGPIPE and
+ * SIGXFSZ (ignored: main.c).  The real-time signals, SIGRTMIN to SIGRTMAX, too. */
+static const int cleanup_signals[] = {
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+    SIGPROF, SIGXCPU,
+#ifdef SIGPOLL
+    SIGPOLL,
+#endif
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+};
 enum { CLEANUP_SIGNAL_COUNT = sizeof cleanup_signals / sizeof *cleanup_signals };
+
+/* The i-th signal to handle, for i from 0 while it is positive: the list, then the
+ * real-time ones (SIGRTMIN is no constant: the C library keeps the first few). */
+static int cleanup_signal(int i)
+{
+    if (i < CLEANUP_SIGNAL_COUNT)
+        return cleanup_signals[i];
+#ifdef SIGRTMIN
+    if (SIGRTMIN + (i - CLEANUP_SIGNAL_COUNT) <= SIGRTMAX)
+        return SIGRTMIN + (i - CLEANUP_SIGNAL_COUNT);
+#endif
+    return 0;
+}
 
 /* The temporary files that exist now (-o, --invalid-to, --split files, ...): the paths
  * the handler unlinks.  The CLI's own state, changed only with the signals blocked on
@@ -59,8 +88,8 @@ static void remove_temp_and_die(int sig)
 static void cleanup_signal_set(sigset_t *set)
 {
     sigemptyset(set);
-    for (int i = 0; i < CLEANUP_SIGNAL_COUNT; i++)
-        sigaddset(set, cleanup_signals[i]);
+    for (int i = 0; cleanup_signal(i) > 0; i++)
+        sigaddset(set, cleanup_signal(i));
 }
 
 void output_block_signals(sigset_t *saved)
@@ -81,15 +110,17 @@ static void install_cleanup_handlers(void)
     if (installed)
         return;
     installed = true;
-    for (int i = 0; i < CLEANUP_SIGNAL_COUNT; i++) {
+    for (int i = 0; cleanup_signal(i) > 0; i++) {
+        int sig = cleanup_signal(i);
         struct sigaction old, sa;
-        /* A signal ignored by whoever started us (nohup, `cmd &` in a script) stays so. */
-        if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        /* A signal ignored by whoever started us (nohup, `cmd &` in a script) stays so;
+         * one with a handler already (none of ours installs one) keeps it. */
+        if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
             continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = remove_temp_and_die;
         sigemptyset(&sa.sa_mask);
-        sigaction(cleanup_signals[i], &sa, NULL);
+        sigaction(sig, &sa, NULL);
     }
 }
 
@@ -119,11 +150,7 @@ static void disarm_cleanup(const char *path)
 
 /* ---- where -o PATH goes ---- */
 
-/* The file a chain of symbolic links starting at path finally names (path itself when it
- * is no link); it need not exist.  NULL with errno set (ELOOP) when the chain does not
- * end.  *magic is set when a link goes through /proc or /dev/fd (/dev/stdout): those name
- * open descriptors, whose "targets" are no paths to rename over. */
-static char *final_target(const char *path, bool *magic)
+char *output_final_target(const char *path, bool *magic)
 {
     char *cur = xstrndup(path, strlen(path));
     *magic = false;
@@ -230,12 +257,20 @@ static void release(struct output *out)
     out->fd = -1;
 }
 
+/* A file its owner made read-only (no write bit at all: root is no exception) or that
+ * this user may not write: replacing it by a rename would bypass what its mode says,
+ * as cp and the shell's > refuse to. */
+static bool read_only(const char *path, const struct stat *st)
+{
+    return (st->st_mode & 0222) == 0 || access(path, W_OK) != 0;
+}
+
 /* What output_open() does; on failure out may hold its target still. */
 static int open_path(struct output *out, const char *path)
 {
     out->path = path;
     bool magic;
-    out->target = final_target(path, &magic);
+    out->target = output_final_target(path, &magic);
     if (!out->target)
         return open_error("follow", path);
     struct stat st;
@@ -252,6 +287,11 @@ static int open_path(struct output *out, const char *path)
     }
     if (magic || (exists && !S_ISREG(st.st_mode)))
         return open_direct(out, &st);
+    if (exists && read_only(out->target, &st)) {
+        fprintf(stderr, "pgnkit: %s is read-only (mode %04o): not replaced; make it writable "
+                        "or remove it first\n", shown(out->target), (unsigned)(st.st_mode & 07777));
+        return 2;
+    }
     return open_temporary(out, exists ? &st : NULL);
 }
 
@@ -310,6 +350,60 @@ int output_flush(struct output *out, struct buf *b)
     return rc;
 }
 
+int output_park(struct output *out)
+{
+    if (!out->tmp_path || out->fd < 0)
+        return 0;
+    int rc = close(out->fd);
+    out->fd = -1;
+    if (rc != 0 && !out->failed) {
+        out->failed = true;
+        fprintf(stderr, "pgnkit: cannot write to %s: %s\n", shown(out->path), strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int output_resume(struct output *out)
+{
+    if (!out->tmp_path || out->fd >= 0)
+        return out->failed ? -1 : 0;
+    out->fd = open(out->tmp_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (out->fd < 0) {
+        out->failed = true;
+        fprintf(stderr, "pgnkit: cannot reopen %s: %s\n", shown(out->tmp_path), strerror(errno));
+        return -1;
+    }
+    return out->failed ? -1 : 0;
+}
+
+/* fsync, but a file system that cannot (EINVAL: some FUSE and special ones) is no error:
+ * there is nothing more to do there. */
+static int sync_fd(int fd)
+{
+    return fsync(fd) == 0 || errno == EINVAL || errno == ENOTSUP ? 0 : -1;
+}
+
+int output_sync_dir(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    char *dir = slash ? xstrndup(target, slash == target ? 1 : (size_t)(slash - target))
+                      : xstrndup(".", 1);
+    int rc = 0;
+    /* A directory we may not read (mode 0300) cannot be opened to sync: nothing to do. */
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (sync_fd(fd) != 0) {
+            fprintf(stderr, "pgnkit: cannot sync directory %s: %s\n", shown(dir),
+                    strerror(errno));
+            rc = -1;
+        }
+        close(fd);
+    }
+    free(dir);
+    return rc;
+}
+
 int output_commit(struct output *out)
 {
     int rc = 0;
@@ -317,10 +411,20 @@ int output_commit(struct output *out)
         release(out);
         return 0;
     }
-    if (close(out->fd) != 0) { /* NFS and quotas may only tell here */
+    /* A parked file is reopened to be synced.  The data reaches the disk before the
+     * rename makes it the file's contents: a crash then leaves the old file or the new
+     * one, never a new name with no data in it (as editors and databases do). */
+    if (out->tmp_path && (output_resume(out) != 0 || sync_fd(out->fd) != 0)) {
+        if (!out->failed)
+            fprintf(stderr, "pgnkit: cannot write to %s: %s\n", shown(out->path),
+                    strerror(errno));
+        rc = -1;
+    }
+    if (out->fd >= 0 && close(out->fd) != 0 && rc == 0) { /* NFS and quotas may only tell here */
         fprintf(stderr, "pgnkit: cannot write to %s: %s\n", shown(out->path), strerror(errno));
         rc = -1;
     }
+    out->fd = -1;
     if (out->tmp_path) {
         sigset_t saved;
         output_block_signals(&saved); /* renamed and disarmed, or neither */
@@ -332,6 +436,9 @@ int output_commit(struct output *out)
             unlink(out->tmp_path);
         disarm_cleanup(out->tmp_path);
         output_restore_signals(&saved);
+        /* The rename itself is on the disk once the directory is. */
+        if (rc == 0 && !out->defer_dir_sync && output_sync_dir(out->target) != 0)
+            rc = -1;
     }
     release(out);
     return rc;
@@ -339,7 +446,7 @@ int output_commit(struct output *out)
 
 void output_abort(struct output *out)
 {
-    if (out->path)
+    if (out->path && out->fd >= 0)
         close(out->fd);
     if (out->tmp_path) {
         sigset_t saved;

@@ -9,10 +9,16 @@
  *                              link stays a link;
  *   a FIFO, a character or     written directly (opened, or for a socket connected):
  *   block device, a socket     never renamed over, never replaced by a regular file;
- *   a directory                refused: output_open() returns 2 (a usage error).
- * SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGABRT remove every temporary file that exists
- * (one per open output: -o, --invalid-to, --split files...) and the process then dies
- * of the same signal.  Outputs are opened and finished on the main thread; a thread
+ *   a directory                refused: output_open() returns 2 (a usage error);
+ *   a read-only file           refused (2) too: no write bit in its mode, or not
+ *                              writable by this user (root included).
+ * The temporary file is fsync'ed before the rename and its directory after it, so a
+ * crash leaves the old file or the whole new one.
+ * Every signal that would end the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT,
+ * SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, the real-time ones...; not those of
+ * a fault, SIGSEGV and the like) removes every temporary file that exists (one per open
+ * output: -o, --invalid-to, --split files...) and the process then dies of the same
+ * signal.  Outputs are opened and finished on the main thread; a thread
  * is started with output_block_signals() in force, so only the main thread takes them.  SIGXFSZ is ignored: a file over
  * `ulimit -f` is a write error (EFBIG) like a full disk.
  */
@@ -33,7 +39,15 @@ struct output {
     char *tmp_path;    /* the temporary file, or NULL when written directly */
     bool failed;       /* a write failed (reported once): later flushes drop their bytes */
     bool reader_gone;  /* the write failed with EPIPE: the reader chose to stop */
+    bool defer_dir_sync; /* output_commit leaves the directory's fsync to the caller */
 };
+
+/* The file a chain of symbolic links starting at path finally names (path itself when it
+ * is no link; a new string); it need not exist.  NULL with errno set (ELOOP) when the
+ * chain does not end.  *magic is set when a link goes through /proc or /dev/fd
+ * (/dev/stdout): those name open descriptors, whose "targets" are no paths to rename
+ * over. */
+char *output_final_target(const char *path, bool *magic);
 
 /* Make sure file descriptors 0, 1 and 2 are open (on /dev/null, the wrong way round so
  * that using them fails: read from 0 or write to 1 is EBADF, writes to 2 vanish), so
@@ -52,6 +66,14 @@ int output_write(struct output *out, const char *bytes, size_t len);
 /* Finish: close, and rename into place when written under a temporary name.  0 or -1
  * after printing the error (the temporary file is then removed). */
 int output_commit(struct output *out);
+/* Close the temporary file without renaming it (to spare a descriptor), and open it
+ * again to append (output_resume) before the next write; output_commit and
+ * output_abort take a parked output too.  0 or -1 after printing the error. */
+int output_park(struct output *out);
+int output_resume(struct output *out);
+/* fsync the directory target is in (after renames into it with defer_dir_sync set).
+ * 0 or -1 after printing the error. */
+int output_sync_dir(const char *target);
 /* Remove the temporary file after a failure (nothing to do for direct output). */
 void output_abort(struct output *out);
 /* Write b to standard error and clear it (errors there are ignored). */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/clash.h"
 #include "cli/input.h"
 #include "cli/output.h"
 #include "cli/range.h"
@@ -70,6 +71,13 @@ int run(const struct config *cfg)
     const char *const *inputs = cfg->input_count ? cfg->inputs : stdin_only;
     size_t input_count = cfg->input_count ? cfg->input_count : 1;
 
+    /* Before anything is opened: no output may replace another, or an input. */
+    struct clash clash;
+    clash_collect(&clash, cfg);
+    int clashed = clash_check(&clash);
+    clash_release(&clash);
+    if (clashed)
+        return clashed;
     struct output out;
     /* With --split, -o is the files' name pattern: nothing goes to it as such. */
     int status = output_open(&out, cfg->split_games || cfg->split_by ? "-" : cfg->output_path);

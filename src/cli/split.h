@@ -3,12 +3,18 @@
  * the -o pattern.
  *
  * --split N: N games per file, the pattern's one %d (with an optional 0 and width,
- * like %04d) is the file's number from 1.  --split-by TAG: one file per value of the
+ * like %04d, at most SPLIT_WIDTH_MAX: wider is refused, not cut) is the file's number
+ * from 1.  --split-by TAG: one file per value of the
  * tag, the pattern's one %s is the value made safe for a file name (bytes other than
  * letters, digits, '.', '-', '+' and '_' become '_', a leading '.' too; an absent or
- * empty tag is "unknown"; at most 100 bytes).  Every file is written under a temporary
- * name and renamed at the end, as -o is; a file that exists already is an error unless
- * --force.  Each --split-by file stays open to the end.
+ * empty tag is "unknown"; at most 100 bytes); values are found by hash.
+ *
+ * Every file is written under a temporary name and renamed only when the whole run
+ * succeeds, as -o is: a failed or interrupted run leaves none of them (--split's full
+ * files included).  A name that exists already, a dangling symbolic link included, is
+ * an error unless --force; a name that is an input or another output always is
+ * (clash.h).  At most half of `ulimit -n` files (and 512) are open at once: the least
+ * recently written one is closed, and reopened to append when its value comes again.
  */
 #ifndef PGNKIT_CLI_SPLIT_H
 #define PGNKIT_CLI_SPLIT_H
@@ -20,6 +26,11 @@
 
 /* Whether pattern has exactly one conversion of that kind ('d' or 's'; %% is a '%'). */
 bool split_pattern_ok(const char *pattern, char conversion);
+
+/* The widest %d: the digits of the largest file number (2^64 - 1). */
+enum { SPLIT_WIDTH_MAX = 20 };
+/* The width of a pattern's %d (0 for none given); the pattern is split_pattern_ok. */
+int split_number_width(const char *pattern);
 
 struct split;
 
