@@ -173,4 +173,24 @@ done
 interrupt TERM 15 split
 interrupt USR1 10 split
 
+# --- fsync before the rename, and the folder after it ----------------------------------
+# The order of the calls, as strace sees them: the temporary file's fsync, its rename to
+# the final name, then an fsync of the folder (opened after the rename).
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    d=$TMP/sync
+    mkdir -p "$d"
+    strace -f -o "$d/trace" -e trace=fsync,fdatasync,rename,renameat,renameat2,openat \
+        "$PGNKIT" uci -q -o "$d/out.uci" --invalid-to "$d/bad.pgn" "$errs" >/dev/null 2>&1
+    for name in out.uci bad.pgn; do
+        awk -v final="$d/$name" -v dir="$d" '
+            /fsync\(/ { synced = 1; if (renamed && dir_fd != "" && $0 ~ "fsync\\(" dir_fd "\\)") ok = 1 }
+            /rename/ && index($0, "\"" final "\"") { renamed = synced; synced = 0 }
+            renamed && /openat/ && index($0, "\"" dir "\"") { split($0, a, "= "); dir_fd = a[2] + 0 }
+            END { exit !ok }' "$d/trace"
+        check "fsync: $name synced before its rename, its folder after" [ $? -eq 0 ]
+    done
+else
+    skip "fsync order: no strace here (or ptrace is not allowed)"
+fi
+
 finish
