@@ -529,11 +529,15 @@ static size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+/* The suggestion is the nearest option of this command: one it would refuse is no help
+ * ("pgn --notags" is not told of uci's --tags). */
 static int unknown_option(const struct config *cfg, const char *name)
 {
     const char *best = NULL;
     size_t best_d = 4;
     for (int i = 0; i < OPTION_COUNT; i++) {
+        if (!(option_table[i].commands & CMD_BIT(cfg->command)))
+            continue;
         size_t d = edit_distance(name, option_table[i].name);
         if (d < best_d) {
             best_d = d;

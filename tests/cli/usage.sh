@@ -25,6 +25,12 @@ usage_error "option before the command" "the command comes first" --quiet uci "$
 usage_error "unknown option" "unknown option '--formt'; did you mean '--format'?" \
     uci --formt json "$fools"
 usage_error "unknown option with =" "did you mean '--max-errors'?" check --max-error=3 "$fools"
+# Suggestions come from the command's own options: uci's --tags is no help to pgn.
+usage_error "suggests this command's option" "did you mean '--tags'?" uci --notags "$fools"
+run "$PGNKIT" pgn --notags "$fools"
+told=0
+grep_err "'--tags'" && told=1
+check "pgn --notags: not told of uci's --tags" [ "$rc" -eq 2 -a "$told" -eq 0 ]
 usage_error "unknown option, nothing near" "unknown option '--zzzzzzzzzz'" uci --zzzzzzzzzz
 usage_error "unknown short option" "unknown option '-Z'" uci -Z "$fools"
 usage_error "option of another command" "'pgnkit check' has no option --tags" \
