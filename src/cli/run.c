@@ -103,12 +103,15 @@ int run(const struct config *cfg)
         status = output_flush(&out, &header) != 0 ? 2 : 0;
         buf_release(&header);
     }
+    /* An input that cannot be opened (missing, a directory, not PGN) is reported by
+     * input_open and skipped: the others are still read, and the run's status is 2. */
+    bool unopened = false;
     for (size_t i = 0; i < input_count && status == 0; i++) {
         struct input in;
         if (cfg->range.set ? range_open(&in, inputs[i], cfg) != 0
                            : input_open(&in, inputs[i], &cfg->limits) != 0) {
-            status = 2;
-            break;
+            unopened = true;
+            continue;
         }
         status = run_members(cfg, &in, &route, &prog, &summary);
         if (status == 1 && !out.reader_gone)
@@ -119,6 +122,8 @@ int run(const struct config *cfg)
     /* A reader that went away (| head) ends the run quietly with the status so far. */
     if (out.reader_gone)
         status = 0;
+    if (unopened)
+        status = 2;
     if (router_finish(&route, status != 2) != 0)
         status = 2;
     if (status != 2 && output_commit(&out) != 0)
