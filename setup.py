@@ -11,6 +11,7 @@ import re
 import subprocess
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 
 def read(path):
@@ -31,6 +32,40 @@ def pkg_config(flag):
     return subprocess.check_output(["pkg-config", flag, *pkgs], text=True).split()
 
 
+LIB_DIRS = ("base", "board", "san", "pgn", "io", "game", "write")
+MACROS = [("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", "1"), ("NDEBUG", "1")]
+CFLAGS = ["-std=c11", "-O2", "-fvisibility=hidden", "-pthread"]
+
+
+def library_sources():
+    return sorted(f for d in LIB_DIRS for f in glob.glob(f"src/{d}/*.c"))
+
+
+class BuildWithBook(build_ext):
+    """The library holds the opening book (the classify option): generated, as the
+    Makefile does, by tools/gen_openings (the library's modules) over data/openings/."""
+
+    def build_extensions(self):
+        book = os.path.join(self.build_temp, "gen", "opening_book.c")
+        if not os.path.exists(book):
+            tool_dir = os.path.join(self.build_temp, "gen_openings")
+            objs = self.compiler.compile(
+                library_sources() + ["tools/gen_openings.c"], output_dir=tool_dir,
+                include_dirs=["src", "include"], macros=MACROS,
+                extra_postargs=CFLAGS + pkg_config("--cflags"))
+            self.compiler.link_executable(objs, "gen_openings", output_dir=tool_dir,
+                                          extra_postargs=pkg_config("--libs") + ["-lm", "-pthread"])
+            os.makedirs(os.path.dirname(book), exist_ok=True)
+            with open(book + ".tmp", "w", encoding="utf-8") as out:
+                subprocess.check_call([os.path.join(tool_dir, "gen_openings"),
+                                       *sorted(glob.glob("data/openings/*.tsv"))], stdout=out)
+            os.replace(book + ".tmp", book)
+        for ext in self.extensions:
+            if book not in ext.sources:
+                ext.sources.append(book)
+        super().build_extensions()
+
+
 setup(
     name="pgnkit",
     version=version(),
@@ -41,17 +76,15 @@ setup(
     ext_modules=[
         Extension(
             "pgnkit",
-            sources=["python/pgnkitmodule.c", "python/moves.c", "python/board.c"] + sorted(glob.glob("src/*.c") + [
-                f for d in ("base", "board", "san", "pgn", "io", "game", "write")
-                for f in glob.glob(f"src/{d}/*.c")]),
+            sources=["python/pgnkitmodule.c", "python/moves.c", "python/board.c"]
+            + sorted(glob.glob("src/*.c") + library_sources()),
             include_dirs=["src", "include"],
-            define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", "1"),
-                           ("NDEBUG", "1")],
-            extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-pthread"]
-            + pkg_config("--cflags"),
+            define_macros=MACROS,
+            extra_compile_args=CFLAGS + pkg_config("--cflags"),
             extra_link_args=pkg_config("--libs") + ["-lm", "-pthread"],
         )
     ],
+    cmdclass={"build_ext": BuildWithBook},
     # The library's ~50 sources compile in parallel (one build_ext job per core).
     options={"build_ext": {"parallel": os.cpu_count() or 1}},
 )

@@ -682,18 +682,155 @@ static int open_source(ReaderObject *r, PyObject *source, const pgnkit_options *
     return rc;
 }
 
+/* ---- the selection options: the CLI's, through pgnkit_reader_option ---- */
+
+/* The keyword arguments naming a selection option (the flags last, from FIRST_FLAG). */
+enum { SELECT_KEYWORDS = 12, FIRST_FLAG = 8 };
+static const char *const select_names[SELECT_KEYWORDS] = {
+    "encoding", "where", "player", "result", "ending", "plies", "has", "reaches",
+    "invert", "classify", "dedupe", "skip-invalid",
+};
+
+static int value_error(const pgnkit_error *err)
+{
+    PyErr_SetString(PyExc_ValueError, err->message);
+    return -1;
+}
+
+/* An option's error: its whole message (err->message may be cut). */
+static int option_error(pgnkit_reader *r)
+{
+    PyErr_SetString(PyExc_ValueError, pgnkit_reader_message(r));
+    return -1;
+}
+
+/* One option's str value. */
+static int set_option(pgnkit_reader *r, const char *name, PyObject *value)
+{
+    if (!PyUnicode_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "%s= wants a str, not %.80s", name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    const char *text = PyUnicode_AsUTF8(value);
+    pgnkit_error err = {0, ""};
+    if (!text)
+        return -1;
+    return pgnkit_reader_option(r, name, text, &err) != 0 ? option_error(r) : 0;
+}
+
+/* A str, or a list or tuple of str: each item once (where=) or joined by commas. */
+static int set_option_list(pgnkit_reader *r, const char *name, PyObject *value, int each)
+{
+    if (PyUnicode_Check(value))
+        return set_option(r, name, value);
+    if (!PyList_Check(value) && !PyTuple_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "%s= wants a str or a list of str, not %.80s", name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    int rc = 0;
+    Py_ssize_t n = PySequence_Size(value);
+    if (each) {
+        for (Py_ssize_t i = 0; i < n && rc == 0; i++)
+            rc = set_option(r, name, PySequence_Fast_GET_ITEM(value, i));
+        return rc;
+    }
+    PyObject *comma = PyUnicode_FromString(",");
+    PyObject *joined = comma ? PyUnicode_Join(comma, value) : NULL;
+    rc = joined ? set_option(r, name, joined) : -1;
+    Py_XDECREF(joined);
+    Py_XDECREF(comma);
+    return rc;
+}
+
+/* values[i] is select_names[i]'s keyword argument (NULL or None when not given). */
+static int set_options(pgnkit_reader *r, PyObject *const *values)
+{
+    pgnkit_error err = {0, ""};
+    for (int i = 0; i < SELECT_KEYWORDS; i++) {
+        PyObject *v = values[i];
+        const char *name = select_names[i];
+        if (!v || v == Py_None)
+            continue;
+        if (i >= FIRST_FLAG) {
+            int on = PyObject_IsTrue(v);
+            if (on < 0)
+                return -1;
+            if (on && pgnkit_reader_option(r, name, "1", &err) != 0)
+                return option_error(r);
+            continue;
+        }
+        int each = !strcmp(name, "where");
+        int listed = each || !strcmp(name, "result") || !strcmp(name, "ending") ||
+                     !strcmp(name, "has");
+        if ((listed ? set_option_list(r, name, v, each) : set_option(r, name, v)) != 0)
+            return -1;
+    }
+    return pgnkit_reader_check_options(r, &err) != 0 ? option_error(r) : 0;
+}
+
+/* range=(start, end): a reader over those bytes of the file at source (a path). */
+static int open_range(ReaderObject *r, PyObject *source, PyObject *range,
+                      const pgnkit_options *opts)
+{
+    unsigned long long start = 0, end = UINT64_MAX;
+    PyObject *start_obj, *end_obj;
+    if (!PyTuple_Check(range) || PyTuple_GET_SIZE(range) != 2) {
+        PyErr_SetString(PyExc_TypeError,
+                        "range= wants (start, end): byte offsets, end None for the file's end");
+        return -1;
+    }
+    start_obj = PyTuple_GET_ITEM(range, 0);
+    end_obj = PyTuple_GET_ITEM(range, 1);
+    start = PyLong_AsUnsignedLongLong(start_obj);
+    if (PyErr_Occurred())
+        return -1;
+    if (end_obj != Py_None && (end = PyLong_AsUnsignedLongLong(end_obj), PyErr_Occurred()))
+        return -1;
+    if (!PyUnicode_Check(source) && !PyBytes_Check(source) &&
+        !PyObject_HasAttrString(source, "__fspath__")) {
+        PyErr_SetString(PyExc_TypeError, "range= needs a path: only a file can be cut at bytes");
+        return -1;
+    }
+    PyObject *path = NULL;
+    if (!PyUnicode_FSConverter(source, &path))
+        return -1;
+    pgnkit_error err = {0, ""};
+    Py_BEGIN_ALLOW_THREADS
+    r->reader = pgnkit_open_range(PyBytes_AS_STRING(path), start, end, opts, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (r->reader)
+        return 0;
+    if (err.code == EINVAL)
+        return value_error(&err);
+    raise_error(&err);
+    return -1;
+}
+
 static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only)
 {
     /* PyArg_ParseTupleAndKeywords takes char *[] before Python 3.13. */
     static char *keywords[] = {(char *)"source", (char *)"strict", (char *)"lenient",
                                (char *)"variations", (char *)"king_takes_rook",
-                               (char *)"max_game_bytes", (char *)"ep", NULL};
-    PyObject *source, *ep = NULL;
+                               (char *)"max_game_bytes", (char *)"ep", (char *)"range",
+                               (char *)"encoding", (char *)"where", (char *)"player",
+                               (char *)"result", (char *)"ending", (char *)"plies",
+                               (char *)"has", (char *)"reaches", (char *)"invert",
+                               (char *)"classify", (char *)"dedupe", (char *)"skip_invalid",
+                               NULL};
+    PyObject *source, *ep = NULL, *range = NULL;
+    PyObject *select[SELECT_KEYWORDS] = {NULL};
     int strict = 0, lenient = 0, variations = 1, ktr = 0;
     unsigned long long max_game_bytes = 0;
     int ep_legal = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKO", keywords, &source, &strict,
-                                     &lenient, &variations, &ktr, &max_game_bytes, &ep) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKOOOOOOOOOOOOOO", keywords,
+                                     &source, &strict, &lenient, &variations, &ktr,
+                                     &max_game_bytes, &ep, &range, &select[0], &select[1],
+                                     &select[2], &select[3], &select[4], &select[5],
+                                     &select[6], &select[7], &select[8], &select[9],
+                                     &select[10], &select[11]) ||
         parse_ep(ep, &ep_legal) < 0)
         return NULL;
     pgnkit_options opts;
@@ -711,7 +848,9 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
     r->busy = 0;
     r->ep_legal = ep_legal;
     r->verdicts_only = verdicts_only;
-    if (open_source(r, source, &opts) != 0) {
+    int rc = range && range != Py_None ? open_range(r, source, range, &opts)
+                                       : open_source(r, source, &opts);
+    if (rc != 0 || set_options(r->reader, select) != 0) {
         Py_DECREF(r);
         return NULL;
     }
@@ -733,11 +872,25 @@ static PyObject *module_check(PyObject *self, PyObject *args, PyObject *kwargs)
 static PyMethodDef module_methods[] = {
     {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
      "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
-     "     max_game_bytes=0, ep=\"standard\") -> iterator of pgnkit.Game\n\n"
+     "     max_game_bytes=0, ep=\"standard\", encoding=None, where=None, player=None,\n"
+     "     result=None, ending=None, plies=None, has=None, reaches=None, invert=False,\n"
+     "     classify=False, dedupe=False, skip_invalid=False, range=None)\n"
+     "     -> iterator of pgnkit.Game\n\n"
      "source: a path (gzip/zstd found by content), a binary file object, or an object\n"
      "whose read() returns bytes.  Raises OSError when the input cannot be read.\n"
      "ep=\"legal\": FENs name the e.p. square only when a legal e.p. capture exists (the\n"
-     "CLI's --ep legal, python-chess's board.fen()); \"standard\": after every double push."},
+     "CLI's --ep legal, python-chess's board.fen()); \"standard\": after every double push.\n\n"
+     "Selection, as the CLI's options of the same names (only the games selected are\n"
+     "yielded; game.index stays the input's): encoding= auto|utf-8|latin1|cp1252;\n"
+     "where= 'TAG OP VALUE' or a list of them (ANDed, as repeated --where); player= a\n"
+     "regex on White or Black; result=, ending=, has= a comma list or a list; plies=\n"
+     "\"MIN:MAX\"; reaches= a FEN; invert=True yields the games rejected instead;\n"
+     "classify=True names openings from the built-in book (ECO/Opening criteria read\n"
+     "it); dedupe=True yields only the first of games with the same start and mainline;\n"
+     "skip_invalid=True only the games without errors.  range=(start, end): the games\n"
+     "starting in those bytes of a regular uncompressed file (end None: to its end), as\n"
+     "--range START:END.  A bad value raises ValueError with the CLI's message."},
+
     {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
      "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
      "plies, diagnostics): the verdicts only, faster than read()."},

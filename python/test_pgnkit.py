@@ -249,6 +249,177 @@ def games_of(path):
     return list(pgnkit.read(path))
 
 
+def cli_selected(path, *args):
+    """(index, offset, uci, tags) of the games `uci --format json ARGS` writes."""
+    rows = [json.loads(line) for line in cli("uci", "--format", "json", *args, path).splitlines()]
+    return [(r["game"] or 0, r["offset"], r["uci"], r["tags"]) for r in rows]
+
+
+def cli_usage_error(*args):
+    """The CLI's message for a bad option value, without "pgnkit: " and the hint."""
+    run = subprocess.run([PGNKIT, "uci", "-q", *args, MUTANTS], capture_output=True)
+    assert run.returncode == 2, run
+    line = run.stderr.decode("utf-8").strip()
+    return line.removeprefix("pgnkit: ").removesuffix(" (try 'pgnkit uci --help')")
+
+
+def py_selected(path, **options):
+    return [(g.index, g.offset, g.uci, g.tags) for g in pgnkit.read(path, **options)]
+
+
+# Files with many kinds of games: errors of every code, players, results, ECO tags,
+# checkmates and stalemates, long and short games.
+SELECT_FILES = [MUTANTS, LICHESS, os.path.join(ROOT, "testdata/pgn/python-chess/stalemate.pgn")]
+SELECT_FILES = [f for f in SELECT_FILES if os.path.exists(f)]
+AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+
+# (keyword arguments of read(), the CLI's options that mean the same)
+SELECTIONS = [
+    ({"encoding": "latin1"}, ["--encoding", "latin1"]),
+    ({"encoding": "utf-8"}, ["--encoding", "utf-8"]),
+    ({"encoding": "cp1252"}, ["--encoding", "cp1252"]),
+    ({"where": "Result = 1-0"}, ["--where", "Result = 1-0"]),
+    ({"where": ["WhiteElo > 1800", "BlackElo <= 2000"]},
+     ["--where", "WhiteElo > 1800", "--where", "BlackElo <= 2000"]),
+    ({"where": "Date < 2000"}, ["--where", "Date < 2000"]),
+    ({"player": "(?i)^[a-m]"}, ["--player", "(?i)^[a-m]"]),
+    ({"result": "1-0,0-1"}, ["--result", "1-0,0-1"]),
+    ({"result": ["1/2-1/2", "*"]}, ["--result", "1/2-1/2,*"]),
+    ({"ending": "checkmate,stalemate"}, ["--ending", "checkmate,stalemate"]),
+    ({"ending": ["none"]}, ["--ending", "none"]),
+    ({"plies": "20:40"}, ["--plies", "20:40"]),
+    ({"plies": ":10"}, ["--plies", ":10"]),
+    ({"has": "ILLEGAL,AMBIGUOUS"}, ["--has", "ILLEGAL,AMBIGUOUS"]),
+    ({"has": ["CHECK_SPURIOUS", "MATE_MISSING"]}, ["--has", "CHECK_SPURIOUS,MATE_MISSING"]),
+    ({"reaches": AFTER_E4_E5}, ["--reaches", AFTER_E4_E5]),
+    ({"where": "Result = 1-0", "invert": True}, ["--where", "Result = 1-0", "--invert"]),
+    ({"plies": ":30", "result": "0-1", "invert": True},
+     ["--plies", ":30", "--result", "0-1", "--invert"]),
+    ({"classify": True, "where": "ECO ~ ^B"}, ["--classify", "--where", "ECO ~ ^B"]),
+    ({"classify": True, "where": "Opening ~ Sicilian"},
+     ["--classify", "--where", "Opening ~ Sicilian"]),
+    ({"where": "ECO ~ ^B"}, ["--where", "ECO ~ ^B"]),
+    ({"skip_invalid": True}, ["--skip-invalid"]),
+    ({"dedupe": True}, ["--dedupe"]),
+    ({"dedupe": True, "skip_invalid": True, "result": "1-0"},
+     ["--dedupe", "--skip-invalid", "--result", "1-0"]),
+]
+
+
+class Selection(unittest.TestCase):
+    """read()'s selection options yield exactly the games the CLI writes with the same
+    options: same indexes (the input's), offsets, moves and tags."""
+
+    def setUp(self):
+        self.assertGreaterEqual(len(SELECT_FILES), 2)
+
+    def assert_same_selection(self, path, options, args):
+        want = cli_selected(path, *args)
+        got = py_selected(path, **options)
+        self.assertEqual(len(got), len(want))
+        self.assertEqual(got, want)
+        return got
+
+    def test_each_option_selects_as_the_cli(self):
+        for options, args in SELECTIONS:
+            picked_some = False
+            for path in SELECT_FILES:
+                with self.subTest(options=options, path=os.path.relpath(path, ROOT)):
+                    got = self.assert_same_selection(path, options, args)
+                    picked_some |= 0 < len(got)
+            self.assertTrue(picked_some, f"{options} selects nothing anywhere: no test")
+
+    def test_criteria_really_filter(self):
+        # The test above would pass with options ignored if the CLI ignored them too.
+        everything = len(list(pgnkit.read(MUTANTS)))
+        for options in ({"result": "1-0"}, {"skip_invalid": True}, {"has": "ILLEGAL"},
+                        {"plies": "20:40"}, {"where": "Date < 2000"}):
+            with self.subTest(options=options):
+                self.assertLess(len(list(pgnkit.read(MUTANTS, **options))), everything)
+
+    def test_dedupe_drops_a_file_read_twice(self):
+        with open(MUTANTS, "rb") as f:
+            data = f.read()
+        twice = os.path.join(self.tmp(), "twice.pgn")
+        with open(twice, "wb") as f:
+            f.write(data + b"\n\n" + data)
+        got = self.assert_same_selection(twice, {"dedupe": True}, ["--dedupe"])
+        once = list(pgnkit.read(MUTANTS, dedupe=True))
+        self.assertGreater(len(got), len(once))  # games with errors are never duplicates
+        self.assertEqual(len([g for g in pgnkit.read(twice, dedupe=True) if g.status != "errors"]),
+                         len([g for g in once if g.status != "errors"]))
+
+    def tmp(self):
+        import tempfile
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        return d.name
+
+    def test_check_takes_the_same_options(self):
+        got = [(v.index, v.offset) for v in pgnkit.check(MUTANTS, result="1-0", skip_invalid=True)]
+        want = [(i, o) for i, o, _, _ in cli_selected(MUTANTS, "--result", "1-0", "--skip-invalid")]
+        self.assertEqual(got, want)
+
+    def test_bad_values_raise_valueerror_with_the_clis_message(self):
+        for options, args in [
+            ({"encoding": "ebcdic"}, ["--encoding", "ebcdic"]),
+            ({"where": "Nonsense"}, ["--where", "Nonsense"]),
+            ({"where": ["Result = 1-0", "White ~ ("]}, ["--where", "White ~ ("]),
+            ({"player": "(("}, ["--player", "(("]),
+            ({"result": "2-0"}, ["--result", "2-0"]),
+            ({"ending": ["mate"]}, ["--ending", "mate"]),
+            ({"plies": "9:3"}, ["--plies", "9:3"]),
+            ({"has": "NOPE"}, ["--has", "NOPE"]),
+            ({"reaches": "not a fen"}, ["--reaches", "not a fen"]),
+            ({"invert": True}, ["--invert"]),
+            ({"range": (9, 3)}, ["--range", "9:3"]),
+            ({"range": (10 ** 9, None)}, ["--range", f"{10 ** 9}:"]),
+        ]:
+            with self.subTest(options=options):
+                want = cli_usage_error(*args)
+                with self.assertRaises(ValueError) as caught:
+                    pgnkit.read(MUTANTS, **options)
+                self.assertEqual(str(caught.exception), want)
+        with self.assertRaises(TypeError):
+            pgnkit.read(MUTANTS, where=3)
+        with self.assertRaises(TypeError):
+            pgnkit.read(io.BytesIO(b""), range=(0, None))
+
+    def test_range_reads_the_games_the_cli_reads(self):
+        for path in (MUTANTS, ANNOTATED_FILE):
+            size = os.path.getsize(path)
+            cuts = [0, size // 3, size // 3 + 1, 2 * size // 3, size]
+            whole = [(o, u) for _, o, u, _ in py_selected(path)]
+            tiled = []
+            for start, end in zip(cuts, cuts[1:]):
+                with self.subTest(path=os.path.relpath(path, ROOT), range=(start, end)):
+                    got = self.assert_same_selection(path, {"range": (start, end)},
+                                                     ["--range", f"{start}:{end}"])
+                    tiled += [(o, u) for _, o, u, _ in got]
+                    lines = [g.line for g in pgnkit.read(path, range=(start, end))]
+                    want_lines = [json.loads(r)["line"] for r in cli(
+                        "uci", "--format", "json", "--range", f"{start}:{end}", path).splitlines()]
+                    self.assertEqual(lines, want_lines)
+            self.assertEqual(tiled, whole)  # the ranges tile the file: every game once
+            start = size // 2
+            self.assertEqual(py_selected(path, range=(start, None)),
+                             cli_selected(path, "--range", f"{start}:"))
+        # With selection options too.
+        self.assertEqual(py_selected(MUTANTS, range=(1000, None), skip_invalid=True),
+                         cli_selected(MUTANTS, "--range", "1000:", "--skip-invalid"))
+
+    def test_range_refuses_compressed_files(self):
+        with self.assertRaises(ValueError) as caught:
+            pgnkit.read(LICHESS, range=(0, 100))
+        self.assertEqual(str(caught.exception), cli_usage_error_on(LICHESS, "--range", "0:100"))
+
+
+def cli_usage_error_on(path, *args):
+    run = subprocess.run([PGNKIT, "uci", "-q", *args, path], capture_output=True)
+    return run.stderr.decode("utf-8").strip().removeprefix("pgnkit: ").removesuffix(
+        " (try 'pgnkit uci --help')")
+
+
 class Help(unittest.TestCase):
     def test_the_example_in_help_runs(self):
         self.assertIn(">>> ", pgnkit.__doc__)

@@ -8,6 +8,7 @@
 #include "pgnkit/pgnkit.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,6 +33,10 @@
 
 #include "game/game_mainline.h"
 #include "game/game_tree.h"
+#include "game/game_key.h"
+#include "game/opening_book.h"
+#include "game/select.h"
+#include "io/file_range.h"
 
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
 
@@ -79,6 +84,20 @@ struct pgnkit_reader {
     struct pgn_game current;
     struct pgn_text text;  /* current decoded to UTF-8 when it is not (pgn_text.h) */
     struct pgnkit_game game;
+    /* Game selection (pgnkit_reader_option): the CLI's options of the same names, fixed
+     * by the first pgnkit_next (started). */
+    struct game_options game_opts;
+    enum pgn_encoding encoding;
+    struct select *select;             /* NULL: no criterion nor --invert */
+    struct select_scratch *select_scratch;
+    bool invert, classify, skip_invalid, dedupe, started;
+    struct game_key_set seen;          /* dedupe: the keys of the games yielded */
+    char *message;                     /* the last option error, whole (pgnkit_reader_message) */
+    /* pgnkit_open_range: the reader resumes at a sync point; games outside [start, end)
+     * are read but not yielded. */
+    bool ranged;
+    struct pgn_resume resume;
+    uint64_t range_start, range_end;
 };
 
 const char *pgnkit_version(void) { return PGNKIT_VERSION; }
@@ -94,6 +113,20 @@ static void set_error(pgnkit_error *err, int code, const char *fmt, const char *
         return;
     err->code = code;
     snprintf(err->message, sizeof err->message, fmt, a, b);
+}
+
+static void set_errorf(pgnkit_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_errorf(pgnkit_error *err, int code, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
 }
 
 static ssize_t memory_read(void *ctx, char *buf, size_t cap)
@@ -131,8 +164,10 @@ static void start_member(pgnkit_reader *r)
         r->member_name = xmalloc(len + 1);
         snprintf(r->member_name, len + 1, "%s:%s", r->name, member);
     }
-    r->reader = pgn_reader_new((struct pgn_source){source_pgn_read, r->src},
-                               r->member_name ? r->member_name : r->name, &r->limits);
+    struct pgn_source in = {source_pgn_read, r->src};
+    const char *name = r->member_name ? r->member_name : r->name;
+    r->reader = r->ranged ? pgn_reader_new_at(in, name, &r->limits, &r->resume)
+                          : pgn_reader_new(in, name, &r->limits);
     r->game.member = member;
 }
 
@@ -145,13 +180,14 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
         pgnkit_options_init(&defaults);
         opts = &defaults;
     }
-    struct game_options game_opts = {
+    r->game_opts = (struct game_options){
         .san = {.strict = opts->flags & PGNKIT_STRICT, .lenient = opts->flags & PGNKIT_LENIENT},
         .skip_variations = opts->flags & PGNKIT_NO_VARIATIONS,
         .letters = SAN_LETTERS_ENGLISH,
     };
+    r->encoding = PGN_ENCODING_AUTO;
     struct diag d;
-    r->replayer = game_replayer_new(&game_opts, &d);
+    r->replayer = game_replayer_new(&r->game_opts, &d);
     if (!r->replayer) {
         set_error(err, EINVAL, "cannot build the SAN matcher: %s%s", d.message, "");
         pgnkit_close(r);
@@ -210,6 +246,68 @@ pgnkit_reader *pgnkit_open_memory(const void *data, size_t len, const char *name
     return finish_open(r, (struct pgn_source){memory_read, &r->mem}, opts, err);
 }
 
+/* What a file is when its bytes are not the text's ("zstd-compressed", "a zip archive",
+ * "UTF-16LE text"), as the CLI's --range says it. */
+static void describe_container(struct source *src, char *kind, size_t cap)
+{
+    const char *what = source_container(src);
+    if (!what)
+        snprintf(kind, cap, "%s text", source_text_encoding(src));
+    else if (strstr(what, "archive"))
+        snprintf(kind, cap, "a %s", what);
+    else
+        snprintf(kind, cap, "%s-compressed", what);
+}
+
+pgnkit_reader *pgnkit_open_range(const char *path, uint64_t start, uint64_t end,
+                                 const pgnkit_options *opts, pgnkit_error *err)
+{
+    if (end < start) {
+        set_errorf(err, EINVAL, "--range %llu:%llu is reversed: END is before START",
+                   (unsigned long long)start, (unsigned long long)end);
+        return NULL;
+    }
+    pgnkit_reader *r = pgnkit_open_path(path, opts, err);
+    if (!r)
+        return NULL;
+    struct stat st = {0};
+    char kind[64];
+    if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        set_errorf(err, EINVAL, "--range needs a regular file it can seek in; %s is %s", path,
+                   S_ISFIFO(st.st_mode) ? "a pipe" : "not a regular file");
+        goto fail;
+    }
+    if (source_sniff(r->src) != SOURCE_FORMAT_PLAIN || source_text_encoding(r->src)) {
+        describe_container(r->src, kind, sizeof kind);
+        set_errorf(err, EINVAL, "--range cannot split %s: it is %s, whose bytes are not the "
+                   "text's, so it cannot be cut at byte offsets (run it whole)", path, kind);
+        goto fail;
+    }
+    uint64_t size = (uint64_t)st.st_size;
+    if (start > size) {
+        set_errorf(err, EINVAL, "--range START %llu is past the end of %s (%llu bytes)",
+                   (unsigned long long)start, path, (unsigned long long)size);
+        goto fail;
+    }
+    enum file_range_status got = file_range_resume(r->fd, start, size, &r->resume);
+    if (got != FILE_RANGE_OK || lseek(r->fd, (off_t)r->resume.offset, SEEK_SET) < 0) {
+        int code = got == FILE_RANGE_TOO_MANY_LINES ? EFBIG : errno;
+        set_errorf(err, code, "cannot read %s: %s", path,
+                   got == FILE_RANGE_TOO_MANY_LINES ? "too many lines" : strerror(code));
+        goto fail;
+    }
+    /* A fresh source from the sync point on (the sniff above read the file's start). */
+    source_free(r->src);
+    r->src = source_new(pgn_source_fd(&r->fd_storage));
+    r->ranged = true;
+    r->range_start = start;
+    r->range_end = end;
+    return r;
+fail:
+    pgnkit_close(r);
+    return NULL;
+}
+
 void pgnkit_close(pgnkit_reader *r)
 {
     if (!r)
@@ -223,15 +321,168 @@ void pgnkit_close(pgnkit_reader *r)
         close(r->fd);
     free(r->game.notes);
     game_tree_release(&r->game.tree);
+    select_scratch_free(r->select_scratch);
+    select_free(r->select);
+    game_key_set_release(&r->seen);
+    free(r->message);
     free(r->name);
     free(r);
 }
 
-int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
+/* ---- game selection: the CLI's options, by their long names ---- */
+
+typedef int (*select_adder)(struct select *s, const char *arg, char *why, size_t cap);
+
+/* An option's error: whole in r->message (a --has list of codes outgrows err->message),
+ * as much as fits in *err.  Returns -1. */
+static int option_error(pgnkit_reader *r, pgnkit_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int option_error(pgnkit_reader *r, pgnkit_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    free(r->message);
+    r->message = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    va_start(ap, fmt);
+    vsnprintf(r->message, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+    va_end(ap);
+    set_errorf(err, EINVAL, "%s", r->message);
+    return -1;
+}
+
+const char *pgnkit_reader_message(const pgnkit_reader *r)
+{
+    return r && r->message ? r->message : "";
+}
+
+static const struct {
+    const char *name;
+    select_adder add;
+} select_options[] = {
+    {"where", select_add_where},     {"player", select_add_player},
+    {"result", select_add_result},   {"ending", select_add_ending},
+    {"plies", select_add_plies},     {"has", select_add_has},
+    {"reaches", select_add_reaches},
+};
+
+/* A flag's value: NULL, "1", "true" or "yes" set it, "0", "false" or "no" clear it. */
+static int flag_value(pgnkit_reader *r, const char *name, const char *value, bool *out,
+                      pgnkit_error *err)
+{
+    if (!value || !strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "yes")) {
+        *out = true;
+        return 0;
+    }
+    if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "no")) {
+        *out = false;
+        return 0;
+    }
+    return option_error(r, err, "--%s is a flag: 1 or 0, not '%s'", name, value);
+}
+
+static struct select *selection(pgnkit_reader *r)
+{
+    if (!r->select)
+        r->select = select_new();
+    return r->select;
+}
+
+int pgnkit_reader_option(pgnkit_reader *r, const char *name, const char *value,
+                         pgnkit_error *err)
+{
+    if (!r || !name) {
+        set_errorf(err, EINVAL, "no reader or no option name");
+        return -1;
+    }
+    if (r->started)
+        return option_error(r, err, "--%s: options are set before the first pgnkit_next",
+                            name);
+    for (size_t i = 0; i < sizeof select_options / sizeof *select_options; i++) {
+        if (strcmp(name, select_options[i].name) != 0)
+            continue;
+        char why[1024];
+        if (!value)
+            return option_error(r, err, "--%s wants a value", name);
+        if (select_options[i].add(selection(r), value, why, sizeof why) != 0)
+            return option_error(r, err, "%s", why);
+        return 0;
+    }
+    if (!strcmp(name, "encoding")) {
+        if (!value || !pgn_text_encoding_by_name(value, &r->encoding))
+            return option_error(r, err, "--encoding is auto, utf-8, latin1 or cp1252, not '%s'",
+                                value ? value : "");
+        return 0;
+    }
+    if (!strcmp(name, "invert"))
+        return flag_value(r, name, value, &r->invert, err);
+    if (!strcmp(name, "classify"))
+        return flag_value(r, name, value, &r->classify, err);
+    if (!strcmp(name, "skip-invalid"))
+        return flag_value(r, name, value, &r->skip_invalid, err);
+    if (!strcmp(name, "dedupe"))
+        return flag_value(r, name, value, &r->dedupe, err);
+    return option_error(r, err, "unknown option '--%s' (encoding, where, player, result, "
+                        "ending, plies, has, reaches, invert, classify, dedupe, skip-invalid)",
+                        name);
+}
+
+/* --invert alone inverts nothing: a usage error, as in the CLI. */
+static int check_invert(pgnkit_reader *r, pgnkit_error *err)
+{
+    if (r->invert && (!r->select || !select_has_criteria(r->select)))
+        return option_error(r, err, "--invert needs a criterion to invert (--where, --player, "
+                                    "--result, --ending, --plies, --has, --reaches)");
+    return 0;
+}
+
+/* Fix the options, as the CLI does once all are read (options.c, check_combinations). */
+static int start_reading(pgnkit_reader *r, pgnkit_error *err)
+{
+    r->started = true;
+    if (check_invert(r, err) != 0)
+        return -1;
+    if (r->select) {
+        select_set_invert(r->select, r->invert);
+        if (!select_has_criteria(r->select)) {
+            select_free(r->select); /* no criterion: every game is selected */
+            r->select = NULL;
+        }
+    }
+    if (r->classify) {
+        /* The replayer names each game's opening; criteria on ECO and Opening read it. */
+        r->game_opts.openings = &opening_book_lichess;
+        struct diag d;
+        struct game_replayer *replayer = game_replayer_new(&r->game_opts, &d);
+        if (!replayer) {
+            set_errorf(err, EINVAL, "cannot build the SAN matcher: %s", d.message);
+            return -1;
+        }
+        game_replayer_free(r->replayer);
+        r->replayer = replayer;
+        if (r->select)
+            select_use_openings(r->select);
+    }
+    if (r->select)
+        r->select_scratch = select_scratch_new(r->select);
+    return 0;
+}
+
+int pgnkit_reader_check_options(pgnkit_reader *r, pgnkit_error *err)
+{
+    if (r->started)
+        return option_error(r, err, "the options are fixed: pgnkit_next was called");
+    if (check_invert(r, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* The next game of the input, not replayed: 1, 0 at the end, -1 and *err. */
+static int next_raw(pgnkit_reader *r, pgnkit_error *err)
 {
     struct diag d;
-    if (r->at_end)
-        return 0;
     if (!r->reader) {
         source_sniff(r->src); /* an archive's first member is known from here on */
         start_member(r);
@@ -239,10 +490,8 @@ int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
     int rc;
     while ((rc = pgn_reader_next(r->reader, &r->current, &d)) == 0) {
         int next = source_next_member(r->src);
-        if (next == 0) {
-            r->at_end = true;
+        if (next == 0)
             return 0;
-        }
         if (next < 0) {
             set_error(err, EIO, "%s: %s", r->name, source_error(r->src));
             return -1;
@@ -254,9 +503,61 @@ int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
         set_error(err, errno ? errno : EIO, "%s: %s", r->name, why ? why : d.message);
         return -1;
     }
-    struct pgnkit_game *g = &r->game;
+    return 1;
+}
+
+/*
+ * The replayed game when the options select it, else NULL: the order of the CLI's
+ * process_game and route (src/cli/work.c, route.c): the tags decide first (a game they
+ * reject is not replayed), then the facts; then a game with errors is dropped
+ * (skip-invalid), then a duplicate of a game kept before (dedupe).
+ */
+static const struct game_record *selected(pgnkit_reader *r)
+{
     /* As the CLI: a game that is not UTF-8 is read as CP1252, with an ENCODING warning. */
-    g->rec = game_replay(r->replayer, pgn_text_utf8(&r->text, &r->current, PGN_ENCODING_AUTO));
+    const struct pgn_game *g = pgn_text_utf8(&r->text, &r->current, r->encoding);
+    enum select_verdict verdict =
+        r->select ? select_by_tags(r->select, r->select_scratch, g) : SELECT_KEEP;
+    if (verdict == SELECT_DROP)
+        return NULL;
+    const struct game_record *rec = game_replay(r->replayer, g);
+    if (verdict == SELECT_REPLAY && !select_by_facts(r->select, r->select_scratch, rec))
+        return NULL;
+    if (r->skip_invalid && rec->status >= GAME_ERRORS)
+        return NULL;
+    struct game_key key;
+    if (r->dedupe && game_key_of(rec, &key) && !game_key_set_add(&r->seen, key))
+        return NULL;
+    return rec;
+}
+
+int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err)
+{
+    if (r->at_end)
+        return 0;
+    if (!r->started && start_reading(r, err) != 0) {
+        r->at_end = true;
+        return -1;
+    }
+    const struct game_record *rec = NULL;
+    while (!rec) {
+        int rc = next_raw(r, err);
+        if (rc <= 0) {
+            r->at_end = rc == 0;
+            return rc;
+        }
+        /* A range: the games before its start are read, not yielded; the first game at
+         * or after its end ends it (as the CLI's run_serial). */
+        if (r->ranged && r->current.offset < r->range_start)
+            continue;
+        if (r->ranged && r->current.offset >= r->range_end) {
+            r->at_end = true;
+            return 0;
+        }
+        rec = selected(r);
+    }
+    struct pgnkit_game *g = &r->game;
+    g->rec = rec;
     g->pos = g->rec->start;
     g->cursor_ply = 0;
     g->notes_filled = false;

@@ -634,3 +634,174 @@ Test(board, crazyhouse_drops)
     pgnkit_board_free(b);
     pgnkit_board_free(c);
 }
+
+/* ---- game selection (pgnkit_reader_option) and byte ranges (pgnkit_open_range) ---- */
+
+/* 1 and 4 are the same game; 2 ends in checkmate (fool's mate); 3 has an illegal move;
+ * 5 is a Sicilian (1. e4 c5: the book's B20) whose own ECO tag says A00. */
+static const char five_games[] =
+    "[White \"Anna\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+    "[White \"Bob\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+    "[White \"Anna\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n"
+    "[White \"Anna\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+    "[White \"Carl\"]\n[ECO \"A00\"]\n[Result \"*\"]\n\n1. e4 c5 *\n";
+
+/* The indexes of the games r yields, as digits ("134"); r is closed. */
+static char *indexes(pgnkit_reader *r)
+{
+    static char out[16];
+    size_t n = 0;
+    pgnkit_game *g;
+    pgnkit_error err;
+    int rc;
+    while ((rc = pgnkit_next(r, &g, &err)) == 1 && n + 1 < sizeof out)
+        out[n++] = (char)('0' + pgnkit_game_index(g));
+    cr_assert_eq(rc, 0, "%s", err.message);
+    out[n] = '\0';
+    pgnkit_close(r);
+    return out;
+}
+
+/* A reader over five_games with the options names[i] = values[i]. */
+static pgnkit_reader *selecting(const char *const *names, const char *const *values, size_t n)
+{
+    pgnkit_reader *r = open_text(five_games);
+    pgnkit_error err;
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(pgnkit_reader_option(r, names[i], values[i], &err), 0, "%s", err.message);
+    return r;
+}
+
+Test(select, options_select_as_the_cli_keeping_the_input_indexes)
+{
+    cr_assert_str_eq(indexes(selecting(NULL, NULL, 0)), "12345");
+    cr_assert_str_eq(indexes(selecting((const char *[]){"where"},
+                                       (const char *[]){"White = Anna"}, 1)), "134");
+    /* Selection first, then games with errors, then duplicates of games kept. */
+    cr_assert_str_eq(indexes(selecting((const char *[]){"where", "skip-invalid"},
+                                       (const char *[]){"White = Anna", NULL}, 2)), "14");
+    cr_assert_str_eq(indexes(selecting((const char *[]){"where", "skip-invalid", "dedupe"},
+                                       (const char *[]){"White = Anna", "1", "true"}, 3)), "1");
+    cr_assert_str_eq(indexes(selecting((const char *[]){"ending"},
+                                       (const char *[]){"checkmate"}, 1)), "2");
+    /* "invert" given before its criterion, as the CLI allows. */
+    cr_assert_str_eq(indexes(selecting((const char *[]){"invert", "result"},
+                                       (const char *[]){NULL, "1-0"}, 2)), "235");
+    /* Plies played: game 3 stops at its illegal third move. */
+    cr_assert_str_eq(indexes(selecting((const char *[]){"plies", "player"},
+                                       (const char *[]){"2:2", "^(Bob|Anna)$"}, 2)), "134");
+    cr_assert_str_eq(indexes(selecting((const char *[]){"reaches"},
+        (const char *[]){"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}, 1)),
+        "5");
+    /* ECO criteria read the tag, or with classify the book's name for the game. */
+    cr_assert_str_eq(indexes(selecting((const char *[]){"where"},
+                                       (const char *[]){"ECO = B20"}, 1)), "");
+    cr_assert_str_eq(indexes(selecting((const char *[]){"where", "classify"},
+                                       (const char *[]){"ECO = B20", NULL}, 2)), "5");
+    cr_assert_str_eq(indexes(selecting((const char *[]){"classify", "where"},
+                                       (const char *[]){"1", "Opening ~ ^Sicilian"}, 2)), "5");
+}
+
+Test(select, encoding_decodes_tag_values)
+{
+    static const char latin1[] = "[White \"Jos\xe9\"]\n\n1. e4 *\n";
+    pgnkit_reader *r = pgnkit_open_memory(latin1, strlen(latin1), NULL, NULL, NULL);
+    cr_assert_eq(pgnkit_reader_option(r, "encoding", "latin1", NULL), 0);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_str_eq(str(pgnkit_game_tag_value(g, "White")), "Jos\xc3\xa9");
+    cr_assert_eq(pgnkit_game_status(g), PGNKIT_STATUS_OK, "named: no ENCODING warning");
+    pgnkit_close(r);
+}
+
+Test(select, bad_options_are_einval_with_the_clis_message)
+{
+    pgnkit_reader *r = open_text(five_games);
+    pgnkit_error err;
+    cr_assert_eq(pgnkit_reader_option(r, "nope", "1", &err), -1);
+    cr_assert_eq(err.code, EINVAL);
+    cr_assert(strstr(err.message, "unknown option '--nope'"), "%s", err.message);
+    cr_assert_eq(pgnkit_reader_option(r, "plies", "9:3", &err), -1);
+    cr_assert_str_eq(err.message, "--plies wants MIN:MAX (either may be empty, MIN <= MAX), "
+                                  "not '9:3'");
+    cr_assert_eq(pgnkit_reader_option(r, "encoding", "ebcdic", &err), -1);
+    cr_assert_str_eq(err.message, "--encoding is auto, utf-8, latin1 or cp1252, not 'ebcdic'");
+    cr_assert_eq(pgnkit_reader_option(r, "dedupe", "maybe", &err), -1);
+    /* A message longer than err.message: whole from pgnkit_reader_message. */
+    cr_assert_eq(pgnkit_reader_option(r, "has", "NOPE", &err), -1);
+    const char *whole = pgnkit_reader_message(r);
+    cr_assert_gt(strlen(whole), sizeof err.message - 1);
+    cr_assert_eq(strncmp(whole, err.message, sizeof err.message - 1), 0);
+    cr_assert(strstr(whole, "ILLEGAL"), "%s", whole);
+    /* invert alone has nothing to invert: checked on demand and by the first next. */
+    cr_assert_eq(pgnkit_reader_option(r, "invert", NULL, &err), 0);
+    cr_assert_eq(pgnkit_reader_check_options(r, &err), -1);
+    cr_assert(strstr(err.message, "--invert needs a criterion"), "%s", err.message);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, &err), -1);
+    cr_assert_eq(err.code, EINVAL);
+    cr_assert_eq(pgnkit_next(r, &g, &err), 0, "the reader is finished");
+    pgnkit_close(r);
+    /* Options are fixed by the first next. */
+    r = open_text(five_games);
+    cr_assert_eq(pgnkit_next(r, &g, &err), 1);
+    cr_assert_eq(pgnkit_reader_option(r, "result", "1-0", &err), -1);
+    cr_assert_eq(err.code, EINVAL);
+    pgnkit_close(r);
+}
+
+/* The line of byte off of text: 1 + the line ends before it, counted here. */
+static uint64_t line_of(const char *text, uint64_t off)
+{
+    uint64_t line = 1;
+    for (uint64_t i = 0; i < off; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+Test(range, a_byte_range_yields_its_games_as_the_whole_file_reads_them)
+{
+    char path[] = "/tmp/pgnkit-range-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    size_t len = strlen(five_games);
+    cr_assert_eq(write(fd, five_games, len), (ssize_t)len);
+    close(fd);
+    /* Where each game starts: its '[' at the start of a line. */
+    uint64_t starts[5];
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (five_games[i] == '[' && (i == 0 || five_games[i - 1] == '\n') &&
+            strncmp(five_games + i, "[White", 6) == 0)
+            starts[n++] = i;
+    cr_assert_eq(n, 5);
+    pgnkit_error err;
+    pgnkit_game *g;
+    /* Games 3 and 4: a range from inside game 2 to inside game 4 holds their starts. */
+    pgnkit_reader *r = pgnkit_open_range(path, starts[1] + 1, starts[3] + 1, NULL, &err);
+    cr_assert_not_null(r, "%s", err.message);
+    for (int i = 2; i <= 3; i++) {
+        cr_assert_eq(pgnkit_next(r, &g, &err), 1, "%s", err.message);
+        cr_assert_eq(pgnkit_game_offset(g), starts[i]);
+        cr_assert_eq(pgnkit_game_line(g), line_of(five_games, starts[i]));
+        cr_assert_eq(pgnkit_game_index(g), 0, "indexes are unknown past a sync point");
+    }
+    cr_assert_eq(pgnkit_next(r, &g, &err), 0);
+    pgnkit_close(r);
+    /* From byte 0 the indexes are known; the end UINT64_MAX is the file's end; options
+     * apply within the range. */
+    r = pgnkit_open_range(path, 0, UINT64_MAX, NULL, &err);
+    cr_assert_eq(pgnkit_reader_option(r, "skip-invalid", NULL, &err), 0);
+    cr_assert_str_eq(indexes(r), "1245");
+    r = pgnkit_open_range(path, starts[4], starts[4], NULL, &err);
+    cr_assert_str_eq(indexes(r), "", "an empty range holds no game");
+    cr_assert_null(pgnkit_open_range(path, 9, 3, NULL, &err));
+    cr_assert_eq(err.code, EINVAL);
+    cr_assert_str_eq(err.message, "--range 9:3 is reversed: END is before START");
+    cr_assert_null(pgnkit_open_range(path, len + 1, UINT64_MAX, NULL, &err));
+    cr_assert_eq(err.code, EINVAL);
+    cr_assert(strstr(err.message, "is past the end of"), "%s", err.message);
+    cr_assert_null(pgnkit_open_range("/nonexistent/x.pgn", 0, 1, NULL, &err));
+    cr_assert_eq(err.code, ENOENT);
+    unlink(path);
+}

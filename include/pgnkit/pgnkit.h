@@ -90,12 +90,59 @@ PGNKIT_API pgnkit_reader *pgnkit_open_fd(int fd, const char *name, const pgnkit_
 /** A reader over data[0, len), which must stay valid until pgnkit_close (not copied). */
 PGNKIT_API pgnkit_reader *pgnkit_open_memory(const void *data, size_t len, const char *name,
                                              const pgnkit_options *opts, pgnkit_error *err);
+/**
+ * A reader over the games that start in bytes [start, end) of the regular, uncompressed
+ * file at path (end UINT64_MAX: to its end), as `pgnkit --range START:END` reads them:
+ * each read exactly as the whole-file reader reads it (same offsets and lines), so ranges
+ * tiling a file yield each of its games once.  Game indexes are 0 (unknown) unless the
+ * reader could start at byte 0.  NULL and *err: EINVAL (with the CLI's message) for a
+ * reversed range, a START past the end, a pipe, or a compressed file, archive or UTF-16
+ * text; an errno value when the file cannot be read.  (Since 0.3.0.)
+ */
+PGNKIT_API pgnkit_reader *pgnkit_open_range(const char *path, uint64_t start, uint64_t end,
+                                            const pgnkit_options *opts, pgnkit_error *err);
+
+/**
+ * Set a game-selection option of the command line on r, by its long name without "--",
+ * before the first pgnkit_next: the games they do not select are not yielded (their
+ * indexes stay those of the input).  0, or -1 and *err (EINVAL) for an unknown name, a
+ * bad value (the CLI's message) or a call after pgnkit_next.  (Since 0.3.0.)
+ *   "encoding"  auto, utf-8, latin1 or cp1252: how tag values and comments are decoded
+ *   "where"     'TAG OP VALUE' (OP: = != ~ !~ < <= > >=); each call adds one, ANDed
+ *   "player"    a regex White or Black matches
+ *   "result"    a comma list of 1-0, 0-1, 1/2-1/2, *
+ *   "ending"    a comma list of checkmate, stalemate, insufficient, fifty-moves,
+ *               threefold, none
+ *   "plies"     MIN:MAX mainline plies (either may be empty)
+ *   "has"       a comma list of diagnostic codes, one of which the game has
+ *   "reaches"   a FEN the mainline reaches
+ *   "invert"    yield the games the criteria reject instead (needs a criterion)
+ *   "classify"  name each game's opening from the built-in book: criteria on ECO and
+ *               Opening read that name (a game the book does not name: its own tag)
+ *   "dedupe"    only the first of games with the same start position and mainline
+ *   "skip-invalid"  only the games without errors
+ * The last four are flags: value NULL, "1", "true" or "yes" sets them, "0", "false" or
+ * "no" clears them.  Selection comes first, then skip-invalid, then dedupe (among the
+ * games kept), as in the CLI.
+ */
+PGNKIT_API int pgnkit_reader_option(pgnkit_reader *r, const char *name, const char *value,
+                                    pgnkit_error *err);
+/** The whole message of the last option error on r (err->message holds its first 255
+ * bytes: a --has message lists every code), NUL-terminated; "" when none.  Valid until
+ * the next option call or pgnkit_close.  (Since 0.3.0.) */
+PGNKIT_API const char *pgnkit_reader_message(const pgnkit_reader *r);
+/** Whether the options set so far make a valid whole (e.g. "invert" needs a criterion):
+ * 0, or -1 and *err (EINVAL, the CLI's message).  The first pgnkit_next checks the same
+ * and fails so.  (Since 0.3.0.) */
+PGNKIT_API int pgnkit_reader_check_options(pgnkit_reader *r, pgnkit_error *err);
+
 /** Free the reader and everything it handed out; NULL is a no-op. */
 PGNKIT_API void pgnkit_close(pgnkit_reader *r);
 
 /**
- * The next game: 1 and *game set, 0 at the end of the input, -1 when the input could not
- * be read (then *err says why; the reader is finished).
+ * The next game (the next one the options select): 1 and *game set, 0 at the end of the
+ * input, -1 when the input could not be read (then *err says why; the reader is
+ * finished) or the options are no valid whole (EINVAL, pgnkit_reader_check_options).
  */
 PGNKIT_API int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *err);
 

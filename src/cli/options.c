@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/config.h"
-#include "cli/opening_book.h"
+#include "game/opening_book.h"
 #include "cli/range.h"
 #include "cli/split.h"
 #include "cli/shown.h"

@@ -4,9 +4,9 @@
  * exactly once, as one run over the whole file would.
  *
  * Where to start reading is decided from the bytes just before START alone: the last
- * sync point at or before START (pgn_split_last_sync), where the whole-file reader surely
- * starts a game afresh.  The reader starts there and the run skips the games before
- * START (run_serial).  Line numbers stay those of the whole file: the line ends before
+ * sync point at or before START (io/file_range.h, which the API's ranges share), where
+ * the whole-file reader surely starts a game afresh.  The reader starts there and the
+ * run skips the games before START (run_serial).  Line numbers stay those of the whole file: the line ends before
  * the sync point are counted (one read of those bytes, at memory speed).  Game indexes
  * are not known unless the sync point is byte 0: counting games would mean reading them.
  */
@@ -21,11 +21,8 @@
 #include <unistd.h>
 
 #include "pgn/pgn_reader.h"
-#include "pgn/pgn_split.h"
+#include "io/file_range.h"
 #include "io/source.h"
-#include "base/xalloc.h"
-
-enum { SYNC_WINDOW = 64 * 1024, COUNT_BLOCK = 1 << 20 };
 
 static int parse_offset(const char *s, const char *end, uint64_t *out)
 {
@@ -79,70 +76,6 @@ static void range_usage(const char *fmt, const char *path, const char *what)
     fputc('\n', stderr);
 }
 
-/* Read exactly len bytes at off (short only at the end of the file).  -1 on error. */
-static ssize_t read_at(int fd, char *buf, size_t len, uint64_t off)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        got += (size_t)n;
-    }
-    return (ssize_t)got;
-}
-
-/* The last sync point at or before start: windows before it, growing until one holds a
- * sync point or reaches byte 0 (which is one), each with the bytes after start that the
- * reader's comment rule looks at (PGN_COMMENT_LOOKAHEAD).  UINT64_MAX on a read error. */
-static uint64_t find_sync(int fd, uint64_t start, uint64_t size)
-{
-    uint64_t stop = start < size ? start + 1 : size; /* the byte at start is looked at */
-    uint64_t ahead = size - stop < PGN_COMMENT_LOOKAHEAD ? size - stop : PGN_COMMENT_LOOKAHEAD;
-    for (uint64_t window = SYNC_WINDOW;; window *= 2) {
-        uint64_t from = stop > window ? stop - window : 0;
-        size_t n = (size_t)(stop + ahead - from);
-        char *buf = xmalloc(n + 1);
-        ssize_t got = read_at(fd, buf, n, from);
-        size_t p = SIZE_MAX;
-        if (got >= 0)
-            p = pgn_split_last_sync(buf, (size_t)got, (size_t)(start - from), from == 0,
-                                    from + (uint64_t)got >= size);
-        free(buf);
-        if (got < 0)
-            return UINT64_MAX;
-        if (p != SIZE_MAX)
-            return from + p;
-    }
-}
-
-/* Line ends before off, counted as the reader counts them.  UINT64_MAX on a read error. */
-static uint64_t count_lines_before(int fd, uint64_t off)
-{
-    char *buf = xmalloc(COUNT_BLOCK);
-    uint64_t lines = 0, at = 0;
-    while (at < off) {
-        size_t want = off - at < COUNT_BLOCK ? (size_t)(off - at) : COUNT_BLOCK;
-        ssize_t got = read_at(fd, buf, want, at);
-        if (got <= 0) {
-            lines = UINT64_MAX;
-            break;
-        }
-        size_t n = (size_t)got;
-        /* A CR at a block's end may be half of a CRLF: it goes with the next block. */
-        if (buf[n - 1] == '\r' && at + n < off && n > 1)
-            n--;
-        lines += pgn_split_count_lines(buf, n);
-        at += n;
-    }
-    free(buf);
-    return lines;
-}
-
 int range_open(struct input *in, const char *path, const struct config *cfg)
 {
     if (strcmp(path, "-") == 0) {
@@ -178,19 +111,16 @@ int range_open(struct input *in, const char *path, const struct config *cfg)
                 (unsigned long long)cfg->range.start, shown(path), (unsigned long long)size);
         goto fail;
     }
-    uint64_t sync = find_sync(in->fd, cfg->range.start, size);
-    uint64_t lines = sync == UINT64_MAX ? UINT64_MAX : count_lines_before(in->fd, sync);
-    if (lines == UINT64_MAX || lines >= UINT32_MAX ||
-        lseek(in->fd, (off_t)sync, SEEK_SET) < 0) {
+    struct pgn_resume at;
+    enum file_range_status got = file_range_resume(in->fd, cfg->range.start, size, &at);
+    if (got != FILE_RANGE_OK || lseek(in->fd, (off_t)at.offset, SEEK_SET) < 0) {
         fprintf(stderr, "pgnkit: cannot read %s: %s\n", shown(path),
-                lines >= UINT32_MAX && errno == 0 ? "too many lines" : strerror(errno));
+                got == FILE_RANGE_TOO_MANY_LINES ? "too many lines" : strerror(errno));
         goto fail;
     }
     pgn_reader_free(in->reader);
     source_free(in->src);
     in->src = source_new(pgn_source_fd(&in->fd));
-    struct pgn_resume at = {.offset = sync, .line = (uint64_t)lines + 1,
-                            .games_unknown = sync > 0};
     in->reader = pgn_reader_new_at(source_as_pgn_source(in->src), in->name, &cfg->limits, &at);
     in->size = size;
     return 0;

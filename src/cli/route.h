@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "cli/config.h"
-#include "cli/dedupe.h"
+#include "game/game_key.h"
 #include "cli/output.h"
 #include "cli/summary.h"
 #include "base/buf.h"

@@ -1,14 +1,15 @@
 /*
- * dedupe.h - --dedupe: a game's identity (its start position and mainline moves) as a
- * 128-bit key, and the set of keys already seen.
+ * game_key.h - a game's identity for --dedupe and the API's dedupe option (its start
+ * position and mainline moves) as a 128-bit key, and the set of keys already seen.
  *
  * 128 bits: among 10^9 distinct games the chance that two share a key is about 10^-21,
  * so equal keys are taken as equal games without keeping the games.  The set costs 16
  * bytes per distinct game in a table kept at most half full: 32 to 64 bytes per game.
- * Not thread-safe: the run keeps one set and fills it in input order.
+ * A set is not thread-safe: its user (the CLI's run, an API reader) keeps one and fills
+ * it in input order.
  */
-#ifndef PGNKIT_CLI_DEDUPE_H
-#define PGNKIT_CLI_DEDUPE_H
+#ifndef PGNKIT_GAME_KEY_H
+#define PGNKIT_GAME_KEY_H
 
 #include <stdbool.h>
 #include <stddef.h>

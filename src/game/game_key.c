@@ -1,5 +1,5 @@
-/* dedupe.c - game keys and the set of keys seen (dedupe.h). */
-#include "cli/dedupe.h"
+/* game_key.c - game keys and the set of keys seen (game_key.h). */
+#include "game/game_key.h"
 
 #include <stdlib.h>
 #include <string.h>
