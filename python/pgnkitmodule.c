@@ -322,6 +322,32 @@ static PyObject *game_fens(GameObject *self, PyObject *args, PyObject *kwargs)
                    ep_legal ? fen_item_legal : fen_item_standard);
 }
 
+/* The bytes of pgnkit_game_pgn: a detached game replays its input again on each call,
+ * without the GIL (it reads only what the game never changes); one call when the first
+ * guess of room is enough, a second with the size the first gave otherwise. */
+static PyObject *game_to_pgn(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    size_t cap = 16384, len;
+    char *text = PyMem_RawMalloc(cap);
+    if (!text)
+        return PyErr_NoMemory();
+    Py_BEGIN_ALLOW_THREADS
+    len = pgnkit_game_pgn(self->game, text, cap);
+    if (len > cap) {
+        char *more = PyMem_RawRealloc(text, len);
+        if (more) {
+            text = more;
+            cap = len;
+            pgnkit_game_pgn(self->game, text, cap);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *str = len > cap ? PyErr_NoMemory() : decode_text(text, len);
+    PyMem_RawFree(text);
+    return str;
+}
+
 static Py_ssize_t game_len(GameObject *self) { return (Py_ssize_t)pgnkit_game_ply_count(self->game); }
 
 static PyObject *game_repr(GameObject *self)
@@ -447,6 +473,10 @@ static PyMethodDef game_methods[] = {
      "fens(*, ep=None) -> list of str: the start position's FEN, then the FEN after each\n"
      "ply.  ep: \"standard\" (the square after every double push) or \"legal\" (only when\n"
      "a legal e.p. capture exists, as python-chess's board.fen()); None: the reader's."},
+    {"to_pgn", (PyCFunction)game_to_pgn, METH_NOARGS,
+     "to_pgn() -> str: the game as `pgnkit pgn` writes it (the same bytes, its blank\n"
+     "line after it; \"\" for a game skipped unread); read(variations=False) drops\n"
+     "variations as `pgnkit pgn --no-variations` does."},
     {"__reduce__", (PyCFunction)game_reduce, METH_NOARGS,
      "pickle support: a game pickles as the bytes of pgnkit_game_save (same pgnkit version)"},
     {NULL, NULL, 0, NULL},

@@ -233,6 +233,50 @@ class Sources(unittest.TestCase):
         self.assertEqual(results, [want] * 4)
 
 
+class ToPgn(unittest.TestCase):
+    """game.to_pgn() is `pgnkit pgn`'s output for that game, byte for byte."""
+
+    def test_every_shared_file_writes_as_the_cli(self):
+        for path in INPUTS + VARIANTS:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                games = list(pgnkit.read(path))
+                self.assertEqual("".join(g.to_pgn() for g in games), cli("pgn", path))
+                again = list(pgnkit.read(io.BytesIO("".join(g.to_pgn() for g in games)
+                                                    .encode("utf-8"))))
+                kept = [g for g in games if g.status != "skipped"]
+                self.assertEqual([g.uci for g in again], [g.uci for g in kept])
+
+    def test_options_as_the_cli_options(self):
+        for path in (ANNOTATED_FILE, MUTANTS):
+            games = pgnkit.read(path, variations=False)
+            self.assertEqual("".join(g.to_pgn() for g in games),
+                             cli("pgn", "--no-variations", path))
+            games = pgnkit.read(path, strict=True)
+            self.assertEqual("".join(g.to_pgn() for g in games), cli("pgn", "--strict", path))
+
+    def test_cp1252_games_and_unpickled_games(self):
+        data = '[Event "Caf\xe9"]\n\n1. e4 { d\xe9j\xe0 } e5 (1... c5 $1) *\n'.encode("cp1252")
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".pgn") as f:
+            f.write(data)
+            f.flush()
+            want = cli("pgn", f.name)
+        game = next(pgnkit.read(io.BytesIO(data)))
+        self.assertIn("{ d\xe9j\xe0 } 1... e5 ( 1... c5 $1 )", want.replace("\n", " "))
+        self.assertEqual(game.to_pgn(), want)
+        copy = pickle.loads(pickle.dumps(game))
+        self.assertEqual(copy.to_pgn(), game.to_pgn())
+        self.assertEqual(pickle.loads(pickle.dumps(copy)).to_pgn(), game.to_pgn())
+
+    def test_out_of_range_mate_evals_are_none(self):
+        text = "1. e4 { [%eval #99999999999] } e5 { [%eval #-2147483648] [%eval #-3] } *\n"
+        game = next(pgnkit.read(io.BytesIO(text.encode())))
+        self.assertEqual(game.evals, [None, None])
+        self.assertEqual([m.eval for m in game.moves], [None, None])
+        game = next(pgnkit.read(io.BytesIO(b"1. e4 { [%eval #2147483647] } *")))
+        self.assertEqual(game.evals, ["#2147483647"])
+
+
 GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "result", "ending",
                    "status", "file", "member", "index", "offset", "bytes", "line", "error_ply")
 
@@ -241,7 +285,7 @@ def attributes(game):
     return {name: getattr(game, name) for name in GAME_ATTRIBUTES} | {
         "fens": game.fens(), "fens_standard": game.fens(ep="standard"),
         "fens_legal": game.fens(ep="legal"), "len": len(game), "repr": repr(game),
-        "moves": game.moves, "comment": game.comment}
+        "moves": game.moves, "comment": game.comment, "to_pgn": game.to_pgn()}
 
 
 def games_of(path):
