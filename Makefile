@@ -294,7 +294,7 @@ PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()
 PY_SITE = $(shell env -u PYTHONPATH $(PYTHON) scripts/python-site.py '$(PREFIX)')
 
 build/python/pgnkit.so: python/pgnkitmodule.c python/moves.c python/moves.h python/board.c \
-    python/board.h include/pgnkit/pgnkit.h \
+    python/board.h python/columns.c python/columns.h include/pgnkit/pgnkit.h \
     build/lib/libpgnkit.a
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -Wno-missing-prototypes -Wno-cast-function-type -O2 -g -fPIC -shared \

@@ -41,7 +41,7 @@ setup(
     ext_modules=[
         Extension(
             "pgnkit",
-            sources=["python/pgnkitmodule.c", "python/moves.c", "python/board.c"] + sorted(glob.glob("src/*.c") + [
+            sources=["python/pgnkitmodule.c", "python/moves.c", "python/board.c", "python/columns.c"] + sorted(glob.glob("src/*.c") + [
                 f for d in ("base", "board", "san", "pgn", "io", "game", "write")
                 for f in glob.glob(f"src/{d}/*.c")]),
             include_dirs=["src", "include"],

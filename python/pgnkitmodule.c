@@ -20,6 +20,7 @@
 #include "pgnkit/pgnkit.h"
 #include "moves.h"
 #include "board.h"
+#include "columns.h"
 
 static PyObject *diagnostic_type; /* collections.namedtuple, made at import */
 static PyObject *verdict_type;
@@ -91,6 +92,10 @@ static PyObject *decode_text(const char *s, size_t len)
     PyMem_Free(chars);
     return str;
 }
+
+/* decode_text for columns.c (game.tags and the columns decode alike). */
+PyObject *pgnkit_py_decode_text(const char *s, size_t len);
+PyObject *pgnkit_py_decode_text(const char *s, size_t len) { return decode_text(s, len); }
 
 static PyObject *str_or_none(pgnkit_str s)
 {
@@ -760,6 +765,31 @@ static PyObject *module_check(PyObject *self, PyObject *args, PyObject *kwargs)
     return open_reader(args, kwargs, 1);
 }
 
+/* columns(source, tags=("White", "Black", "Result"), **read's options): tags is taken
+ * out of the keywords, the rest opens the source as read() does (columns.c reads it). */
+static PyObject *module_columns(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    PyObject *tags = NULL, *rest = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+    if (!rest)
+        return NULL;
+    tags = PyDict_GetItemString(rest, "tags"); /* borrowed, kept by kwargs */
+    Py_XINCREF(tags);
+    if (tags && PyDict_DelItemString(rest, "tags") < 0) {
+        Py_DECREF(tags);
+        Py_DECREF(rest);
+        return NULL;
+    }
+    if (!tags)
+        tags = Py_BuildValue("(sss)", "White", "Black", "Result");
+    ReaderObject *r = tags ? (ReaderObject *)open_reader(args, rest, 0) : NULL;
+    PyObject *result = r ? pgnkit_py_columns(r->reader, tags) : NULL;
+    Py_XDECREF(r);
+    Py_XDECREF(tags);
+    Py_DECREF(rest);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
      "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
@@ -771,6 +801,13 @@ static PyMethodDef module_methods[] = {
     {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
      "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
      "plies, diagnostics): the verdicts only, faster than read()."},
+    {"columns", (PyCFunction)(void (*)(void))module_columns, METH_VARARGS | METH_KEYWORDS,
+     "columns(source, tags=(\"White\", \"Black\", \"Result\"), **read's options) -> dict\n"
+     "of lists, one item per game: file, index, offset (the game's key), each tag asked\n"
+     "for (None where missing), plies, uci (the mainline space-joined, as `pgnkit uci`\n"
+     "writes it), status.  Read in C, no Game objects: for dataframes\n"
+     "(pandas.DataFrame(pgnkit.columns(path))).  With numpy importable, index, offset and\n"
+     "plies are numpy int64 arrays."},
     {"_load_game", (PyCFunction)module_load_game, METH_VARARGS,
      "_load_game(data, ep_legal) -> pgnkit.Game: what unpickling a Game calls"},
     {NULL, NULL, 0, NULL},

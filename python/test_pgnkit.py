@@ -277,6 +277,74 @@ class ToPgn(unittest.TestCase):
         self.assertEqual(game.evals, ["#2147483647"])
 
 
+FAKE_NUMPY = r"""
+import sys, types
+calls = []
+numpy = types.ModuleType("numpy")
+numpy.int64 = "int64"
+numpy.asarray = lambda values, dtype: calls.append(dtype) or ("array", tuple(values))
+sys.modules["numpy"] = numpy
+import pgnkit
+cols = pgnkit.columns(sys.argv[1])
+assert calls == ["int64"] * 3, calls
+assert cols["plies"][0] == "array" and isinstance(cols["uci"], list), cols
+print("ok")
+"""
+
+
+class Columns(unittest.TestCase):
+    """pgnkit.columns() is read()'s games as columns, and `pgnkit uci`'s UCI lines."""
+
+    def test_every_shared_file(self):
+        tags = ("White", "Black", "Result", "ECO", "NoSuchTag")
+        for path in INPUTS + VARIANTS:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                cols = pgnkit.columns(path, tags=tags)
+                games = list(pgnkit.read(path))
+                want = {"file": [g.file for g in games], "index": [g.index for g in games],
+                        "offset": [g.offset for g in games], "plies": [len(g) for g in games],
+                        "uci": [" ".join(g.uci) for g in games],
+                        "status": [g.status for g in games]}
+                want |= {t: [g.tags.get(t) for g in games] for t in tags}
+                self.assertEqual(cols, want)
+                lines = cli("uci", "--tags", "White", path).splitlines()
+                kept = [u for u, s in zip(cols["uci"], cols["status"]) if s != "skipped"]
+                self.assertEqual([line.split("\t")[-1] for line in lines], kept)
+
+    def test_options_sources_and_errors(self):
+        with open(MUTANTS, "rb") as f:
+            data = f.read()
+        by_path = pgnkit.columns(MUTANTS, tags=["Event"], strict=True, variations=False)
+        by_bytes = pgnkit.columns(io.BytesIO(data), tags=["Event"], strict=True,
+                                  variations=False)
+        games = list(pgnkit.read(MUTANTS, strict=True, variations=False))
+        self.assertEqual(by_bytes["status"], [g.status for g in games])
+        self.assertEqual(by_bytes["uci"], by_path["uci"])
+        self.assertEqual(pgnkit.columns(io.BytesIO(b""), tags=()),
+                         {k: [] for k in ("file", "index", "offset", "plies", "uci", "status")})
+        with self.assertRaises(FileNotFoundError):
+            pgnkit.columns(os.path.join(ROOT, "no/such.pgn"))
+        with self.assertRaises(TypeError):
+            pgnkit.columns(MUTANTS, tags=[1])
+        with self.assertRaises(TypeError):
+            pgnkit.columns(MUTANTS, bogus=1)
+
+    def test_numpy_arrays_when_numpy_imports(self):
+        run = subprocess.run([sys.executable, "-c", FAKE_NUMPY, MUTANTS], capture_output=True,
+                             text=True, env=os.environ)
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "ok"), run.stderr)
+
+    def test_batches_of_many_games(self):
+        # 3 x 999 games, 7 MB: past a batch's 2048 games and its 4 MB of text (columns.c).
+        text = "".join(g.to_pgn() for g in pgnkit.read(LICHESS)).encode() * 3
+        cols = pgnkit.columns(io.BytesIO(text), tags=("White",))
+        games = list(pgnkit.read(io.BytesIO(text)))
+        self.assertEqual(len(cols["uci"]), 2997)
+        self.assertEqual(cols["uci"], [" ".join(g.uci) for g in games])
+        self.assertEqual(cols["White"], [g.tags["White"] for g in games])
+        self.assertEqual(cols["offset"], [g.offset for g in games])
+
+
 GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "result", "ending",
                    "status", "file", "member", "index", "offset", "bytes", "line", "error_ply")
 
