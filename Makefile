@@ -165,7 +165,7 @@ $(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
 
 # Fuzzing (tests/fuzz/): libFuzzer binaries, and replay_<target> (a plain main() over
 # corpus files, any profile) to reproduce a crash with gcc, gdb or valgrind.
-FUZZ_TARGETS := pgn_reader san fen source writer variant
+FUZZ_TARGETS := pgn_reader san fen source writer variant api
 FUZZ_SECONDS ?= 60
 # FUZZ_SEED=N: libFuzzer from a fixed seed (empty: a new seed each run)
 FUZZ_SEED ?=

@@ -345,6 +345,21 @@ class Columns(unittest.TestCase):
         self.assertEqual(cols["offset"], [g.offset for g in games])
 
 
+class DamagedInput(unittest.TestCase):
+    """python/fuzz_pgnkit.py: 300 damaged pieces of the shared files through every part of
+    the module, in a child interpreter: it must exit 0 by itself (no signal, no exception
+    but the documented OSError)."""
+
+    def test_damaged_pgn_never_crashes_the_interpreter(self):
+        script = os.path.join(ROOT, "python", "fuzz_pgnkit.py")
+        run = subprocess.run([sys.executable, script, "300", "1"], capture_output=True,
+                             text=True, env=os.environ, timeout=300)
+        last_case = (run.stderr.strip().splitlines() or ["none"])[-1]
+        self.assertEqual(run.returncode, 0, f"died (signal {-run.returncode})"
+                         if run.returncode < 0 else run.stderr[-3000:])
+        self.assertEqual(run.stdout.strip(), "ok 300 cases", last_case)
+
+
 GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "result", "ending",
                    "status", "file", "member", "index", "offset", "bytes", "line", "error_ply")
 
