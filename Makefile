@@ -166,7 +166,7 @@ $(OUT)/obj/tests/%.o: ALL_CFLAGS += $(CRITERION_CFLAGS) -Itests -fno-lto
 
 # Fuzzing (tests/fuzz/): libFuzzer binaries, and replay_<target> (a plain main() over
 # corpus files, any profile) to reproduce a crash with gcc, gdb or valgrind.
-FUZZ_TARGETS := pgn_reader san fen source writer variant where
+FUZZ_TARGETS := pgn_reader san fen source writer variant where api
 FUZZ_SECONDS ?= 60
 # FUZZ_SEED=N: libFuzzer from a fixed seed (empty: a new seed each run)
 FUZZ_SEED ?=
@@ -300,7 +300,7 @@ PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()
 PY_SITE = $(shell env -u PYTHONPATH $(PYTHON) scripts/python-site.py '$(PREFIX)')
 
 build/python/pgnkit.so: python/pgnkitmodule.c python/moves.c python/moves.h python/board.c \
-    python/board.h include/pgnkit/pgnkit.h \
+    python/board.h python/columns.c python/columns.h include/pgnkit/pgnkit.h \
     build/lib/libpgnkit.a
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -Wno-missing-prototypes -Wno-cast-function-type -O2 -g -fPIC -shared \

@@ -76,7 +76,8 @@ setup(
     ext_modules=[
         Extension(
             "pgnkit",
-            sources=["python/pgnkitmodule.c", "python/moves.c", "python/board.c"]
+            sources=["python/pgnkitmodule.c", "python/moves.c", "python/board.c",
+                     "python/columns.c"]
             + sorted(glob.glob("src/*.c") + library_sources()),
             include_dirs=["src", "include"],
             define_macros=MACROS,

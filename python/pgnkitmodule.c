@@ -20,6 +20,7 @@
 #include "pgnkit/pgnkit.h"
 #include "moves.h"
 #include "board.h"
+#include "columns.h"
 
 static PyObject *diagnostic_type; /* collections.namedtuple, made at import */
 static PyObject *verdict_type;
@@ -91,6 +92,10 @@ static PyObject *decode_text(const char *s, size_t len)
     PyMem_Free(chars);
     return str;
 }
+
+/* decode_text for columns.c (game.tags and the columns decode alike). */
+PyObject *pgnkit_py_decode_text(const char *s, size_t len);
+PyObject *pgnkit_py_decode_text(const char *s, size_t len) { return decode_text(s, len); }
 
 static PyObject *str_or_none(pgnkit_str s)
 {
@@ -322,6 +327,32 @@ static PyObject *game_fens(GameObject *self, PyObject *args, PyObject *kwargs)
                    ep_legal ? fen_item_legal : fen_item_standard);
 }
 
+/* The bytes of pgnkit_game_pgn: a detached game replays its input again on each call,
+ * without the GIL (it reads only what the game never changes); one call when the first
+ * guess of room is enough, a second with the size the first gave otherwise. */
+static PyObject *game_to_pgn(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    size_t cap = 16384, len;
+    char *text = PyMem_RawMalloc(cap);
+    if (!text)
+        return PyErr_NoMemory();
+    Py_BEGIN_ALLOW_THREADS
+    len = pgnkit_game_pgn(self->game, text, cap);
+    if (len > cap) {
+        char *more = PyMem_RawRealloc(text, len);
+        if (more) {
+            text = more;
+            cap = len;
+            pgnkit_game_pgn(self->game, text, cap);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *str = len > cap ? PyErr_NoMemory() : decode_text(text, len);
+    PyMem_RawFree(text);
+    return str;
+}
+
 static Py_ssize_t game_len(GameObject *self) { return (Py_ssize_t)pgnkit_game_ply_count(self->game); }
 
 static PyObject *game_repr(GameObject *self)
@@ -447,6 +478,10 @@ static PyMethodDef game_methods[] = {
      "fens(*, ep=None) -> list of str: the start position's FEN, then the FEN after each\n"
      "ply.  ep: \"standard\" (the square after every double push) or \"legal\" (only when\n"
      "a legal e.p. capture exists, as python-chess's board.fen()); None: the reader's."},
+    {"to_pgn", (PyCFunction)game_to_pgn, METH_NOARGS,
+     "to_pgn() -> str: the game as `pgnkit pgn` writes it (the same bytes, its blank\n"
+     "line after it; \"\" for a game skipped unread); read(variations=False) drops\n"
+     "variations as `pgnkit pgn --no-variations` does."},
     {"__reduce__", (PyCFunction)game_reduce, METH_NOARGS,
      "pickle support: a game pickles as the bytes of pgnkit_game_save (same pgnkit version)"},
     {NULL, NULL, 0, NULL},
@@ -869,6 +904,31 @@ static PyObject *module_check(PyObject *self, PyObject *args, PyObject *kwargs)
     return open_reader(args, kwargs, 1);
 }
 
+/* columns(source, tags=("White", "Black", "Result"), **read's options): tags is taken
+ * out of the keywords, the rest opens the source as read() does (columns.c reads it). */
+static PyObject *module_columns(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    PyObject *tags = NULL, *rest = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+    if (!rest)
+        return NULL;
+    tags = PyDict_GetItemString(rest, "tags"); /* borrowed, kept by kwargs */
+    Py_XINCREF(tags);
+    if (tags && PyDict_DelItemString(rest, "tags") < 0) {
+        Py_DECREF(tags);
+        Py_DECREF(rest);
+        return NULL;
+    }
+    if (!tags)
+        tags = Py_BuildValue("(sss)", "White", "Black", "Result");
+    ReaderObject *r = tags ? (ReaderObject *)open_reader(args, rest, 0) : NULL;
+    PyObject *result = r ? pgnkit_py_columns(r->reader, tags) : NULL;
+    Py_XDECREF(r);
+    Py_XDECREF(tags);
+    Py_DECREF(rest);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
      "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
@@ -894,6 +954,13 @@ static PyMethodDef module_methods[] = {
     {"check", (PyCFunction)(void (*)(void))module_check, METH_VARARGS | METH_KEYWORDS,
      "check(source, ...) -> iterator of pgnkit.Verdict(file, index, offset, line, status,\n"
      "plies, diagnostics): the verdicts only, faster than read()."},
+    {"columns", (PyCFunction)(void (*)(void))module_columns, METH_VARARGS | METH_KEYWORDS,
+     "columns(source, tags=(\"White\", \"Black\", \"Result\"), **read's options) -> dict\n"
+     "of lists, one item per game: file, index, offset (the game's key), each tag asked\n"
+     "for (None where missing), plies, uci (the mainline space-joined, as `pgnkit uci`\n"
+     "writes it), status.  Read in C, no Game objects: for dataframes\n"
+     "(pandas.DataFrame(pgnkit.columns(path))).  With numpy importable, index, offset and\n"
+     "plies are numpy int64 arrays."},
     {"_load_game", (PyCFunction)module_load_game, METH_VARARGS,
      "_load_game(data, ep_legal) -> pgnkit.Game: what unpickling a Game calls"},
     {NULL, NULL, 0, NULL},

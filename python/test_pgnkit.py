@@ -233,6 +233,151 @@ class Sources(unittest.TestCase):
         self.assertEqual(results, [want] * 4)
 
 
+class ToPgn(unittest.TestCase):
+    """game.to_pgn() is `pgnkit pgn`'s output for that game, byte for byte."""
+
+    def test_every_shared_file_writes_as_the_cli(self):
+        for path in INPUTS + VARIANTS:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                games = list(pgnkit.read(path))
+                self.assertEqual("".join(g.to_pgn() for g in games), cli("pgn", path))
+                again = list(pgnkit.read(io.BytesIO("".join(g.to_pgn() for g in games)
+                                                    .encode("utf-8"))))
+                kept = [g for g in games if g.status != "skipped"]
+                self.assertEqual([g.uci for g in again], [g.uci for g in kept])
+
+    def test_options_as_the_cli_options(self):
+        for path in (ANNOTATED_FILE, MUTANTS):
+            games = pgnkit.read(path, variations=False)
+            self.assertEqual("".join(g.to_pgn() for g in games),
+                             cli("pgn", "--no-variations", path))
+            games = pgnkit.read(path, strict=True)
+            self.assertEqual("".join(g.to_pgn() for g in games), cli("pgn", "--strict", path))
+
+    def test_cp1252_games_and_unpickled_games(self):
+        data = '[Event "Caf\xe9"]\n\n1. e4 { d\xe9j\xe0 } e5 (1... c5 $1) *\n'.encode("cp1252")
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".pgn") as f:
+            f.write(data)
+            f.flush()
+            want = cli("pgn", f.name)
+        game = next(pgnkit.read(io.BytesIO(data)))
+        self.assertIn("{ d\xe9j\xe0 } 1... e5 ( 1... c5 $1 )", want.replace("\n", " "))
+        self.assertEqual(game.to_pgn(), want)
+        copy = pickle.loads(pickle.dumps(game))
+        self.assertEqual(copy.to_pgn(), game.to_pgn())
+        self.assertEqual(pickle.loads(pickle.dumps(copy)).to_pgn(), game.to_pgn())
+
+    def test_the_readers_encoding_is_kept(self):
+        # 0x80 is U+0080 in Latin-1 and the euro sign in CP1252 (the auto guess).
+        data = b'[Event "x\x80y"]\n\n1. e4 { \x80 } *\n'
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".pgn") as f:
+            f.write(data)
+            f.flush()
+            for encoding in ("latin1", "cp1252", "auto"):
+                with self.subTest(encoding=encoding):
+                    want = cli("pgn", "--encoding", encoding, f.name)
+                    game = next(pgnkit.read(f.name, encoding=encoding))
+                    self.assertEqual(game.to_pgn(), want)
+                    copy = pickle.loads(pickle.dumps(game))
+                    self.assertEqual(copy.to_pgn(), want)
+            # The encodings do differ here, so the test tells them apart.
+            self.assertEqual(next(pgnkit.read(f.name, encoding="latin1")).tags["Event"], "x\x80y")
+            self.assertEqual(next(pgnkit.read(f.name)).tags["Event"], "x\u20acy")
+
+    def test_out_of_range_mate_evals_are_none(self):
+        text = "1. e4 { [%eval #99999999999] } e5 { [%eval #-2147483648] [%eval #-3] } *\n"
+        game = next(pgnkit.read(io.BytesIO(text.encode())))
+        self.assertEqual(game.evals, [None, None])
+        self.assertEqual([m.eval for m in game.moves], [None, None])
+        game = next(pgnkit.read(io.BytesIO(b"1. e4 { [%eval #2147483647] } *")))
+        self.assertEqual(game.evals, ["#2147483647"])
+
+
+FAKE_NUMPY = r"""
+import sys, types
+calls = []
+numpy = types.ModuleType("numpy")
+numpy.int64 = "int64"
+numpy.asarray = lambda values, dtype: calls.append(dtype) or ("array", tuple(values))
+sys.modules["numpy"] = numpy
+import pgnkit
+cols = pgnkit.columns(sys.argv[1])
+assert calls == ["int64"] * 3, calls
+assert cols["plies"][0] == "array" and isinstance(cols["uci"], list), cols
+print("ok")
+"""
+
+
+class Columns(unittest.TestCase):
+    """pgnkit.columns() is read()'s games as columns, and `pgnkit uci`'s UCI lines."""
+
+    def test_every_shared_file(self):
+        tags = ("White", "Black", "Result", "ECO", "NoSuchTag")
+        for path in INPUTS + VARIANTS:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                cols = pgnkit.columns(path, tags=tags)
+                games = list(pgnkit.read(path))
+                want = {"file": [g.file for g in games], "index": [g.index for g in games],
+                        "offset": [g.offset for g in games], "plies": [len(g) for g in games],
+                        "uci": [" ".join(g.uci) for g in games],
+                        "status": [g.status for g in games]}
+                want |= {t: [g.tags.get(t) for g in games] for t in tags}
+                self.assertEqual(cols, want)
+                lines = cli("uci", "--tags", "White", path).splitlines()
+                kept = [u for u, s in zip(cols["uci"], cols["status"]) if s != "skipped"]
+                self.assertEqual([line.split("\t")[-1] for line in lines], kept)
+
+    def test_options_sources_and_errors(self):
+        with open(MUTANTS, "rb") as f:
+            data = f.read()
+        by_path = pgnkit.columns(MUTANTS, tags=["Event"], strict=True, variations=False)
+        by_bytes = pgnkit.columns(io.BytesIO(data), tags=["Event"], strict=True,
+                                  variations=False)
+        games = list(pgnkit.read(MUTANTS, strict=True, variations=False))
+        self.assertEqual(by_bytes["status"], [g.status for g in games])
+        self.assertEqual(by_bytes["uci"], by_path["uci"])
+        self.assertEqual(pgnkit.columns(io.BytesIO(b""), tags=()),
+                         {k: [] for k in ("file", "index", "offset", "plies", "uci", "status")})
+        with self.assertRaises(FileNotFoundError):
+            pgnkit.columns(os.path.join(ROOT, "no/such.pgn"))
+        with self.assertRaises(TypeError):
+            pgnkit.columns(MUTANTS, tags=[1])
+        with self.assertRaises(TypeError):
+            pgnkit.columns(MUTANTS, bogus=1)
+
+    def test_numpy_arrays_when_numpy_imports(self):
+        run = subprocess.run([sys.executable, "-c", FAKE_NUMPY, MUTANTS], capture_output=True,
+                             text=True, env=os.environ)
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "ok"), run.stderr)
+
+    def test_batches_of_many_games(self):
+        # 3 x 999 games, 7 MB: past a batch's 2048 games and its 4 MB of text (columns.c).
+        text = "".join(g.to_pgn() for g in pgnkit.read(LICHESS)).encode() * 3
+        cols = pgnkit.columns(io.BytesIO(text), tags=("White",))
+        games = list(pgnkit.read(io.BytesIO(text)))
+        self.assertEqual(len(cols["uci"]), 2997)
+        self.assertEqual(cols["uci"], [" ".join(g.uci) for g in games])
+        self.assertEqual(cols["White"], [g.tags["White"] for g in games])
+        self.assertEqual(cols["offset"], [g.offset for g in games])
+
+
+class DamagedInput(unittest.TestCase):
+    """python/fuzz_pgnkit.py: 300 damaged pieces of the shared files through every part of
+    the module, in a child interpreter: it must exit 0 by itself (no signal, no exception
+    but the documented OSError)."""
+
+    def test_damaged_pgn_never_crashes_the_interpreter(self):
+        script = os.path.join(ROOT, "python", "fuzz_pgnkit.py")
+        run = subprocess.run([sys.executable, script, "300", "1"], capture_output=True,
+                             text=True, env=os.environ, timeout=300)
+        last_case = (run.stderr.strip().splitlines() or ["none"])[-1]
+        self.assertEqual(run.returncode, 0, f"died (signal {-run.returncode})"
+                         if run.returncode < 0 else run.stderr[-3000:])
+        self.assertEqual(run.stdout.strip(), "ok 300 cases", last_case)
+
+
 GAME_ATTRIBUTES = ("tags", "uci", "san", "diagnostics", "clocks", "evals", "result", "ending",
                    "status", "file", "member", "index", "offset", "bytes", "line", "error_ply")
 
@@ -241,7 +386,7 @@ def attributes(game):
     return {name: getattr(game, name) for name in GAME_ATTRIBUTES} | {
         "fens": game.fens(), "fens_standard": game.fens(ep="standard"),
         "fens_legal": game.fens(ep="legal"), "len": len(game), "repr": repr(game),
-        "moves": game.moves, "comment": game.comment}
+        "moves": game.moves, "comment": game.comment, "to_pgn": game.to_pgn()}
 
 
 def games_of(path):

@@ -11,7 +11,8 @@
 # memory at 1x and 44x, how time grows, Python, and perft nodes/s against Stockfish.
 # Timings are wall-clock of the whole process, output to /dev/null.
 #
-# Environment: BENCH_DIR (default build/bench), RUNS (default 5), CORPORA (default: all
+# Environment: BENCH_DIR (default build/bench), RUNS (default 5), PY_RUNS (the Python
+# section's, default 3), CORPORA (default: all
 # four), SKIP_PEER=1 to leave pgn-extract out, BENCH_QUICK=1 for a smoke test (one copy
 # of each sample instead of ~100 MB, one run, no growth/perft sections: under a minute).
 set -eu
@@ -314,21 +315,53 @@ echo "100x: $secs s, peak RSS $rss KB"
 fi
 
 echo
-echo "== Python: pgnkit.read() and each game's .uci (build/python/pgnkit.so, Debian's python3)"
+echo "== Python (build/python/pgnkit.so, Debian's python3) against pgnkit -j1 on the same file"
+# Alternated with the CLI run each compares to, median of $PY_RUNS (default 3) rounds:
+# read() alone against `pgnkit uci` (goal: within 2x), read() + .uci, read() + .moves +
+# .comment (a Move object per ply), and columns() against `pgnkit uci --tags` (its text
+# line per game, the same data) and `--format tsv --tags` (a row per ply; goal: 1.5x).
 # python-chess cannot be installed here: its speed on these corpora is the one recorded
 # in ../shared/bench/README.md (python-chess 1.11.2, same machine kind, SAN->UCI).
 python_chess() { case $1 in tcec-moves) echo 0.05 ;; *) echo 0.04 ;; esac; }
 py=${PYTHON:-/usr/bin/python3}
+pyb="env PYTHONPATH=build/python $py scripts/bench-python.py"
+ratio() { # label secs base_secs rss base_rss
+    awk -v l="$1" -v s="$2" -v b="$3" -v m="$4" -v n="$5" \
+        'BEGIN { printf "%-12s %-30s %5.2fx the time, %6.1f MB RSS against %.1f MB\n",
+                 "ratio", l, s / b, m / 1024, n / 1024 }'
+}
 if PYTHONPATH=build/python "$py" -c 'import pgnkit' 2>/dev/null; then
+    saved_runs=$runs
+    runs=${PY_RUNS:-3}
+    [ "$quick" = 1 ] && runs=1
+    tags=White,Black,Result
     for c in twic tcec-moves lichess; do
         make_corpus "$c"
         facts "$c"
-        run_median env PYTHONPATH=build/python "$py" scripts/bench-python.py "$dir/$c.pgn"
-        row python "$c read + .uci" "$secs" "$rss"
-        awk -v p="$plies" -v s="$secs" -v r="$(python_chess "$c")" \
-            'BEGIN { printf "%-12s %-22s %8.0fx python-chess (%.2f M plies/s recorded)\n",
-                     "ratio", "python read", p / 1e6 / s / r, r }'
+        alternate "$bin uci -q -j1 $dir/$c.pgn" "$pyb read $dir/$c.pgn" "$pyb uci $dir/$c.pgn" \
+            "$pyb moves $dir/$c.pgn"
+        row pgnkit "$c uci -j1" "$secs_1" "$rss_1"
+        row python "$c read()" "$secs_2" "$rss_2"
+        row python "$c read() + .uci" "$secs_3" "$rss_3"
+        row python "$c read() + .moves" "$secs_4" "$rss_4"
+        ratio "read() / uci" "$secs_2" "$secs_1" "$rss_2" "$rss_1"
+        ratio "read() + .uci / uci" "$secs_3" "$secs_1" "$rss_3" "$rss_1"
+        ratio "read() + .moves / uci" "$secs_4" "$secs_1" "$rss_4" "$rss_1"
+        awk -v p="$plies" -v s="$secs_3" -v r="$(python_chess "$c")" \
+            'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded)\n",
+                     "ratio", "read() + .uci", p / 1e6 / s / r, r }'
+        awk -v p="$plies" -v s="$secs_4" -v r="$(python_chess "$c")" \
+            'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded)\n",
+                     "ratio", "read() + .moves", p / 1e6 / s / r, r }'
+        alternate "$bin uci -q -j1 --tags $tags $dir/$c.pgn" \
+            "$bin uci -q -j1 --format tsv --tags $tags $dir/$c.pgn" "$pyb columns $dir/$c.pgn"
+        row pgnkit "$c uci --tags" "$secs_1" "$rss_1"
+        row pgnkit "$c uci --format tsv --tags" "$secs_2" "$rss_2"
+        row python "$c columns()" "$secs_3" "$rss_3"
+        ratio "columns() / uci --tags" "$secs_3" "$secs_1" "$rss_3" "$rss_1"
+        ratio "columns() / tsv --tags" "$secs_3" "$secs_2" "$rss_3" "$rss_2"
     done
+    runs=$saved_runs
 else
     echo "(no module: make python needs python3-dev)"
 fi

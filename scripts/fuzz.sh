@@ -18,8 +18,9 @@ mkdir -p "$corpus" "$work" "$seeds" "$artifacts"
 
 if [ -z "$(ls -A "$seeds")" ]; then
     case $target in
-    pgn_reader | writer)
-        # One seed per game (at most 40 per file), cut at each [Event line.
+    pgn_reader | writer | api)
+        # One seed per game (at most 40 per file), cut at each [Event line.  (api: the
+        # first byte, '[', chooses the options: fuzz_api.c.)
         for f in testdata/pgn/*/*.pgn testdata/variants/pgn/*.pgn; do
             awk -v dir="$seeds" -v base="$(echo "$f" | tr / _)" '
                 /^\[Event / { n++; if (n > 40) exit }
@@ -52,7 +53,7 @@ if [ -z "$(ls -A "$seeds")" ]; then
 fi
 
 case $target in
-pgn_reader | writer) maxlen=8192 ;;
+pgn_reader | writer | api) maxlen=8192 ;;
 san) maxlen=64 ;;
 fen) maxlen=256 ;;
 source) maxlen=16384 ;;

@@ -37,6 +37,8 @@
 #include "game/opening_book.h"
 #include "game/select.h"
 #include "io/file_range.h"
+#include "pgn/pgn_reader.h"
+#include "write/writer.h"
 
 /* Per-ply comment facts, filled on the first clock/eval question about a game. */
 
@@ -44,6 +46,8 @@ struct pgnkit_game {
     const struct game_record *rec;
     bool ktr;
     bool ep_legal;            /* PGNKIT_EP_LEGAL: pgnkit_game_fen's e.p. convention */
+    unsigned flags;           /* the reader's enum pgnkit_flags: how to replay it again */
+    enum pgn_encoding encoding; /* the reader's encoding option: how to decode it again */
     /* A cursor for walking positions in order: pos is the position after cursor_ply. */
     struct position pos;
     size_t cursor_ply;
@@ -59,6 +63,10 @@ struct pgnkit_game {
     /* The move tree (pgnkit_game_node), built on first use; a detached game has it. */
     struct game_tree tree;
     bool tree_built;
+    /* A detached game's input bytes as read (NULL when skipped unread): what
+     * pgnkit_game_pgn reads and replays again, since the writer needs the tokens. */
+    char *source;
+    size_t source_len;
     struct position node_pos; /* the position after node_cursor (0: the start) */
     size_t node_cursor;
 };
@@ -171,6 +179,16 @@ static void start_member(pgnkit_reader *r)
     r->game.member = member;
 }
 
+/* The replay the flags ask for, as the command line's options of the same names. */
+static struct game_options game_options_of(unsigned flags)
+{
+    return (struct game_options){
+        .san = {.strict = flags & PGNKIT_STRICT, .lenient = flags & PGNKIT_LENIENT},
+        .skip_variations = flags & PGNKIT_NO_VARIATIONS,
+        .letters = SAN_LETTERS_ENGLISH,
+    };
+}
+
 /* The reader's common part once its raw bytes are known. */
 static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
                                   const pgnkit_options *opts, pgnkit_error *err)
@@ -180,11 +198,7 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
         pgnkit_options_init(&defaults);
         opts = &defaults;
     }
-    r->game_opts = (struct game_options){
-        .san = {.strict = opts->flags & PGNKIT_STRICT, .lenient = opts->flags & PGNKIT_LENIENT},
-        .skip_variations = opts->flags & PGNKIT_NO_VARIATIONS,
-        .letters = SAN_LETTERS_ENGLISH,
-    };
+    r->game_opts = game_options_of(opts->flags);
     r->encoding = PGN_ENCODING_AUTO;
     struct diag d;
     r->replayer = game_replayer_new(&r->game_opts, &d);
@@ -199,6 +213,8 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
         source_set_seek(r->src, fd_seek); /* a 7z archive's index is at its end */
     r->game.ktr = opts->flags & PGNKIT_KING_TAKES_ROOK;
     r->game.ep_legal = opts->flags & PGNKIT_EP_LEGAL;
+    r->game.flags = opts->flags;
+    r->game.encoding = PGN_ENCODING_AUTO;
     return r;
 }
 
@@ -414,6 +430,7 @@ int pgnkit_reader_option(pgnkit_reader *r, const char *name, const char *value,
         if (!value || !pgn_text_encoding_by_name(value, &r->encoding))
             return option_error(r, err, "--encoding is auto, utf-8, latin1 or cp1252, not '%s'",
                                 value ? value : "");
+        r->game.encoding = r->encoding;
         return 0;
     }
     if (!strcmp(name, "invert"))
@@ -605,6 +622,13 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->owned = true;
     g->ktr = game->ktr;
     g->ep_legal = game->ep_legal;
+    g->flags = game->flags;
+    g->encoding = game->encoding;
+    if (!pg->skipped && pg->text && pg->bytes) {
+        g->source = xmalloc(pg->bytes);
+        memcpy(g->source, pg->text, pg->bytes);
+        g->source_len = pg->bytes;
+    }
     g->own_rec = *rec;
     g->own_game = *pg;
     g->own_game.tokens = NULL;
@@ -660,12 +684,70 @@ void pgnkit_game_free(pgnkit_game *g)
     if (!g || !g->owned)
         return;
     free(g->own_text);
+    free(g->source);
     free((void *)g->own_game.tags);
     free((void *)g->own_rec.mainline);
     diag_list_release(&g->own_rec.diags);
     free(g->notes);
     game_tree_release(&g->tree);
     free(g);
+}
+
+/* ---- the game as `pgnkit pgn` writes it ---- */
+
+/* buf's bytes into dst as pgnkit_game_save gives them: a prefix of at most cap bytes,
+ * and the whole size. */
+static size_t copy_out(const struct buf *b, char *dst, size_t cap)
+{
+    size_t n = b->len < cap ? b->len : cap;
+    if (n)
+        memcpy(dst, b->data, n);
+    return b->len;
+}
+
+/* The writer's options of `pgnkit pgn` with the reader's flags: --no-variations drops
+ * them from the output too, as on the command line. */
+static void write_pgn(struct buf *out, const struct game_record *rec, unsigned flags)
+{
+    struct writer_options o = {.format = FORMAT_PGN,
+                               .drop_variations = flags & PGNKIT_NO_VARIATIONS};
+    writer_pgn(out, rec, &o);
+}
+
+/* A detached game has no tokens: its input bytes are read and replayed again, alone, as
+ * its reader did (same flags, same encoding; its own size is within the limit). */
+static void write_detached_pgn(struct buf *out, const pgnkit_game *g)
+{
+    if (!g->source)
+        return; /* skipped unread: the command line writes nothing either */
+    struct pgn_limits lim = {.max_game_bytes = g->source_len};
+    struct pgn_reader *reader =
+        pgn_reader_from_memory(g->source, g->source_len, g->own_game.file, &lim);
+    struct game_options opts = game_options_of(g->flags);
+    struct diag d;
+    struct game_replayer *replayer = game_replayer_new(&opts, &d);
+    struct pgn_text text;
+    memset(&text, 0, sizeof text);
+    struct pgn_game game;
+    if (replayer && pgn_reader_next(reader, &game, &d) == 1)
+        write_pgn(out, game_replay(replayer, pgn_text_utf8(&text, &game, g->encoding)),
+                  g->flags);
+    pgn_text_release(&text);
+    game_replayer_free(replayer);
+    pgn_reader_free(reader);
+}
+
+size_t pgnkit_game_pgn(pgnkit_game *g, char *dst, size_t cap)
+{
+    struct buf out;
+    buf_init(&out);
+    if (g->owned)
+        write_detached_pgn(&out, g);
+    else
+        write_pgn(&out, g->rec, g->flags);
+    size_t len = copy_out(&out, dst, cap);
+    buf_release(&out);
+    return len;
 }
 
 /* ---- saved games (pgnkit_game_save / pgnkit_game_load): a detached game's fields in
@@ -765,6 +847,8 @@ size_t pgnkit_game_save(pgnkit_game *g, void *dst, size_t cap)
     put_u64(&o, (uint64_t)g->ktr | (uint64_t)g->ep_legal << 1 | (uint64_t)rec->chess960 << 2 |
                     (uint64_t)rec->started << 3 | (uint64_t)pg->skipped << 4 |
                     (uint64_t)pg->ascii << 5);
+    put_u64(&o, g->flags);
+    put_u64(&o, g->encoding);
     put_cstr(&o, pg->file);
     put_cstr(&o, g->member);
     put_u64(&o, pg->index);
@@ -793,6 +877,10 @@ size_t pgnkit_game_save(pgnkit_game *g, void *dst, size_t cap)
     for (size_t i = 0; i < rec->diags.count; i++)
         put_diag(&o, &rec->diags.items[i]);
     put_tree(&o, &g->tree);
+    if (g->owned)
+        put_str(&o, g->source, g->source_len);
+    else
+        put_str(&o, pg->skipped ? NULL : pg->text, pg->skipped || !pg->text ? 0 : pg->bytes);
     return o.len;
 }
 
@@ -1030,6 +1118,11 @@ pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err)
     g->own_rec.started = flags & 8;
     g->own_game.skipped = flags & 16;
     g->own_game.ascii = flags & 32;
+    g->flags = (unsigned)get_u64(&in);
+    uint64_t encoding = get_u64(&in);
+    if (encoding > PGN_ENCODING_CP1252)
+        in.bad = true;
+    g->encoding = (enum pgn_encoding)(in.bad ? PGN_ENCODING_AUTO : encoding);
     g->own_game.file = get_str(&in).ptr;
     g->member = get_str(&in).ptr;
     g->own_game.index = get_u64(&in);
@@ -1055,6 +1148,12 @@ pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err)
         diag_list_push(&g->own_rec.diags, &d);
     }
     load_tree(&in, g);
+    struct slice source = get_str(&in); /* in own_text: copied to its own block */
+    if (source.ptr && source.len) {
+        g->source = xmalloc(source.len);
+        memcpy(g->source, source.ptr, source.len);
+        g->source_len = source.len;
+    }
     if (in.bad || in.left) {
         pgnkit_game_free(g);
         set_error(err, EINVAL, "not a game saved by pgnkit %s%s (damaged)", PGNKIT_VERSION, "");

@@ -804,4 +804,82 @@ Test(range, a_byte_range_yields_its_games_as_the_whole_file_reads_them)
     cr_assert_null(pgnkit_open_range("/nonexistent/x.pgn", 0, 1, NULL, &err));
     cr_assert_eq(err.code, ENOENT);
     unlink(path);
+
+/* A mate distance no int holds is no eval (comment.h), not a wrapped cast: #99999999999
+ * once came out as mate in -2147483648.  The largest int is still a mate; the move after
+ * the bad one takes its own [%eval] (the first well-formed one of its comments). */
+Test(api, eval_mate_out_of_int_range_is_no_eval)
+{
+    pgnkit_reader *r = open_text("1. e4 { [%eval #99999999999] } e5 { [%eval #-99999999999] } "
+                                 "2. Nf3 { [%eval #2147483647] } Nc6 { [%eval #-2147483648] "
+                                 "} { [%eval -0.5] } *\n");
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    pgnkit_eval ev;
+    cr_assert_eq(pgnkit_game_eval(g, 1, &ev), 0);
+    cr_assert_eq(pgnkit_game_eval(g, 2, &ev), 0);
+    cr_assert_eq(pgnkit_game_eval(g, 3, &ev), 1);
+    cr_assert(ev.is_mate && ev.mate_in == 2147483647);
+    cr_assert_eq(pgnkit_game_eval(g, 4, &ev), 1);
+    cr_assert(!ev.is_mate && ev.pawns == -0.5, "the bad #-2147483648 is skipped");
+    pgnkit_node n;
+    cr_assert_eq(pgnkit_game_node(g, 1, &n), 0);
+    cr_assert(!n.has_eval);
+    pgnkit_close(r);
+}
+
+/* pgnkit_game_pgn: `pgnkit pgn`'s bytes (the roster filled as writer_pgn.c says), the
+ * same from the reader's game, a detached one and a loaded one; a prefix and the whole
+ * size when cap is short. */
+Test(api, game_pgn_is_the_cli_output_for_every_kind_of_game)
+{
+    static const char want[] = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+                               "[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n"
+                               "[Result \"*\"]\n\n1. e4 { hi } 1... e5 ( 1... c5 ) *\n\n";
+    pgnkit_reader *r = open_text("1. e4 {hi} e5 (c5) *\n");
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    char out[512];
+    size_t len = pgnkit_game_pgn(g, out, sizeof out);
+    cr_assert_eq(len, strlen(want));
+    cr_assert(memcmp(out, want, len) == 0, "%.*s", (int)len, out);
+    pgnkit_game *d = pgnkit_game_detach(g);
+    size_t saved = pgnkit_game_save(d, NULL, 0);
+    char *bytes = malloc(saved);
+    pgnkit_game_save(d, bytes, saved);
+    pgnkit_close(r); /* the copies outlive the reader */
+    pgnkit_game *l = pgnkit_game_load(bytes, saved, NULL);
+    cr_assert_not_null(l);
+    pgnkit_game *copies[] = {d, l};
+    for (size_t i = 0; i < 2; i++) {
+        memset(out, 'x', sizeof out);
+        cr_assert_eq(pgnkit_game_pgn(copies[i], out, 10), strlen(want));
+        cr_assert(memcmp(out, want, 10) == 0 && out[10] == 'x', "a 10-byte prefix");
+        cr_assert_eq(pgnkit_game_pgn(copies[i], out, sizeof out), strlen(want));
+        cr_assert(memcmp(out, want, strlen(want)) == 0);
+    }
+    free(bytes);
+    pgnkit_game_free(d);
+    pgnkit_game_free(l);
+}
+
+/* PGNKIT_NO_VARIATIONS: as `pgnkit pgn --no-variations`, the variation is left out. */
+Test(api, game_pgn_with_no_variations)
+{
+    pgnkit_options opts;
+    pgnkit_options_init(&opts);
+    opts.flags = PGNKIT_NO_VARIATIONS;
+    static const char text[] = "1. e4 (1. d4) e5 *\n";
+    pgnkit_reader *r = pgnkit_open_memory(text, strlen(text), "m", &opts, NULL);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    pgnkit_game *d = pgnkit_game_detach(g);
+    char out[512];
+    size_t len = pgnkit_game_pgn(d, out, sizeof out);
+    cr_assert(len > 10 && len < sizeof out);
+    out[len] = '\0';
+    cr_assert(strstr(out, "\n\n1. e4 e5 *\n\n") != NULL, "%s", out);
+    cr_assert_eq(pgnkit_game_pgn(g, NULL, 0), len);
+    pgnkit_game_free(d);
+    pgnkit_close(r);
 }

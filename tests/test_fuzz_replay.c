@@ -38,6 +38,10 @@
 #include "fuzz/fuzz_where.c"
 #undef FUZZ_ENTRY
 
+#define FUZZ_ENTRY fuzz_api_one
+#include "fuzz/fuzz_api.c"
+#undef FUZZ_ENTRY
+
 TestSuite(fuzz_replay, .timeout = 300);
 
 static void replay_target(const char *dir, replay_fn fn)
@@ -53,6 +57,7 @@ Test(fuzz_replay, fen) { replay_target("testdata/fuzz-corpus/fen", fuzz_fen_one)
 Test(fuzz_replay, source) { replay_target("testdata/fuzz-corpus/source", fuzz_source_one); }
 Test(fuzz_replay, variant) { replay_target("testdata/fuzz-corpus/variant", fuzz_variant_one); }
 Test(fuzz_replay, where) { replay_target("testdata/fuzz-corpus/where", fuzz_where_one); }
+Test(fuzz_replay, api) { replay_target("testdata/fuzz-corpus/api", fuzz_api_one); }
 
 /* The harnesses accept every byte string, including the empty one. */
 Test(fuzz_replay, empty_inputs)
@@ -65,4 +70,5 @@ Test(fuzz_replay, empty_inputs)
     fuzz_writer_one(nothing, 0);
     fuzz_variant_one(nothing, 0);
     fuzz_where_one(nothing, 0);
+    fuzz_api_one(nothing, 0);
 }

@@ -171,6 +171,16 @@ PGNKIT_API size_t pgnkit_game_save(pgnkit_game *game, void *dst, size_t cap);
  */
 PGNKIT_API pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err);
 
+/**
+ * The game as `pgnkit pgn` writes it (the same bytes, with the reader's flags as the
+ * command line's options of the same names: PGNKIT_NO_VARIATIONS leaves variations out
+ * as `pgnkit pgn --no-variations` does), UTF-8, its blank line after it; nothing for a
+ * game skipped unread (over max_game_bytes).  Writes at most cap bytes to dst and
+ * returns the size the whole needs, as pgnkit_game_save.  A detached or loaded game
+ * keeps its input bytes for it and reads them again on each call.  (After 0.3.0.)
+ */
+PGNKIT_API size_t pgnkit_game_pgn(pgnkit_game *game, char *dst, size_t cap);
+
 /* ---- the game: where it is ---- */
 
 /** The name the reader was opened with (path, or the name given); for a game in an

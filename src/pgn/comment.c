@@ -4,6 +4,7 @@
  */
 #include "pgn/comment.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,10 @@ bool comment_parse_eval(struct slice v, bool *is_mate, double *pawns, int *mate_
     memcpy(text, v.ptr + sign, v.len - sign);
     text[v.len - sign] = '\0';
     double value = strtod(text, NULL);
+    /* A mate distance that no int holds (#99999999999) is malformed, not wrapped: the
+     * cast of an out-of-range double is undefined and gave #-2147483648. */
+    if (mate && (value > INT_MAX || value < -INT_MAX))
+        return false;
     *is_mate = mate;
     *pawns = mate ? 0 : value;
     *mate_in = mate ? (int)value : 0;

@@ -20,7 +20,7 @@ struct slice comment_command(const char *s, size_t len, const char *name);
 bool comment_parse_clock(struct slice v, double *seconds);
 
 /** An [%eval] value: "0.31", "-1.5" (pawns) or "#3", "#-2" (mate in N); false when
- * malformed. */
+ * malformed, a mate distance beyond an int's range (|N| > INT_MAX) included. */
 bool comment_parse_eval(struct slice v, bool *is_mate, double *pawns, int *mate_in);
 
 /** A move's clock and eval: the first [%clk] and the first [%eval] of its comments. */

@@ -48,7 +48,8 @@ check "make uninstall removes the module and the docs" \
 if "$PYTHON" -m pip --version >/dev/null 2>&1 && "$PYTHON" -c 'import ensurepip' 2>/dev/null; then
     mkdir -p "$TMP/clone"
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        git ls-files -z | xargs -0 tar cf - | tar xf - -C "$TMP/clone"
+        # One tar for the whole list (xargs would run several, and tar xf reads only the first).
+        git ls-files -z | tar --null -T - -cf - | tar xf - -C "$TMP/clone"
     else
         tar cf - --exclude=./build . | tar xf - -C "$TMP/clone"
     fi
