@@ -107,6 +107,10 @@ int run(const struct config *cfg)
      * input_open and skipped: the others are still read, and the run's status is 2. */
     bool unopened = false;
     for (size_t i = 0; i < input_count && status == 0; i++) {
+        /* A terminal on standard input would otherwise look like a hang. */
+        if (strcmp(inputs[i], "-") == 0 && isatty(STDIN_FILENO) && !cfg->quiet)
+            fprintf(stderr, "pgnkit: reading PGN from standard input (a terminal); "
+                            "end it with Ctrl-D, or name files to read\n");
         struct input in;
         if (cfg->range.set ? range_open(&in, inputs[i], cfg) != 0
                            : input_open(&in, inputs[i], &cfg->limits) != 0) {

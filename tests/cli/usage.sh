@@ -78,4 +78,26 @@ for cmd in "" check uci fen pgn perft; do
     check "'pgnkit $cmd --help': starts with usage:" grep -q '^usage: pgnkit' "$TMP/out"
 done
 
+# A terminal on standard input: one line says so (else it looks like a hang); -q and a
+# pipe say nothing.  A pseudo-terminal from python3's pty module stands in for it.
+tty_run() {
+    python3 - "$PGNKIT" "$@" <<'PY'
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+os.close(slave)
+os.write(master, b"1. e4 e5 *\n\x04")
+out, err = p.communicate(timeout=20)
+sys.stdout.write("rc=%d out=%s\n%s" % (p.returncode, out.decode().strip(), err.decode()))
+PY
+}
+tty_run uci >"$TMP/tty" 2>&1
+check "stdin a terminal: the moves are read" grep -q "^rc=0 out=e2e4 e7e5$" "$TMP/tty"
+check "stdin a terminal: says it reads standard input" \
+    grep -q "^pgnkit: reading PGN from standard input (a terminal); end it with Ctrl-D" "$TMP/tty"
+tty_run uci -q >"$TMP/tty" 2>&1
+check "stdin a terminal, -q: nothing said" [ "$(cat "$TMP/tty")" = "rc=0 out=e2e4 e7e5" ]
+run "$PGNKIT" uci <"$fools"
+check "stdin a file: nothing said" [ ! -s "$TMP/err" ]
+
 finish
