@@ -135,6 +135,9 @@ int run(const struct config *cfg)
     else if (status == 2)
         output_abort(&out);
     summary.seconds = now_seconds() - start;
+    summary.end = out.reader_gone ? SUMMARY_OUTPUT_CLOSED
+                : status == 2     ? SUMMARY_FAILED
+                                  : SUMMARY_WHOLE;
     summary_print(&summary, cfg);
     if (cfg->summary_json && summary_write_json(&summary, cfg) != 0)
         status = 2;

@@ -146,6 +146,20 @@ static void print_counts(const char *label, const struct run_stats *st, double s
     fputc('\n', stderr);
 }
 
+/* The run's line, and what it does not count when the run did not read everything. */
+static void print_total(const struct summary *s, const struct config *cfg)
+{
+    if (s->end == SUMMARY_FAILED && s->total.games == 0)
+        return; /* "0 games" under an error would read as an empty input */
+    print_counts("pgnkit", &s->total, s->seconds, cfg);
+    if (s->end == SUMMARY_OUTPUT_CLOSED)
+        fprintf(stderr, "pgnkit: the output was closed: these are the counts so far, "
+                        "not of the whole input\n");
+    else if (s->end == SUMMARY_FAILED)
+        fprintf(stderr, "pgnkit: the error above ended or marred the run: these counts "
+                        "may not cover every input\n");
+}
+
 static void print_report(const struct summary *s, const struct config *cfg)
 {
     for (size_t i = 0; i < s->file_count; i++)
@@ -166,7 +180,7 @@ void summary_print(const struct summary *s, const struct config *cfg)
     if (cfg->summary)
         print_report(s, cfg);
     if (cfg->summary || (!cfg->quiet && cfg->command == CMD_CHECK))
-        print_counts("pgnkit", &s->total, s->seconds, cfg);
+        print_total(s, cfg);
 }
 
 void summary_release(struct summary *s)

@@ -54,7 +54,15 @@ struct summary_file {
     struct run_stats stats;
 };
 
+/* Whether the counts are a whole run's: the summary line says when they are not. */
+enum summary_end {
+    SUMMARY_WHOLE = 0,     /* every input read to its end */
+    SUMMARY_OUTPUT_CLOSED, /* the output's reader went away (| head): counts so far */
+    SUMMARY_FAILED,        /* an I/O failure (said above it) ended or marred the run */
+};
+
 struct summary {
+    enum summary_end end;
     struct run_stats total;
     struct run_stats file_start; /* totals when the current file began */
     struct summary_examples examples;

@@ -169,4 +169,16 @@ else
     skip "--with in JSON: no python3"
 fi
 
+# A reader that goes away (| head -1) ends check quietly, exit 0; its summary line is
+# the counts so far, and a second line says they are not the whole input's.
+# Ten copies: ~0.5 MB of diagnostics, more than a pipe holds, so the reader's going
+# away is always seen.
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$TESTDATA/mutants/mutants.pgn"; done >"$TMP/mutants10.pgn"
+mutants=$TMP/mutants10.pgn
+"$PGNKIT" check "$mutants" 2>"$TMP/head-err" | head -n 1 >/dev/null
+check "| head -1: the partial counts are said to be partial" \
+    grep -q "^pgnkit: the output was closed: these are the counts so far" "$TMP/head-err"
+"$PGNKIT" check "$mutants" >/dev/null 2>"$TMP/whole-err"
+check "a whole run: no such line" [ "$(grep -c "counts so far" "$TMP/whole-err")" -eq 0 ]
+
 finish
