@@ -326,9 +326,17 @@ static bool insufficient(const struct position *pos)
     return true;
 }
 
-static struct variant_end ended(int winner, const char *why)
+const char *ending_name(enum ending e)
 {
-    return (struct variant_end){true, winner, why};
+    static const char *const ending_names[ENDING_COUNT] = {
+        "none", "checkmate", "stalemate", "king-exploded", "king-of-the-hill", "three-checks",
+        "racing-kings", "horde-wiped-out", "antichess", "insufficient"};
+    return (unsigned)e < ENDING_COUNT ? ending_names[e] : NULL;
+}
+
+static struct variant_end ended(int winner, const char *why, enum ending e)
+{
+    return (struct variant_end){true, winner, why, e};
 }
 
 static struct variant_end own_end(const struct position *pos)
@@ -336,21 +344,23 @@ static struct variant_end own_end(const struct position *pos)
     int us = pos->side_to_move, them = us ^ 1;
     switch (pos->variant) {
     case VARIANT_ATOMIC:
-        return ended(position_pieces(pos, WHITE, KING) ? WHITE : BLACK, "king-exploded");
+        return ended(position_pieces(pos, WHITE, KING) ? WHITE : BLACK, "king-exploded",
+                     ENDING_KING_EXPLODED);
     case VARIANT_ANTICHESS:
-        return ended(pos->by_color[us] ? them : us, "no-pieces");
+        return ended(pos->by_color[us] ? them : us, "no-pieces", ENDING_ANTICHESS);
     case VARIANT_HORDE:
-        return ended(pos->by_color[WHITE] ? WHITE : BLACK, "horde-destroyed");
+        return ended(pos->by_color[WHITE] ? WHITE : BLACK, "horde-destroyed", ENDING_HORDE_WIPED_OUT);
     case VARIANT_KING_OF_THE_HILL:
         return ended(pos->by_type[KING] & hill & pos->by_color[WHITE] ? WHITE : BLACK,
-                     "king-in-centre");
+                     "king-in-centre", ENDING_KING_OF_THE_HILL);
     case VARIANT_THREE_CHECK:
-        return ended(pos->checks_left[WHITE] ? BLACK : WHITE, "third-check");
+        return ended(pos->checks_left[WHITE] ? BLACK : WHITE, "third-check", ENDING_THREE_CHECKS);
     default: {
         bitboard goal = pos->by_type[KING] & rank8;
         if ((goal & pos->by_color[WHITE]) && (goal & pos->by_color[BLACK]))
-            return ended(-1, "goal-draw");
-        return ended(goal & pos->by_color[WHITE] ? WHITE : BLACK, "goal-reached");
+            return ended(-1, "goal-draw", ENDING_RACING_KINGS);
+        return ended(goal & pos->by_color[WHITE] ? WHITE : BLACK, "goal-reached",
+                     ENDING_RACING_KINGS);
     }
     }
 }
@@ -362,14 +372,14 @@ struct variant_end variant_end_of(const struct position *pos)
     struct move moves[MAX_MOVES];
     bool any = variant_legal_moves(pos, moves) > 0;
     if (pos->variant == VARIANT_ANTICHESS && !any)
-        return ended(pos->side_to_move, "stalemate");
+        return ended(pos->side_to_move, "stalemate", ENDING_ANTICHESS);
     if (!any && pos->checkers)
-        return ended(pos->side_to_move ^ 1, "checkmate");
+        return ended(pos->side_to_move ^ 1, "checkmate", ENDING_CHECKMATE);
     if (insufficient(pos))
-        return ended(-1, "insufficient-material");
+        return ended(-1, "insufficient-material", ENDING_INSUFFICIENT);
     if (!any)
-        return ended(-1, "stalemate");
-    return (struct variant_end){false, -1, NULL};
+        return ended(-1, "stalemate", ENDING_STALEMATE);
+    return (struct variant_end){false, -1, NULL, ENDING_NONE};
 }
 
 /* ---- move generation ---- */
