@@ -73,8 +73,10 @@ enum { RESULT_COUNT = sizeof result_names / sizeof *result_names };
 struct pos_sig {
     bitboard by_color[COLOR_COUNT];
     bitboard by_type[PIECE_TYPE_COUNT];
+    bitboard promoted;  /* Crazyhouse: a promoted piece is not the piece it looks like */
     uint8_t side, ep;
     uint8_t castle[COLOR_COUNT][2];
+    uint8_t variant_state[6]; /* pockets or checks left: part of a repetition */
 };
 
 struct keyed_sig {
@@ -462,6 +464,12 @@ static void sig_of(const struct position *pos, struct pos_sig *sig)
      * one reached by a transposition without the double push. */
     sig->ep = pos->ep_square != SQ_NONE && rules_ep_legal(pos) ? pos->ep_square : SQ_NONE;
     memcpy(sig->castle, pos->castle_rook, sizeof sig->castle);
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK)
+        memcpy(sig->variant_state, pos->pockets, sizeof sig->variant_state);
+    if (pos->variant == VARIANT_CRAZYHOUSE)
+        for (int sq = 0; sq < SQUARE_COUNT; sq++)
+            if (pos->board[sq] != PIECE_NONE && (pos->board[sq] & PIECE_PROMOTED))
+                sig->promoted |= bb_square(sq);
 }
 
 /* The key is poskey's (the same rules as sig_of); key is poskey_of(pos). */
