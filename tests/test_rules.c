@@ -70,3 +70,20 @@ Test(rules, ending_names)
     cr_expect_str_eq(ending_name(ENDING_CHECKMATE), "checkmate");
     cr_expect_str_eq(ending_name(ENDING_STALEMATE), "stalemate");
 }
+
+/* Draws by material (chessops isInsufficientMaterial(), python-chess agrees): Crazyhouse
+ * counts the pockets, Three-check only bare kings, King of the Hill and Racing Kings
+ * never (a bare king still reaches its goal). */
+Test(rules, insufficient_material_per_variant)
+{
+    expect_ending(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/4K3[] w - - 0 1", "insufficient", -1);
+    expect_ending(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", "insufficient", -1);
+    expect_ending(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/4K1B1[] w - - 0 1", "insufficient", -1);
+    expect_ending(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/4K1N1[n] w - - 0 1", "none", -1);
+    expect_ending(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1", "none", -1);
+    expect_ending(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/4KN~2[] w - - 0 1", "none", -1);
+    expect_ending(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 3+3 0 1", "insufficient", -1);
+    expect_ending(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4KN2 w - - 3+3 0 1", "none", -1);
+    expect_ending(VARIANT_KING_OF_THE_HILL, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "none", -1);
+    expect_ending(VARIANT_RACING_KINGS, "8/8/8/8/8/8/k6K/8 w - - 0 1", "none", -1);
+}

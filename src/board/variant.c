@@ -314,16 +314,49 @@ static bool insufficient_antichess(const struct position *pos, int c)
     return false;
 }
 
+/* chessops's and python-chess's Crazyhouse draw: no material leaves the game, so only
+ * three pieces in all, board and pockets, none a pawn, rook, queen or promoted piece
+ * (K v K, K+N v K, K+B v K, the minor piece possibly in a pocket). */
+static bool insufficient_crazyhouse(const struct position *pos)
+{
+    if (pos->by_type[PAWN] | pos->by_type[ROOK] | pos->by_type[QUEEN])
+        return false;
+    int total = bb_count(position_occupied(pos));
+    for (int c = 0; c < COLOR_COUNT; c++) {
+        if (position_pocket(pos, c, PAWN) || position_pocket(pos, c, ROOK) ||
+            position_pocket(pos, c, QUEEN))
+            return false;
+        total += position_pocket(pos, c, KNIGHT) + position_pocket(pos, c, BISHOP);
+    }
+    if (total > 3)
+        return false;
+    bitboard occ = position_occupied(pos);
+    while (occ)
+        if (pos->board[bb_pop(&occ)] & PIECE_PROMOTED)
+            return false;
+    return true;
+}
+
+/* Draws by material, the rule each variant has (chessops, python-chess): King of the
+ * Hill, Racing Kings and Horde have none (a bare king still walks to its goal; Horde's
+ * is not declared by either library on any position of testdata/variants). */
 static bool insufficient(const struct position *pos)
 {
-    for (int c = 0; c < COLOR_COUNT; c++) {
-        bool ins = pos->variant == VARIANT_ATOMIC      ? insufficient_atomic(pos, c)
-                   : pos->variant == VARIANT_ANTICHESS ? insufficient_antichess(pos, c)
-                                                       : false;
-        if (!ins)
-            return false;
+    switch (pos->variant) {
+    case VARIANT_CRAZYHOUSE:
+        return insufficient_crazyhouse(pos);
+    case VARIANT_THREE_CHECK: /* any piece but a king can give check */
+        return position_occupied(pos) == pos->by_type[KING];
+    case VARIANT_ATOMIC:
+    case VARIANT_ANTICHESS:
+        for (int c = 0; c < COLOR_COUNT; c++)
+            if (pos->variant == VARIANT_ATOMIC ? !insufficient_atomic(pos, c)
+                                               : !insufficient_antichess(pos, c))
+                return false;
+        return true;
+    default:
+        return false;
     }
-    return true;
 }
 
 const char *ending_name(enum ending e)
