@@ -7,6 +7,7 @@
 #include "board/attacks.h"
 #include "board/fen.h"
 #include "board/movegen.h"
+#include "board/variant.h"
 
 static void suite_init(void) { attacks_init(); }
 
@@ -363,4 +364,40 @@ Test(fen, every_rank_occupancy_is_written_as_the_rule_says)
                       got, want);
         }
     }
+}
+
+/* Setups a variant cannot have (chessops's setupPosition refuses each: ERR_EMPTY,
+ * ERR_VARIANT, ERR_KINGS), with a message naming what is impossible; the variants'
+ * start positions and a Horde with the king on the other side are fine. */
+static void expect_variant_fen(enum variant v, const char *fen, const char *words)
+{
+    struct position pos;
+    struct diag err = {0};
+    int rc = fen_parse_variant(&pos, fen, strlen(fen), false, v, &err);
+    if (!words) {
+        cr_expect_eq(rc, 0, "%s %s: %s", variant_name(v), fen, err.message);
+        return;
+    }
+    cr_expect_eq(rc, -1, "%s %s accepted", variant_name(v), fen);
+    cr_expect(strstr(err.message, words), "%s %s: '%s' lacks '%s'", variant_name(v), fen,
+              err.message, words);
+}
+
+Test(fen, impossible_variant_setups)
+{
+    expect_variant_fen(VARIANT_ANTICHESS, "8/8/8/8/8/8/8/8 w - - 0 1",
+                       "Antichess: the board is empty");
+    expect_variant_fen(VARIANT_ANTICHESS, "8/8/8/8/8/8/8/k7 w - - 0 1", NULL);
+    expect_variant_fen(VARIANT_RACING_KINGS, "8/8/8/8/8/8/kP5K/8 w - - 0 1",
+                       "Racing Kings: the variant has no pawns");
+    expect_variant_fen(VARIANT_RACING_KINGS, "8/8/8/8/8/8/kr5K/8 w - - 0 1",
+                       "Racing Kings: the white king is in check");
+    expect_variant_fen(VARIANT_RACING_KINGS, "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", NULL);
+    expect_variant_fen(VARIANT_HORDE, "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                       "Horde: both sides have a king");
+    expect_variant_fen(VARIANT_HORDE, "8/8/8/8/8/8/8/PPPP4 w - - 0 1",
+                       "Horde: neither side has a king");
+    expect_variant_fen(VARIANT_HORDE,
+                       "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+                       NULL);
 }

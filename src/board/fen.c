@@ -73,13 +73,13 @@ static int piece_from_char(char ch)
 }
 
 /* How many kings a side may have in a variant: Antichess any, Atomic none after an
- * explosion, Horde's White none. */
-static bool variant_kings_ok(int variant, int c, int kings)
+ * explosion, Horde none on the horde's side (variant_setup_error() counts both sides). */
+static bool variant_kings_ok(int variant, int kings)
 {
     switch (variant) {
     case VARIANT_ANTICHESS: return true;
     case VARIANT_ATOMIC: return kings <= 1;
-    case VARIANT_HORDE: return kings <= 1 && (kings == 1 || c == WHITE);
+    case VARIANT_HORDE: return kings <= 1;
     default: return kings == 1;
     }
 }
@@ -158,7 +158,7 @@ static int parse_board(struct position *pos, const char *s, size_t start, size_t
     }
     for (int c = 0; c < COLOR_COUNT; c++) {
         bitboard kings = position_pieces(pos, (enum color)c, KING);
-        if (pos->variant && variant_kings_ok(pos->variant, c, bb_count(kings))) {
+        if (pos->variant && variant_kings_ok(pos->variant, bb_count(kings))) {
             pos->king_square[c] = bb_count(kings) == 1 ? (uint8_t)bb_lsb(kings) : SQ_NONE;
             continue;
         }
@@ -499,6 +499,11 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
         diag_set(err, DIAG_BAD_FEN, 0, col_of(start[1]),
                  "side to move: %s is in check but %s is to move",
                  them == WHITE ? "white" : "black", them == WHITE ? "black" : "white");
+        return -1;
+    }
+    const char *impossible = pos->variant ? variant_setup_error(pos) : NULL;
+    if (impossible) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start[0]), "board: %s", impossible);
         return -1;
     }
     return 0;

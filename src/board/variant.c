@@ -246,6 +246,34 @@ static bool race_over(const struct position *pos)
     return true;
 }
 
+/* chessops's setup validation per variant (python-chess's status() agrees). */
+const char *variant_setup_error(const struct position *pos)
+{
+    switch (pos->variant) {
+    case VARIANT_ANTICHESS:
+        return position_occupied(pos) ? NULL : "Antichess: the board is empty";
+    case VARIANT_RACING_KINGS:
+        if (pos->by_type[PAWN])
+            return "Racing Kings: the variant has no pawns";
+        for (int c = 0; c < COLOR_COUNT; c++) {
+            bitboard k = position_pieces(pos, (enum color)c, KING);
+            if (k && pos_attackers(pos, bb_lsb(k), c ^ 1, position_occupied(pos)))
+                return c == WHITE ? "Racing Kings: the white king is in check, and no move "
+                                    "may give check"
+                                  : "Racing Kings: the black king is in check, and no move "
+                                    "may give check";
+        }
+        return NULL;
+    case VARIANT_HORDE:
+        if (bb_count(pos->by_type[KING]) == 1)
+            return NULL;
+        return pos->by_type[KING] ? "Horde: both sides have a king; the horde has none"
+                                  : "Horde: neither side has a king; one side must have one";
+    default:
+        return NULL;
+    }
+}
+
 /* The variant's own end (not mate or stalemate), before any move generation. */
 static bool variant_over(const struct position *pos)
 {

@@ -27,6 +27,12 @@ const char *variant_name(enum variant v);
 /** The variant's start position (standard chess's for VARIANT_STANDARD). */
 void variant_set_start(struct position *pos, enum variant v);
 
+/** What makes pos impossible in its variant, as "Antichess: the board is empty" (a
+ * static string), or NULL when it may be played: Antichess needs a piece, Racing Kings
+ * has no pawns and no king in check, Horde has one king in all (the horde has none).
+ * The kings each side may have are fen.c's first test. */
+const char *variant_setup_error(const struct position *pos);
+
 /** Every legal move of the side to move (out[MAX_MOVES]); 0 when the game is over. */
 int variant_legal_moves(const struct position *pos, struct move *out);
 
