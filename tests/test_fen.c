@@ -121,13 +121,16 @@ static const struct accept_case accepts[] = {
     /* X-FEN: king off the e-file makes it Chess960 */
     {"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq -",
      "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", true},
-    /* X-FEN: a rook file letter when the castling rook is not the outermost one */
-    {"4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", true},
+    /* X-FEN: a rook file letter when the castling rook is not the outermost one; the
+     * king on e1 keeps standard notation (O-O-O is e1c1) */
+    {"4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", false},
     /* Shredder-FEN of a Chess960 array */
     {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
      "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", true},
-    /* a castling rook off the corner with the king on e1 */
-    {"8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -", "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1", true},
+    /* a castling rook off the corner with the king on e1: standard notation */
+    {"8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -", "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1", false},
+    /* a king off the e-file with a castling right: Chess960 notation */
+    {"4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", "4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", true},
     /* an e.p. square with no capture possible is kept (PGN-standard) */
     {"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", false},
 };

@@ -268,18 +268,15 @@ static int parse_castling(struct position *pos, const char *s, size_t start, siz
     for (size_t i = start; i < start + n; i++)
         if (parse_castling_char(pos, s[i], col_of(i), ctx, err) < 0)
             return -1;
-    /* Standard rules fit only a king on e1/e8 with its rooks in the corners. */
+    /* Castling is played the same whatever the rooks' squares (castle_rook); the flag is
+     * the notation.  A king on e1/e8 writes standard castling unambiguously (e1c1, a
+     * king's step never goes two files) even with a rook off its corner; a king
+     * elsewhere needs Chess960's (d1c1 would be a step). */
     pos->chess960 = chess960;
-    for (int c = 0; c < COLOR_COUNT; c++) {
-        for (int side = 0; side < 2; side++) {
-            int r = pos->castle_rook[c][side];
-            if (r == SQ_NONE)
-                continue;
-            if (square_file(pos->king_square[c]) != 4 ||
-                square_file(r) != (side == CASTLE_KING_SIDE ? 7 : 0))
+    for (int c = 0; c < COLOR_COUNT; c++)
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[c][side] != SQ_NONE && square_file(pos->king_square[c]) != 4)
                 pos->chess960 = true;
-        }
-    }
     return 0;
 }
 
