@@ -404,3 +404,21 @@ Test(fen, impossible_variant_setups)
                        "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
                        NULL);
 }
+
+/* Three-check's counters out of range are named as such, at their column (they were
+ * reported as "fullmove number: text after it"). */
+Test(fen, three_check_counters_out_of_range)
+{
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 4+3 0 1",
+                       "checks left: '4+3' is not W+B with 0 to 3 checks each");
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +4+0",
+                       "checks given: '+4+0' is not +W+B with 0 to 3 checks each");
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 3+ 0 1", "checks left");
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 2+1 0 1", NULL);
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +1+2", NULL);
+    struct position pos;
+    struct diag err;
+    const char *fen = "4k3/8/8/8/8/8/8/4K3 w - - 4+3 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, fen, strlen(fen), false, VARIANT_THREE_CHECK, &err), -1);
+    cr_expect_eq(err.col, 27);
+}

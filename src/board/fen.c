@@ -406,14 +406,29 @@ static bool parse_check_pair(const char *s, size_t n, int *a, int *b)
 }
 
 /* Three-check: the checks each side may still give as the 5th field ("3+3"), or
- * lichess's checks given so far after the counters ("+0+0"); the field is taken out. */
-static void take_checks(struct position *pos, const char *s, size_t *start, size_t *n, int *count)
+ * lichess's checks given so far after the counters ("+0+0"); the field is taken out.
+ * A field of either form with counts out of 0..3 is an error naming it (no clock or
+ * move number holds a '+'). */
+static int take_checks(struct position *pos, const char *s, size_t *start, size_t *n, int *count,
+                       struct diag *err)
 {
     int w = 3, b = 3, at = -1;
-    if (*count >= 5 && parse_check_pair(s + start[4], n[4], &w, &b)) {
+    if (*count >= 5 && memchr(s + start[4], '+', n[4])) {
+        if (!parse_check_pair(s + start[4], n[4], &w, &b)) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(start[4]),
+                     "checks left: '%.*s' is not W+B with 0 to 3 checks each",
+                     (int)(n[4] > 8 ? 8 : n[4]), s + start[4]);
+            return -1;
+        }
         at = 4;
-    } else if (*count >= 5 && s[start[*count - 1]] == '+' &&
-               parse_check_pair(s + start[*count - 1] + 1, n[*count - 1] - 1, &w, &b)) {
+    } else if (*count >= 5 && s[start[*count - 1]] == '+') {
+        size_t last = start[*count - 1], len = n[*count - 1];
+        if (!parse_check_pair(s + last + 1, len - 1, &w, &b)) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(last),
+                     "checks given: '%.*s' is not +W+B with 0 to 3 checks each",
+                     (int)(len > 8 ? 8 : len), s + last);
+            return -1;
+        }
         at = *count - 1;
         w = 3 - w;
         b = 3 - b;
@@ -421,12 +436,13 @@ static void take_checks(struct position *pos, const char *s, size_t *start, size
     pos->checks_left[WHITE] = (uint8_t)w;
     pos->checks_left[BLACK] = (uint8_t)b;
     if (at < 0)
-        return;
+        return 0;
     for (int i = at; i + 1 < *count; i++) {
         start[i] = start[i + 1];
         n[i] = n[i + 1];
     }
     (*count)--;
+    return 0;
 }
 
 /* May the side not to move stand "in check" (the position could not have arisen)? */
@@ -450,8 +466,8 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
     while (count < 8 && next_field(cur, &start[count], &n[count]))
         count++;
     skip_blanks(cur);
-    if (pos->variant == VARIANT_THREE_CHECK)
-        take_checks(pos, cur->s, start, n, &count);
+    if (pos->variant == VARIANT_THREE_CHECK && take_checks(pos, cur->s, start, n, &count, err) < 0)
+        return -1;
     if (cur->i < cur->len || count > 6) {
         diag_set(err, DIAG_BAD_FEN, 0, col_of(count > 6 ? start[6] : cur->i),
                  "fullmove number: text after it");
