@@ -156,3 +156,18 @@ Test(poskey, carried_key_in_crazyhouse)
         poskey_carry_move(&carry, &before, &pos);
     }
 }
+
+/* Without its variant part, a variant position keys as the board alone (--reaches). */
+Test(poskey, variant_part_comes_off)
+{
+    const char *board = "4k3/7Q/8/8/8/8/8/R3K3 w - - 0 1";
+    struct position pos;
+    struct diag err;
+    const char *zh = "4k3/7Q~/8/8/8/8/8/R3K3[Nnp] w - - 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, zh, strlen(zh), false, VARIANT_CRAZYHOUSE, &err), 0);
+    cr_expect_eq(poskey_of(&pos) ^ poskey_variant(&pos), key_of(board));
+    const char *tc = "4k3/7Q/8/8/8/8/8/R3K3 w - - 1+2 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, tc, strlen(tc), false, VARIANT_THREE_CHECK, &err), 0);
+    cr_expect_eq(poskey_of(&pos) ^ poskey_variant(&pos), key_of(board));
+    cr_expect_eq(poskey_variant(&pos) != 0, true);
+}

@@ -94,6 +94,17 @@ uint64_t poskey_state(const struct position *pos)
     return castling_key(pos) ^ turn_key(pos);
 }
 
+uint64_t poskey_variant(const struct position *pos)
+{
+    uint64_t k = 0;
+    if (pos->variant == VARIANT_CRAZYHOUSE)
+        for (int sq = 0; sq < SQUARE_COUNT; sq++)
+            k ^= mark_feature(pos->board[sq], sq);
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK)
+        k ^= feature(FEATURE_VARIANT_STATE | pocket_word_(pos));
+    return k;
+}
+
 uint64_t poskey_of(const struct position *pos)
 {
     return poskey_pieces(pos) ^ poskey_state(pos);

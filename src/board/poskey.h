@@ -34,6 +34,10 @@ uint64_t poskey_pieces(const struct position *pos);
  * variant's pockets or checks left make. */
 uint64_t poskey_state(const struct position *pos);
 
+/** The part of the key that a variant's state makes (pockets, checks left, promoted
+ * marks; 0 in standard chess): key ^ poskey_variant(pos) keys the board alone. */
+uint64_t poskey_variant(const struct position *pos);
+
 /**
  * A key carried along a line of moves: poskey_carry_init() on the first position, then
  * for each move poskey_carry_move() with the positions before and after it returns

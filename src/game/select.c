@@ -484,6 +484,20 @@ static bool same_position(const struct keyed_sig *a, const struct keyed_sig *b)
     return a->key == b->key && memcmp(&a->sig, &b->sig, sizeof a->sig) == 0;
 }
 
+/* --reaches names a board by a FEN: a variant's pockets, checks left and promoted marks
+ * (which threefold compares) do not count. */
+static bool reaches(const struct keyed_sig *ks, const struct position *pos,
+                    const struct keyed_sig *target)
+{
+    struct keyed_sig board = *ks;
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK) {
+        board.key ^= poskey_variant(pos);
+        memset(board.sig.variant_state, 0, sizeof board.sig.variant_state);
+        board.sig.promoted = 0;
+    }
+    return same_position(&board, target);
+}
+
 int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap)
 {
     struct position pos;
@@ -709,7 +723,7 @@ static size_t walk_mainline(const struct select *s, struct select_scratch *x,
         }
         struct keyed_sig ks;
         keyed_of(&pos, key, &ks);
-        if (s->reaches_set && !*reached && same_position(&ks, &s->target))
+        if (s->reaches_set && !*reached && reaches(&ks, &pos, &s->target))
             *reached = true;
         if (keep)
             x->seen[ply] = ks;
