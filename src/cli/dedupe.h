@@ -1,5 +1,5 @@
 /*
- * dedupe.h - --dedupe: a game's identity (its start position and mainline moves) as a
+ * dedupe.h - --dedupe: a game's identity (its variant, start position and mainline moves) as a
  * 128-bit key, and the set of keys already seen.
  *
  * 128 bits: among 10^9 distinct games the chance that two share a key is about 10^-21,
@@ -20,7 +20,7 @@ struct game_key {
     uint64_t hi, lo;
 };
 
-/* The key of rec's start position (its FEN) and mainline moves.  False for a game whose
+/* The key of rec's variant, start position (its FEN) and mainline moves.  False for a game whose
  * mainline is not fully known (it has errors, or was not set up): such a game is never
  * called a duplicate, since two different broken games may share the moves replayed. */
 bool game_key_of(const struct game_record *rec, struct game_key *key);
