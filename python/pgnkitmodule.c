@@ -459,7 +459,10 @@ static PyGetSetDef game_getset[] = {
     {"comment", (getter)game_get_comment, NULL, "the comment before the first move, or None",
      NULL},
     {"result", (getter)game_get_result, NULL, "the termination marker written, or None", NULL},
-    {"ending", (getter)game_get_ending, NULL, "'checkmate', 'stalemate' or 'none'", NULL},
+    {"ending", (getter)game_get_ending, NULL,
+     "'none', 'checkmate', 'stalemate', or a variant's own: 'king-exploded', 'king-of-the-hill',"
+     " 'three-checks', 'racing-kings', 'horde-wiped-out', 'antichess', 'insufficient'",
+     NULL},
     {"status", (getter)game_get_status, NULL, "'ok', 'warnings', 'errors' or 'skipped'", NULL},
     {"file", (getter)game_get_file, NULL,
      "the input's name; in an archive, \"archive:member\" as the CLI says", NULL},

@@ -893,6 +893,42 @@ class MovesLikePythonChess(unittest.TestCase):
                         self.assertEqual([m.fen for m in moves], game.fens()[1:len(moves) + 1])
 
 
+class VariantEndings(unittest.TestCase):
+    """Game.ending on every game of testdata/variants/: always one of the documented
+    names, and the one the oracle's termination (python-chess and chessops, the
+    .outcome.tsv files) says."""
+
+    DOCUMENTED = {"none", "checkmate", "stalemate", "king-exploded", "king-of-the-hill",
+                  "three-checks", "racing-kings", "horde-wiped-out", "antichess",
+                  "insufficient"}
+    # The oracle's termination (testdata/variants/README.md) -> the ending's name.
+    BY_TERMINATION = {"unfinished": "none", "checkmate": "checkmate",
+                      "king-exploded": "king-exploded", "king-in-centre": "king-of-the-hill",
+                      "third-check": "three-checks", "goal-reached": "racing-kings",
+                      "goal-draw": "racing-kings", "horde-destroyed": "horde-wiped-out",
+                      "no-pieces": "antichess", "insufficient-material": "insufficient"}
+
+    def test_every_variant_game(self):
+        real = os.path.join(ROOT, "testdata/variants/pgn/python-chess/*.pgn")
+        paths = VARIANTS + sorted(glob.glob(real))
+        self.assertEqual(len(paths), 10)
+        count = 0
+        for path in paths:
+            with open(path + ".outcome.tsv") as f:
+                outcomes = [line.rstrip("\n").split("\t") for line in f]
+            games = list(pgnkit.read(path))
+            self.assertEqual(len(games), len(outcomes))
+            for game, (_, result, termination, _) in zip(games, outcomes):
+                with self.subTest(path=os.path.basename(path), index=game.index):
+                    self.assertIn(game.ending, self.DOCUMENTED)
+                    want = self.BY_TERMINATION.get(termination)
+                    if termination == "stalemate":  # Antichess's is a win, the others a draw
+                        want = "antichess" if result != "1/2-1/2" else "stalemate"
+                    self.assertEqual(game.ending, want)
+                    count += 1
+        self.assertEqual(count, 2104)
+
+
 class MovesDoNotLeak(unittest.TestCase):
     """NoLeaks' RSS bound, with every game's moves, comments and variations built."""
 

@@ -1130,9 +1130,9 @@ pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err)
     g->own_game.offset = get_u64(&in);
     g->own_game.bytes = get_u64(&in);
     uint64_t status = get_u64(&in), end = get_u64(&in);
-    in.bad |= status > GAME_SKIPPED || end > GAME_END_VARIANT || !g->own_game.file;
+    in.bad |= status > GAME_SKIPPED || end >= ENDING_COUNT || !g->own_game.file;
     g->own_rec.status = in.bad ? 0 : (enum game_status)status;
-    g->own_rec.end = in.bad ? 0 : (enum game_end)end;
+    g->own_rec.end = in.bad ? 0 : (enum ending)end;
     g->own_rec.error_ply = (uint32_t)get_u64(&in);
     get(&in, &g->own_rec.start, sizeof g->own_rec.start);
     get(&in, &g->own_rec.final, sizeof g->own_rec.final);
@@ -1182,12 +1182,16 @@ const char *pgnkit_status_name(pgnkit_status s)
     return (unsigned)s < 4 ? names[s] : "unknown";
 }
 
+_Static_assert((int)PGNKIT_ENDING_INSUFFICIENT == (int)ENDING_INSUFFICIENT &&
+               (int)PGNKIT_ENDING_KING_EXPLODED == (int)ENDING_KING_EXPLODED &&
+               (int)PGNKIT_ENDING_ANTICHESS == (int)ENDING_ANTICHESS, "pgnkit_ending is enum ending");
+
 pgnkit_ending pgnkit_game_ending(const pgnkit_game *g) { return (pgnkit_ending)g->rec->end; }
 
 const char *pgnkit_ending_name(pgnkit_ending e)
 {
-    static const char *const names[] = {"none", "checkmate", "stalemate"};
-    return (unsigned)e < 3 ? names[e] : "unknown";
+    const char *name = ending_name((enum ending)e);
+    return name ? name : "unknown";
 }
 
 pgnkit_str pgnkit_game_result(const pgnkit_game *g)
@@ -1747,10 +1751,10 @@ int pgnkit_board_is_check(const pgnkit_board *b) { return b->pos.checkers != 0; 
 
 int pgnkit_board_is_checkmate(const pgnkit_board *b)
 {
-    return game_end_of(&b->pos) == GAME_END_CHECKMATE;
+    return game_end_of(&b->pos) == ENDING_CHECKMATE;
 }
 
 int pgnkit_board_is_stalemate(const pgnkit_board *b)
 {
-    return game_end_of(&b->pos) == GAME_END_STALEMATE;
+    return game_end_of(&b->pos) == ENDING_STALEMATE;
 }

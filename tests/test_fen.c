@@ -7,6 +7,7 @@
 #include "board/attacks.h"
 #include "board/fen.h"
 #include "board/movegen.h"
+#include "board/variant.h"
 
 static void suite_init(void) { attacks_init(); }
 
@@ -120,13 +121,16 @@ static const struct accept_case accepts[] = {
     /* X-FEN: king off the e-file makes it Chess960 */
     {"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq -",
      "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", true},
-    /* X-FEN: a rook file letter when the castling rook is not the outermost one */
-    {"4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", true},
+    /* X-FEN: a rook file letter when the castling rook is not the outermost one; the
+     * king on e1 keeps standard notation (O-O-O is e1c1) */
+    {"4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", false},
     /* Shredder-FEN of a Chess960 array */
     {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
      "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9", true},
-    /* a castling rook off the corner with the king on e1 */
-    {"8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -", "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1", true},
+    /* a castling rook off the corner with the king on e1: standard notation */
+    {"8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -", "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1", false},
+    /* a king off the e-file with a castling right: Chess960 notation */
+    {"4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", "4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", true},
     /* an e.p. square with no capture possible is kept (PGN-standard) */
     {"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", false},
 };
@@ -363,4 +367,58 @@ Test(fen, every_rank_occupancy_is_written_as_the_rule_says)
                       got, want);
         }
     }
+}
+
+/* Setups a variant cannot have (chessops's setupPosition refuses each: ERR_EMPTY,
+ * ERR_VARIANT, ERR_KINGS), with a message naming what is impossible; the variants'
+ * start positions and a Horde with the king on the other side are fine. */
+static void expect_variant_fen(enum variant v, const char *fen, const char *words)
+{
+    struct position pos;
+    struct diag err = {0};
+    int rc = fen_parse_variant(&pos, fen, strlen(fen), false, v, &err);
+    if (!words) {
+        cr_expect_eq(rc, 0, "%s %s: %s", variant_name(v), fen, err.message);
+        return;
+    }
+    cr_expect_eq(rc, -1, "%s %s accepted", variant_name(v), fen);
+    cr_expect(strstr(err.message, words), "%s %s: '%s' lacks '%s'", variant_name(v), fen,
+              err.message, words);
+}
+
+Test(fen, impossible_variant_setups)
+{
+    expect_variant_fen(VARIANT_ANTICHESS, "8/8/8/8/8/8/8/8 w - - 0 1",
+                       "Antichess: the board is empty");
+    expect_variant_fen(VARIANT_ANTICHESS, "8/8/8/8/8/8/8/k7 w - - 0 1", NULL);
+    expect_variant_fen(VARIANT_RACING_KINGS, "8/8/8/8/8/8/kP5K/8 w - - 0 1",
+                       "Racing Kings: the variant has no pawns");
+    expect_variant_fen(VARIANT_RACING_KINGS, "8/8/8/8/8/8/kr5K/8 w - - 0 1",
+                       "Racing Kings: the white king is in check");
+    expect_variant_fen(VARIANT_RACING_KINGS, "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", NULL);
+    expect_variant_fen(VARIANT_HORDE, "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                       "Horde: both sides have a king");
+    expect_variant_fen(VARIANT_HORDE, "8/8/8/8/8/8/8/PPPP4 w - - 0 1",
+                       "Horde: neither side has a king");
+    expect_variant_fen(VARIANT_HORDE,
+                       "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+                       NULL);
+}
+
+/* Three-check's counters out of range are named as such, at their column (they were
+ * reported as "fullmove number: text after it"). */
+Test(fen, three_check_counters_out_of_range)
+{
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 4+3 0 1",
+                       "checks left: '4+3' is not W+B with 0 to 3 checks each");
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +4+0",
+                       "checks given: '+4+0' is not +W+B with 0 to 3 checks each");
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 3+ 0 1", "checks left");
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 2+1 0 1", NULL);
+    expect_variant_fen(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +1+2", NULL);
+    struct position pos;
+    struct diag err;
+    const char *fen = "4k3/8/8/8/8/8/8/4K3 w - - 4+3 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, fen, strlen(fen), false, VARIANT_THREE_CHECK, &err), -1);
+    cr_expect_eq(err.col, 27);
 }

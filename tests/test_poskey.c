@@ -9,6 +9,7 @@
 #include "board/fen.h"
 #include "game/game.h"
 #include "board/poskey.h"
+#include "board/rules.h"
 
 static void suite_init(void) { attacks_init(); }
 
@@ -98,4 +99,75 @@ Test(poskey, carried_key_equals_fresh_key)
     carried_equals_fresh("testdata/pgn/tcec/TCEC_Season_16_-_Frc_Sufi.pgn");
     carried_equals_fresh("testdata/pgn/pgn-extract/fischer.pgn");
     carried_equals_fresh("testdata/pgn/chess.js/benchmark.pgn");
+}
+
+static uint64_t variant_key_of(enum variant v, const char *fen)
+{
+    struct position pos;
+    struct diag err;
+    cr_assert_eq(fen_parse_variant(&pos, fen, strlen(fen), false, v, &err), 0, "%s: %s", fen,
+                 err.message);
+    return poskey_of(&pos);
+}
+
+/* A variant's state is part of the position for repetitions (python-chess's
+ * _transposition_key and chessops agree): pockets and promoted marks in Crazyhouse,
+ * the checks left in Three-check. */
+Test(poskey, variant_state_counts)
+{
+    cr_expect_neq(variant_key_of(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3[N] w - - 0 1"),
+                  variant_key_of(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3[n] w - - 0 1"));
+    cr_expect_neq(variant_key_of(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3[] w - - 0 1"),
+                  variant_key_of(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3[P] w - - 0 1"));
+    cr_expect_neq(variant_key_of(VARIANT_CRAZYHOUSE, "4k3/7Q/8/8/8/8/8/R3K3[] w - - 0 1"),
+                  variant_key_of(VARIANT_CRAZYHOUSE, "4k3/7Q~/8/8/8/8/8/R3K3[] w - - 0 1"));
+    cr_expect_eq(variant_key_of(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3[Nb] w - - 0 1"),
+                 variant_key_of(VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3/bN w - - 7 30"));
+    cr_expect_neq(variant_key_of(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/R3K3 w - - 3+3 0 1"),
+                  variant_key_of(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/R3K3 w - - 2+3 0 1"));
+    cr_expect_eq(variant_key_of(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/R3K3 w - - 2+3 0 1"),
+                 variant_key_of(VARIANT_THREE_CHECK, "4k3/8/8/8/8/8/8/R3K3 w - - 4 9 +1+0"));
+}
+
+/* The carried key follows drops, captures into the pocket and promotions with '~'. */
+Test(poskey, carried_key_in_crazyhouse)
+{
+    struct position pos;
+    struct diag err;
+    const char *fen = "4k3/1P6/8/8/8/8/8/R3K3[Nn] w - - 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, fen, strlen(fen), false, VARIANT_CRAZYHOUSE, &err), 0,
+                 "%s", err.message);
+    struct poskey_carry carry;
+    poskey_carry_init(&carry, &pos);
+    for (int ply = 0; ply < 40; ply++) {
+        struct move moves[MAX_MOVES];
+        int n = rules_legal_moves(&pos, moves);
+        if (n == 0)
+            break;
+        for (int i = 0; i < n; i++) { /* every move: promotions, drops, captures */
+            struct poskey_carry c = carry;
+            struct position next = pos;
+            rules_do_move(&next, moves[i]);
+            cr_assert_eq(poskey_carry_move(&c, &pos, &next), poskey_of(&next), "ply %d move %d",
+                         ply, i);
+        }
+        struct position before = pos;
+        rules_do_move(&pos, moves[(ply * 7) % n]);
+        poskey_carry_move(&carry, &before, &pos);
+    }
+}
+
+/* Without its variant part, a variant position keys as the board alone (--reaches). */
+Test(poskey, variant_part_comes_off)
+{
+    const char *board = "4k3/7Q/8/8/8/8/8/R3K3 w - - 0 1";
+    struct position pos;
+    struct diag err;
+    const char *zh = "4k3/7Q~/8/8/8/8/8/R3K3[Nnp] w - - 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, zh, strlen(zh), false, VARIANT_CRAZYHOUSE, &err), 0);
+    cr_expect_eq(poskey_of(&pos) ^ poskey_variant(&pos), key_of(board));
+    const char *tc = "4k3/7Q/8/8/8/8/8/R3K3 w - - 1+2 0 1";
+    cr_assert_eq(fen_parse_variant(&pos, tc, strlen(tc), false, VARIANT_THREE_CHECK, &err), 0);
+    cr_expect_eq(poskey_of(&pos) ^ poskey_variant(&pos), key_of(board));
+    cr_expect_eq(poskey_variant(&pos) != 0, true);
 }

@@ -206,17 +206,27 @@ typedef enum pgnkit_status {
     PGNKIT_STATUS_SKIPPED = 3,  /* not replayed (too large, unsupported variant) */
 } pgnkit_status;
 
+/* How the final position ends the game by the game's rules (docs/api.md).  A variant
+ * game may end by its own rule; the Result says who won. */
 typedef enum pgnkit_ending {
-    PGNKIT_ENDING_NONE = 0,     /* the final position is no checkmate or stalemate */
+    PGNKIT_ENDING_NONE = 0,     /* none of the below */
     PGNKIT_ENDING_CHECKMATE = 1,
-    PGNKIT_ENDING_STALEMATE = 2,
+    PGNKIT_ENDING_STALEMATE = 2, /* a drawn stalemate (Antichess's is a win: ANTICHESS) */
+    PGNKIT_ENDING_KING_EXPLODED = 3,    /* Atomic: a king exploded */
+    PGNKIT_ENDING_KING_OF_THE_HILL = 4, /* a king reached d4, e4, d5 or e5 */
+    PGNKIT_ENDING_THREE_CHECKS = 5,     /* Three-check: a side gave its third check */
+    PGNKIT_ENDING_RACING_KINGS = 6,     /* the race to the 8th rank is decided (win or draw) */
+    PGNKIT_ENDING_HORDE_WIPED_OUT = 7,  /* Horde: White has no piece left */
+    PGNKIT_ENDING_ANTICHESS = 8, /* the side to move has no piece or no move, and wins */
+    PGNKIT_ENDING_INSUFFICIENT = 9, /* a variant's draw by insufficient material */
 } pgnkit_ending;
 
 PGNKIT_API pgnkit_status pgnkit_game_status(const pgnkit_game *g);
 /** "ok", "warnings", "errors", "skipped" (as the CLI's JSON writes them). */
 PGNKIT_API const char *pgnkit_status_name(pgnkit_status s);
 PGNKIT_API pgnkit_ending pgnkit_game_ending(const pgnkit_game *g);
-/** "none", "checkmate", "stalemate". */
+/** "none", "checkmate", "stalemate", "king-exploded", "king-of-the-hill", "three-checks",
+ * "racing-kings", "horde-wiped-out", "antichess", "insufficient"; "unknown" out of range. */
 PGNKIT_API const char *pgnkit_ending_name(pgnkit_ending e);
 /** The termination marker written (1-0, 0-1, 1/2-1/2, *); ptr NULL when there is none. */
 PGNKIT_API pgnkit_str pgnkit_game_result(const pgnkit_game *g);

@@ -73,13 +73,13 @@ static int piece_from_char(char ch)
 }
 
 /* How many kings a side may have in a variant: Antichess any, Atomic none after an
- * explosion, Horde's White none. */
-static bool variant_kings_ok(int variant, int c, int kings)
+ * explosion, Horde none on the horde's side (variant_setup_error() counts both sides). */
+static bool variant_kings_ok(int variant, int kings)
 {
     switch (variant) {
     case VARIANT_ANTICHESS: return true;
     case VARIANT_ATOMIC: return kings <= 1;
-    case VARIANT_HORDE: return kings <= 1 && (kings == 1 || c == WHITE);
+    case VARIANT_HORDE: return kings <= 1;
     default: return kings == 1;
     }
 }
@@ -158,7 +158,7 @@ static int parse_board(struct position *pos, const char *s, size_t start, size_t
     }
     for (int c = 0; c < COLOR_COUNT; c++) {
         bitboard kings = position_pieces(pos, (enum color)c, KING);
-        if (pos->variant && variant_kings_ok(pos->variant, c, bb_count(kings))) {
+        if (pos->variant && variant_kings_ok(pos->variant, bb_count(kings))) {
             pos->king_square[c] = bb_count(kings) == 1 ? (uint8_t)bb_lsb(kings) : SQ_NONE;
             continue;
         }
@@ -268,18 +268,15 @@ static int parse_castling(struct position *pos, const char *s, size_t start, siz
     for (size_t i = start; i < start + n; i++)
         if (parse_castling_char(pos, s[i], col_of(i), ctx, err) < 0)
             return -1;
-    /* Standard rules fit only a king on e1/e8 with its rooks in the corners. */
+    /* Castling is played the same whatever the rooks' squares (castle_rook); the flag is
+     * the notation.  A king on e1/e8 writes standard castling unambiguously (e1c1, a
+     * king's step never goes two files) even with a rook off its corner; a king
+     * elsewhere needs Chess960's (d1c1 would be a step). */
     pos->chess960 = chess960;
-    for (int c = 0; c < COLOR_COUNT; c++) {
-        for (int side = 0; side < 2; side++) {
-            int r = pos->castle_rook[c][side];
-            if (r == SQ_NONE)
-                continue;
-            if (square_file(pos->king_square[c]) != 4 ||
-                square_file(r) != (side == CASTLE_KING_SIDE ? 7 : 0))
+    for (int c = 0; c < COLOR_COUNT; c++)
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[c][side] != SQ_NONE && square_file(pos->king_square[c]) != 4)
                 pos->chess960 = true;
-        }
-    }
     return 0;
 }
 
@@ -409,14 +406,29 @@ static bool parse_check_pair(const char *s, size_t n, int *a, int *b)
 }
 
 /* Three-check: the checks each side may still give as the 5th field ("3+3"), or
- * lichess's checks given so far after the counters ("+0+0"); the field is taken out. */
-static void take_checks(struct position *pos, const char *s, size_t *start, size_t *n, int *count)
+ * lichess's checks given so far after the counters ("+0+0"); the field is taken out.
+ * A field of either form with counts out of 0..3 is an error naming it (no clock or
+ * move number holds a '+'). */
+static int take_checks(struct position *pos, const char *s, size_t *start, size_t *n, int *count,
+                       struct diag *err)
 {
     int w = 3, b = 3, at = -1;
-    if (*count >= 5 && parse_check_pair(s + start[4], n[4], &w, &b)) {
+    if (*count >= 5 && memchr(s + start[4], '+', n[4])) {
+        if (!parse_check_pair(s + start[4], n[4], &w, &b)) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(start[4]),
+                     "checks left: '%.*s' is not W+B with 0 to 3 checks each",
+                     (int)(n[4] > 8 ? 8 : n[4]), s + start[4]);
+            return -1;
+        }
         at = 4;
-    } else if (*count >= 5 && s[start[*count - 1]] == '+' &&
-               parse_check_pair(s + start[*count - 1] + 1, n[*count - 1] - 1, &w, &b)) {
+    } else if (*count >= 5 && s[start[*count - 1]] == '+') {
+        size_t last = start[*count - 1], len = n[*count - 1];
+        if (!parse_check_pair(s + last + 1, len - 1, &w, &b)) {
+            diag_set(err, DIAG_BAD_FEN, 0, col_of(last),
+                     "checks given: '%.*s' is not +W+B with 0 to 3 checks each",
+                     (int)(len > 8 ? 8 : len), s + last);
+            return -1;
+        }
         at = *count - 1;
         w = 3 - w;
         b = 3 - b;
@@ -424,12 +436,13 @@ static void take_checks(struct position *pos, const char *s, size_t *start, size
     pos->checks_left[WHITE] = (uint8_t)w;
     pos->checks_left[BLACK] = (uint8_t)b;
     if (at < 0)
-        return;
+        return 0;
     for (int i = at; i + 1 < *count; i++) {
         start[i] = start[i + 1];
         n[i] = n[i + 1];
     }
     (*count)--;
+    return 0;
 }
 
 /* May the side not to move stand "in check" (the position could not have arisen)? */
@@ -453,8 +466,8 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
     while (count < 8 && next_field(cur, &start[count], &n[count]))
         count++;
     skip_blanks(cur);
-    if (pos->variant == VARIANT_THREE_CHECK)
-        take_checks(pos, cur->s, start, n, &count);
+    if (pos->variant == VARIANT_THREE_CHECK && take_checks(pos, cur->s, start, n, &count, err) < 0)
+        return -1;
     if (cur->i < cur->len || count > 6) {
         diag_set(err, DIAG_BAD_FEN, 0, col_of(count > 6 ? start[6] : cur->i),
                  "fullmove number: text after it");
@@ -499,6 +512,11 @@ static int parse_fields(struct position *pos, struct fen_cursor *cur, bool chess
         diag_set(err, DIAG_BAD_FEN, 0, col_of(start[1]),
                  "side to move: %s is in check but %s is to move",
                  them == WHITE ? "white" : "black", them == WHITE ? "black" : "white");
+        return -1;
+    }
+    const char *impossible = pos->variant ? variant_setup_error(pos) : NULL;
+    if (impossible) {
+        diag_set(err, DIAG_BAD_FEN, 0, col_of(start[0]), "board: %s", impossible);
         return -1;
     }
     return 0;

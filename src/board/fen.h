@@ -18,9 +18,10 @@
 
 /**
  * Parse s[0..len) into *pos.  chess960 says the game is Chess960 (castling rooks may
- * stand anywhere).  When false, a castling field that only makes sense in Chess960
- * (Shredder letters, king off the e-file, a castling rook off the a/h corner) switches
- * the position to Chess960 rules (pos->chess960 = true) rather than being rejected.
+ * stand anywhere).  When false, castling rights of a king off the e-file switch the
+ * position to Chess960 notation (pos->chess960 = true: castling written king takes rook)
+ * rather than being rejected; with the king on e1/e8, rooks off the a/h corners castle
+ * as in Chess960 but keep standard notation (O-O-O is e1c1, as UCI writes it).
  * (Shredder letters that name the a/h corner rooks of a king on e1/e8, such as HAha on
  * the standard array, keep standard rules: they mean the same castling there.)
  * Castling rights without a king and rook on the squares they name are rejected.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "board/bitboard.h"
+#include "board/rules.h"
 
 /* Feature numbers: pieces 0..767 (colour, type, square), then the state features. */
 enum {
@@ -19,7 +20,10 @@ enum {
     FEATURE_BLACK_TO_MOVE = 12 * 64,
     FEATURE_CASTLE = FEATURE_BLACK_TO_MOVE + 1,   /* + (colour * 2 + side) * 64 + rook square */
     FEATURE_EP_FILE = FEATURE_CASTLE + 4 * 64,    /* + file */
+    FEATURE_PROMOTED = FEATURE_EP_FILE + 8,       /* + square: Crazyhouse's '~' marks */
 };
+/* The variant state (pockets, checks left: 48 bits) is one feature of its own range. */
+#define FEATURE_VARIANT_STATE (UINT64_C(1) << 56)
 
 static inline uint64_t feature(uint64_t n)
 {
@@ -42,12 +46,22 @@ static uint64_t squares_key(bitboard b, int color, int type)
     return k;
 }
 
+/* A promoted piece differs from the piece it looks like: captured, it is a pawn. */
+static inline uint64_t mark_feature(uint8_t piece, int sq)
+{
+    return piece != PIECE_NONE && (piece & PIECE_PROMOTED) ? feature(FEATURE_PROMOTED + (uint64_t)sq)
+                                                           : 0;
+}
+
 uint64_t poskey_pieces(const struct position *pos)
 {
     uint64_t k = 0;
     for (int c = 0; c < COLOR_COUNT; c++)
         for (int t = 0; t < PIECE_TYPE_COUNT; t++)
             k ^= squares_key(pos->by_color[c] & pos->by_type[t], c, t);
+    if (pos->variant == VARIANT_CRAZYHOUSE)
+        for (int sq = 0; sq < SQUARE_COUNT; sq++)
+            k ^= mark_feature(pos->board[sq], sq);
     return k;
 }
 
@@ -62,19 +76,33 @@ static uint64_t castling_key(const struct position *pos)
     return k;
 }
 
-/* Side to move and en passant: what changes on every move. */
+/* Side to move, en passant (by the position's rules) and a variant's pockets or checks
+ * left: what may change on every move. */
 static inline uint64_t turn_key(const struct position *pos)
 {
     uint64_t k = pos->side_to_move == BLACK ? feature(FEATURE_BLACK_TO_MOVE) : 0;
     /* After most double pushes no capture is possible: the cheap test first. */
-    if (pos->ep_square != SQ_NONE && position_ep_legal(pos))
+    if (pos->ep_square != SQ_NONE && rules_ep_legal(pos))
         k ^= feature(FEATURE_EP_FILE + (uint64_t)square_file(pos->ep_square));
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK)
+        k ^= feature(FEATURE_VARIANT_STATE | pocket_word_(pos));
     return k;
 }
 
 uint64_t poskey_state(const struct position *pos)
 {
     return castling_key(pos) ^ turn_key(pos);
+}
+
+uint64_t poskey_variant(const struct position *pos)
+{
+    uint64_t k = 0;
+    if (pos->variant == VARIANT_CRAZYHOUSE)
+        for (int sq = 0; sq < SQUARE_COUNT; sq++)
+            k ^= mark_feature(pos->board[sq], sq);
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK)
+        k ^= feature(FEATURE_VARIANT_STATE | pocket_word_(pos));
+    return k;
 }
 
 uint64_t poskey_of(const struct position *pos)
@@ -102,9 +130,11 @@ uint64_t poskey_carry_move(struct poskey_carry *c, const struct position *before
         int sq = bb_pop(&changed);
         uint8_t was = before->board[sq], now = after->board[sq];
         if (was != PIECE_NONE)
-            pieces ^= piece_feature(piece_color_of(was), piece_type_of(was), sq);
+            pieces ^= piece_feature(piece_color_of(was), piece_type_of(was), sq) ^
+                      mark_feature(was, sq);
         if (now != PIECE_NONE)
-            pieces ^= piece_feature(piece_color_of(now), piece_type_of(now), sq);
+            pieces ^= piece_feature(piece_color_of(now), piece_type_of(now), sq) ^
+                      mark_feature(now, sq);
     }
     c->pieces = pieces;
     if (memcmp(before->castle_rook, after->castle_rook, sizeof after->castle_rook) != 0)

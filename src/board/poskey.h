@@ -6,8 +6,10 @@
  * counters do not count.  En passant counts only when a capture onto the square is legal
  * (position_ep_legal: the FIDE rule for repeated positions), so 1. e4 e5 2. Nf3 and
  * 1. Nf3 e5 2. e4 reach the same key.  Castling rights are keyed by the rook squares that
- * keep them, so Chess960 positions are told apart too.  Variant state (pockets, checks
- * left) is not keyed.  Different positions share a key with probability about 2^-64 per
+ * keep them, so Chess960 positions are told apart too.  A variant's state counts as the
+ * variants' rules have it for repetitions: Crazyhouse's pockets and promoted marks,
+ * Three-check's checks left (en passant by the variant's rules).  The variant itself
+ * does not: a caller that compares games of several variants keys it apart.  Different positions share a key with probability about 2^-64 per
  * pair.
  *
  * The keys are a pure function of the position (no table to initialise, no state): a
@@ -28,8 +30,13 @@ uint64_t poskey_of(const struct position *pos);
 /** The part of the key that the pieces on the board make. */
 uint64_t poskey_pieces(const struct position *pos);
 
-/** The part that side to move, castling rights and a legal en passant capture make. */
+/** The part that side to move, castling rights, a legal en passant capture and a
+ * variant's pockets or checks left make. */
 uint64_t poskey_state(const struct position *pos);
+
+/** The part of the key that a variant's state makes (pockets, checks left, promoted
+ * marks; 0 in standard chess): key ^ poskey_variant(pos) keys the board alone. */
+uint64_t poskey_variant(const struct position *pos);
 
 /**
  * A key carried along a line of moves: poskey_carry_init() on the first position, then

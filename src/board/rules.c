@@ -41,6 +41,23 @@ uint64_t rules_perft(const struct position *pos, int depth)
     return movegen_perft(pos, depth);
 }
 
+enum ending rules_ending(const struct position *pos, int *winner)
+{
+    int w = -1;
+    enum ending e = ENDING_NONE;
+    if (pos->variant) {
+        struct variant_end v = variant_end_of(pos);
+        w = v.winner;
+        e = v.ending;
+    } else if (!position_has_legal_move(pos)) {
+        e = position_in_check(pos) ? ENDING_CHECKMATE : ENDING_STALEMATE;
+        w = e == ENDING_CHECKMATE ? pos->side_to_move ^ 1 : -1;
+    }
+    if (winner)
+        *winner = w;
+    return e;
+}
+
 static bool has_promoted_mark(const struct position *pos)
 {
     for (int sq = 0; sq < SQUARE_COUNT; sq++)

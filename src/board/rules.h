@@ -75,6 +75,11 @@ void rules_update_checkers(struct position *pos);
 /** Leaf-counting perft by the position's rules. */
 uint64_t rules_perft(const struct position *pos, int depth);
 
+/** How pos ends the game by its rules (enum ending): checkmate or a drawn stalemate in
+ * standard chess, and in a variant also its own ending or its draw by material; the
+ * winner, if any, in *winner (WHITE, BLACK, -1; may be NULL). */
+enum ending rules_ending(const struct position *pos, int *winner);
+
 /** Debug invariant check by the position's rules (position_ok() in standard chess; in a
  * variant the board's consistency, promoted marks only in Crazyhouse, kings: any). */
 bool rules_position_ok(const struct position *pos);

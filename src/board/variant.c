@@ -246,6 +246,34 @@ static bool race_over(const struct position *pos)
     return true;
 }
 
+/* chessops's setup validation per variant (python-chess's status() agrees). */
+const char *variant_setup_error(const struct position *pos)
+{
+    switch (pos->variant) {
+    case VARIANT_ANTICHESS:
+        return position_occupied(pos) ? NULL : "Antichess: the board is empty";
+    case VARIANT_RACING_KINGS:
+        if (pos->by_type[PAWN])
+            return "Racing Kings: the variant has no pawns";
+        for (int c = 0; c < COLOR_COUNT; c++) {
+            bitboard k = position_pieces(pos, (enum color)c, KING);
+            if (k && pos_attackers(pos, bb_lsb(k), c ^ 1, position_occupied(pos)))
+                return c == WHITE ? "Racing Kings: the white king is in check, and no move "
+                                    "may give check"
+                                  : "Racing Kings: the black king is in check, and no move "
+                                    "may give check";
+        }
+        return NULL;
+    case VARIANT_HORDE:
+        if (bb_count(pos->by_type[KING]) == 1)
+            return NULL;
+        return pos->by_type[KING] ? "Horde: both sides have a king; the horde has none"
+                                  : "Horde: neither side has a king; one side must have one";
+    default:
+        return NULL;
+    }
+}
+
 /* The variant's own end (not mate or stalemate), before any move generation. */
 static bool variant_over(const struct position *pos)
 {
@@ -314,21 +342,62 @@ static bool insufficient_antichess(const struct position *pos, int c)
     return false;
 }
 
-static bool insufficient(const struct position *pos)
+/* chessops's and python-chess's Crazyhouse draw: no material leaves the game, so only
+ * three pieces in all, board and pockets, none a pawn, rook, queen or promoted piece
+ * (K v K, K+N v K, K+B v K, the minor piece possibly in a pocket). */
+static bool insufficient_crazyhouse(const struct position *pos)
 {
+    if (pos->by_type[PAWN] | pos->by_type[ROOK] | pos->by_type[QUEEN])
+        return false;
+    int total = bb_count(position_occupied(pos));
     for (int c = 0; c < COLOR_COUNT; c++) {
-        bool ins = pos->variant == VARIANT_ATOMIC      ? insufficient_atomic(pos, c)
-                   : pos->variant == VARIANT_ANTICHESS ? insufficient_antichess(pos, c)
-                                                       : false;
-        if (!ins)
+        if (position_pocket(pos, c, PAWN) || position_pocket(pos, c, ROOK) ||
+            position_pocket(pos, c, QUEEN))
             return false;
+        total += position_pocket(pos, c, KNIGHT) + position_pocket(pos, c, BISHOP);
     }
+    if (total > 3)
+        return false;
+    bitboard occ = position_occupied(pos);
+    while (occ)
+        if (pos->board[bb_pop(&occ)] & PIECE_PROMOTED)
+            return false;
     return true;
 }
 
-static struct variant_end ended(int winner, const char *why)
+/* Draws by material, the rule each variant has (chessops, python-chess): King of the
+ * Hill, Racing Kings and Horde have none (a bare king still walks to its goal; Horde's
+ * is not declared by either library on any position of testdata/variants). */
+static bool insufficient(const struct position *pos)
 {
-    return (struct variant_end){true, winner, why};
+    switch (pos->variant) {
+    case VARIANT_CRAZYHOUSE:
+        return insufficient_crazyhouse(pos);
+    case VARIANT_THREE_CHECK: /* any piece but a king can give check */
+        return position_occupied(pos) == pos->by_type[KING];
+    case VARIANT_ATOMIC:
+    case VARIANT_ANTICHESS:
+        for (int c = 0; c < COLOR_COUNT; c++)
+            if (pos->variant == VARIANT_ATOMIC ? !insufficient_atomic(pos, c)
+                                               : !insufficient_antichess(pos, c))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+const char *ending_name(enum ending e)
+{
+    static const char *const ending_names[ENDING_COUNT] = {
+        "none", "checkmate", "stalemate", "king-exploded", "king-of-the-hill", "three-checks",
+        "racing-kings", "horde-wiped-out", "antichess", "insufficient"};
+    return (unsigned)e < ENDING_COUNT ? ending_names[e] : NULL;
+}
+
+static struct variant_end ended(int winner, const char *why, enum ending e)
+{
+    return (struct variant_end){true, winner, why, e};
 }
 
 static struct variant_end own_end(const struct position *pos)
@@ -336,21 +405,23 @@ static struct variant_end own_end(const struct position *pos)
     int us = pos->side_to_move, them = us ^ 1;
     switch (pos->variant) {
     case VARIANT_ATOMIC:
-        return ended(position_pieces(pos, WHITE, KING) ? WHITE : BLACK, "king-exploded");
+        return ended(position_pieces(pos, WHITE, KING) ? WHITE : BLACK, "king-exploded",
+                     ENDING_KING_EXPLODED);
     case VARIANT_ANTICHESS:
-        return ended(pos->by_color[us] ? them : us, "no-pieces");
+        return ended(pos->by_color[us] ? them : us, "no-pieces", ENDING_ANTICHESS);
     case VARIANT_HORDE:
-        return ended(pos->by_color[WHITE] ? WHITE : BLACK, "horde-destroyed");
+        return ended(pos->by_color[WHITE] ? WHITE : BLACK, "horde-destroyed", ENDING_HORDE_WIPED_OUT);
     case VARIANT_KING_OF_THE_HILL:
         return ended(pos->by_type[KING] & hill & pos->by_color[WHITE] ? WHITE : BLACK,
-                     "king-in-centre");
+                     "king-in-centre", ENDING_KING_OF_THE_HILL);
     case VARIANT_THREE_CHECK:
-        return ended(pos->checks_left[WHITE] ? BLACK : WHITE, "third-check");
+        return ended(pos->checks_left[WHITE] ? BLACK : WHITE, "third-check", ENDING_THREE_CHECKS);
     default: {
         bitboard goal = pos->by_type[KING] & rank8;
         if ((goal & pos->by_color[WHITE]) && (goal & pos->by_color[BLACK]))
-            return ended(-1, "goal-draw");
-        return ended(goal & pos->by_color[WHITE] ? WHITE : BLACK, "goal-reached");
+            return ended(-1, "goal-draw", ENDING_RACING_KINGS);
+        return ended(goal & pos->by_color[WHITE] ? WHITE : BLACK, "goal-reached",
+                     ENDING_RACING_KINGS);
     }
     }
 }
@@ -362,14 +433,14 @@ struct variant_end variant_end_of(const struct position *pos)
     struct move moves[MAX_MOVES];
     bool any = variant_legal_moves(pos, moves) > 0;
     if (pos->variant == VARIANT_ANTICHESS && !any)
-        return ended(pos->side_to_move, "stalemate");
+        return ended(pos->side_to_move, "stalemate", ENDING_ANTICHESS);
     if (!any && pos->checkers)
-        return ended(pos->side_to_move ^ 1, "checkmate");
+        return ended(pos->side_to_move ^ 1, "checkmate", ENDING_CHECKMATE);
     if (insufficient(pos))
-        return ended(-1, "insufficient-material");
+        return ended(-1, "insufficient-material", ENDING_INSUFFICIENT);
     if (!any)
-        return ended(-1, "stalemate");
-    return (struct variant_end){false, -1, NULL};
+        return ended(-1, "stalemate", ENDING_STALEMATE);
+    return (struct variant_end){false, -1, NULL, ENDING_NONE};
 }
 
 /* ---- move generation ---- */

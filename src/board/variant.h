@@ -27,6 +27,12 @@ const char *variant_name(enum variant v);
 /** The variant's start position (standard chess's for VARIANT_STANDARD). */
 void variant_set_start(struct position *pos, enum variant v);
 
+/** What makes pos impossible in its variant, as "Antichess: the board is empty" (a
+ * static string), or NULL when it may be played: Antichess needs a piece, Racing Kings
+ * has no pawns and no king in check, Horde has one king in all (the horde has none).
+ * The kings each side may have are fen.c's first test. */
+const char *variant_setup_error(const struct position *pos);
+
 /** Every legal move of the side to move (out[MAX_MOVES]); 0 when the game is over. */
 int variant_legal_moves(const struct position *pos, struct move *out);
 
@@ -55,11 +61,37 @@ bool variant_is_legal(const struct position *pos, struct move m);
 
 uint64_t variant_perft(const struct position *pos, int depth);
 
+/**
+ * How a position ends the game, by the rules it is played by: one value per rule (the
+ * values of pgnkit_ending, in its order; ending_name() spells them).  The first three are
+ * standard chess's too; STALEMATE is a drawn stalemate only (Antichess's stalemate is a
+ * win: ENDING_ANTICHESS); INSUFFICIENT is a variant's draw by material (standard chess
+ * leaves that to --ending insufficient).  Racing Kings's arrival may be a win or a draw.
+ */
+enum ending {
+    ENDING_NONE = 0,
+    ENDING_CHECKMATE,
+    ENDING_STALEMATE,
+    ENDING_KING_EXPLODED,    /* Atomic */
+    ENDING_KING_OF_THE_HILL, /* a king on d4, e4, d5 or e5 */
+    ENDING_THREE_CHECKS,     /* Three-check: the third check given */
+    ENDING_RACING_KINGS,     /* a king on the 8th rank, the race decided */
+    ENDING_HORDE_WIPED_OUT,  /* Horde: White has nothing left */
+    ENDING_ANTICHESS,        /* the side to move has no piece or no move, and wins */
+    ENDING_INSUFFICIENT,     /* a variant's draw by insufficient material */
+    ENDING_COUNT
+};
+
+/** "none", "checkmate", "stalemate", "king-exploded", "king-of-the-hill", "three-checks",
+ * "racing-kings", "horde-wiped-out", "antichess", "insufficient"; NULL when out of range. */
+const char *ending_name(enum ending e);
+
 /** How a finished game ended: winner (WHITE, BLACK, or -1 for a draw) and why. */
 struct variant_end {
     bool over;
     int winner;
     const char *termination; /* "checkmate", "king-exploded", "third-check", ... */
+    enum ending ending;      /* the rule, ENDING_NONE when not over */
 };
 
 /** Whether the game is over in pos, and how (the termination names of the README). */

@@ -411,7 +411,7 @@ static const struct option_entry option_table[] = {
     {"where", 0, true, ALL_CMDS, opt_where, "'TAG OP VALUE'  only games whose tag compares so (OP: = != ~ !~ < <= > >=); repeatable"},
     {"player", 0, true, ALL_CMDS, opt_player, "REGEX  only games where White or Black matches REGEX"},
     {"result", 0, true, ALL_CMDS, opt_result, "R,..  only games whose Result tag is one of 1-0, 0-1, 1/2-1/2, *"},
-    {"ending", 0, true, ALL_CMDS, opt_ending, "E,..  only games ending so: checkmate|stalemate|insufficient|fifty-moves|threefold|none"},
+    {"ending", 0, true, ALL_CMDS, opt_ending, "E,..  only games ending so: checkmate|stalemate|insufficient|fifty-moves|threefold|none, or a variant's own (see man)"},
     {"plies", 0, true, ALL_CMDS, opt_plies, "MIN:MAX  only games with that many mainline plies (either may be empty)"},
     {"has", 0, true, ALL_CMDS, opt_has, "CODE,..  only games with a diagnostic of one of these codes"},
     {"reaches", 0, true, ALL_CMDS, opt_reaches, "FEN  only games whose mainline reaches this position (clocks aside)"},

@@ -16,6 +16,7 @@
 #include "board/attacks.h"
 #include "board/fen.h"
 #include "board/movegen.h"
+#include "board/rules.h"
 #include "board/uci.h"
 #include "board/variant.h"
 #include "base/xalloc.h"
@@ -764,7 +765,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
         diag_list_add(&rec->diags, DIAG_RESULT_MISMATCH, line, col,
                       "the Result tag says %.*s but the game ends with %.*s",
                       (int)tag->value.len, tag->value.ptr, (int)token->len, token->ptr);
-    if (rec->error_ply || rec->end == GAME_END_NONE)
+    if (rec->error_ply || rec->end == ENDING_NONE)
         return;
     const struct slice *claimed = token ? token : (tag ? &tag->value : NULL);
     if (!claimed || slice_is(claimed, "*"))
@@ -773,29 +774,18 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
         check_variant_result(rec, claimed, line, col);
         return;
     }
-    const char *expect = rec->end == GAME_END_STALEMATE ? "1/2-1/2"
+    const char *expect = rec->end == ENDING_STALEMATE ? "1/2-1/2"
                          : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
     if (!slice_is(claimed, expect))
         diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
                       "the game ends in %s, so the result is %s, not %.*s",
-                      rec->end == GAME_END_STALEMATE ? "stalemate" : "checkmate", expect,
+                      rec->end == ENDING_STALEMATE ? "stalemate" : "checkmate", expect,
                       (int)claimed->len, claimed->ptr);
 }
 
-enum game_end game_end_of(const struct position *pos)
+enum ending game_end_of(const struct position *pos)
 {
-    if (pos->variant) {
-        struct variant_end e = variant_end_of(pos);
-        if (!e.over)
-            return GAME_END_NONE;
-        if (strcmp(e.termination, "checkmate") == 0)
-            return GAME_END_CHECKMATE;
-        return strcmp(e.termination, "stalemate") == 0 && e.winner < 0 ? GAME_END_STALEMATE
-                                                                      : GAME_END_VARIANT;
-    }
-    if (position_has_legal_move(pos))
-        return GAME_END_NONE;
-    return position_in_check(pos) ? GAME_END_CHECKMATE : GAME_END_STALEMATE;
+    return rules_ending(pos, NULL);
 }
 
 static int by_position(const void *a, const void *b)

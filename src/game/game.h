@@ -19,6 +19,7 @@
 #include "game/opening.h"
 #include "pgn/pgn_reader.h"
 #include "board/position.h"
+#include "board/variant.h"
 #include "san/san.h"
 #include "san/san_resolve.h"
 
@@ -43,12 +44,9 @@ enum game_status {
     GAME_SKIPPED,      /* not replayed: too large, unsupported variant */
 };
 
-/* GAME_END_VARIANT: a variant's own ending (variant_end_of() of the final position says
- * which: king exploded, third check, insufficient material, ...). */
-enum game_end { GAME_END_NONE = 0, GAME_END_CHECKMATE, GAME_END_STALEMATE, GAME_END_VARIANT };
-/* How pos stands: checkmate or stalemate by its rules (a variant's stalemate only when
- * it is a draw), another variant ending (GAME_END_VARIANT), or none. */
-enum game_end game_end_of(const struct position *pos);
+/* How pos stands: rules_ending() (board/rules.h) without the winner: checkmate, a drawn
+ * stalemate, a variant's own ending or draw by material, or ENDING_NONE. */
+enum ending game_end_of(const struct position *pos);
 
 /** Per token of the game: the move it resolved to, for writers that walk the tokens. */
 struct game_token_move {
@@ -75,7 +73,7 @@ struct game_record {
                                                 * walk them with game_part_first/next); NULL
                                                 * with game_options.skip_token_moves */
     uint32_t error_ply;               /* ply of the mainline error that stopped it, or 0 */
-    enum game_end end;                /* of the final position, when no error stopped it */
+    enum ending end;                  /* of the final position, when no error stopped it */
     struct slice result_token;        /* the termination marker written, if any */
     /* The game's last token when it is a result token, as written, replayed or not. */
     struct slice ending_result;

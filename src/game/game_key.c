@@ -46,6 +46,10 @@ bool game_key_of(const struct game_record *rec, struct game_key *key)
     size_t len = fen_write(&rec->start, fen, sizeof fen, 0);
     struct key_state s = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL};
     absorb_bytes(&s, fen, len);
+    /* The variant is part of the game: an Atomic or King of the Hill start FEN reads like
+     * the standard one.  (Standard games keep the keys they had.) */
+    if (rec->start.variant)
+        absorb(&s, UINT64_C(0x76617269616e7400) | rec->start.variant);
     for (size_t i = 0; i < rec->mainline_count; i++) {
         const struct move *m = &rec->mainline[i];
         absorb(&s, (uint64_t)m->from | (uint64_t)m->to << 8 | (uint64_t)m->promo << 16 |

@@ -1,6 +1,6 @@
 /*
- * game_key.h - a game's identity for --dedupe and the API's dedupe option (its start
- * position and mainline moves) as a 128-bit key, and the set of keys already seen.
+ * game_key.h - a game's identity for --dedupe and the API's dedupe option (its variant,
+ * start position and mainline moves) as a 128-bit key, and the set of keys already seen.
  *
  * 128 bits: among 10^9 distinct games the chance that two share a key is about 10^-21,
  * so equal keys are taken as equal games without keeping the games.  The set costs 16
@@ -21,9 +21,10 @@ struct game_key {
     uint64_t hi, lo;
 };
 
-/* The key of rec's start position (its FEN) and mainline moves.  False for a game whose
- * mainline is not fully known (it has errors, or was not set up): such a game is never
- * called a duplicate, since two different broken games may share the moves replayed. */
+/* The key of rec's variant, start position (its FEN) and mainline moves.  False for a
+ * game whose mainline is not fully known (it has errors, or was not set up): such a game
+ * is never called a duplicate, since two different broken games may share the moves
+ * replayed. */
 bool game_key_of(const struct game_record *rec, struct game_key *key);
 
 struct game_key_set {

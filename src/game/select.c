@@ -54,10 +54,16 @@ enum ending_bit {
     END_FIFTY = 1 << 3,
     END_THREEFOLD = 1 << 4,
     END_NONE = 1 << 5,
+    END_VARIANT_RULE = 1 << 6, /* ENDING_KING_EXPLODED and the next ones: one bit each */
 };
-static const char *const ending_names[] = {"checkmate", "stalemate", "insufficient",
-                                           "fifty-moves", "threefold", "none"};
-enum { ENDING_COUNT = sizeof ending_names / sizeof *ending_names };
+/* The variant rules' names are ending_name()'s (board/variant.h), in its order. */
+static const char *const ending_names[] = {
+    "checkmate",     "stalemate",        "insufficient", "fifty-moves",
+    "threefold",     "none",             "king-exploded", "king-of-the-hill",
+    "three-checks",  "racing-kings",     "horde-wiped-out", "antichess"};
+enum { ENDING_NAME_COUNT = sizeof ending_names / sizeof *ending_names };
+_Static_assert(ENDING_NAME_COUNT == 6 + ENDING_ANTICHESS - ENDING_KING_EXPLODED + 1,
+               "one --ending name per variant rule");
 
 static const char *const result_names[] = {"1-0", "0-1", "1/2-1/2", "*"};
 enum { RESULT_COUNT = sizeof result_names / sizeof *result_names };
@@ -67,8 +73,10 @@ enum { RESULT_COUNT = sizeof result_names / sizeof *result_names };
 struct pos_sig {
     bitboard by_color[COLOR_COUNT];
     bitboard by_type[PIECE_TYPE_COUNT];
+    bitboard promoted;  /* Crazyhouse: a promoted piece is not the piece it looks like */
     uint8_t side, ep;
     uint8_t castle[COLOR_COUNT][2];
+    uint8_t variant_state[6]; /* pockets or checks left: part of a repetition */
 };
 
 struct keyed_sig {
@@ -363,7 +371,7 @@ int select_add_result(struct select *s, const char *list, char *why, size_t cap)
 int select_add_ending(struct select *s, const char *list, char *why, size_t cap)
 {
     unsigned mask = 0;
-    if (parse_names(list, ending_names, ENDING_COUNT, &mask, "--ending", why, cap) != 0)
+    if (parse_names(list, ending_names, ENDING_NAME_COUNT, &mask, "--ending", why, cap) != 0)
         return -1;
     s->endings |= mask;
     return 0;
@@ -456,6 +464,12 @@ static void sig_of(const struct position *pos, struct pos_sig *sig)
      * one reached by a transposition without the double push. */
     sig->ep = pos->ep_square != SQ_NONE && rules_ep_legal(pos) ? pos->ep_square : SQ_NONE;
     memcpy(sig->castle, pos->castle_rook, sizeof sig->castle);
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK)
+        memcpy(sig->variant_state, pos->pockets, sizeof sig->variant_state);
+    if (pos->variant == VARIANT_CRAZYHOUSE)
+        for (int sq = 0; sq < SQUARE_COUNT; sq++)
+            if (pos->board[sq] != PIECE_NONE && (pos->board[sq] & PIECE_PROMOTED))
+                sig->promoted |= bb_square(sq);
 }
 
 /* The key is poskey's (the same rules as sig_of); key is poskey_of(pos). */
@@ -468,6 +482,20 @@ static void keyed_of(const struct position *pos, uint64_t key, struct keyed_sig 
 static bool same_position(const struct keyed_sig *a, const struct keyed_sig *b)
 {
     return a->key == b->key && memcmp(&a->sig, &b->sig, sizeof a->sig) == 0;
+}
+
+/* --reaches names a board by a FEN: a variant's pockets, checks left and promoted marks
+ * (which threefold compares) do not count. */
+static bool reaches(const struct keyed_sig *ks, const struct position *pos,
+                    const struct keyed_sig *target)
+{
+    struct keyed_sig board = *ks;
+    if (pos->variant == VARIANT_CRAZYHOUSE || pos->variant == VARIANT_THREE_CHECK) {
+        board.key ^= poskey_variant(pos);
+        memset(board.sig.variant_state, 0, sizeof board.sig.variant_state);
+        board.sig.promoted = 0;
+    }
+    return same_position(&board, target);
 }
 
 int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap)
@@ -695,7 +723,7 @@ static size_t walk_mainline(const struct select *s, struct select_scratch *x,
         }
         struct keyed_sig ks;
         keyed_of(&pos, key, &ks);
-        if (s->reaches_set && !*reached && same_position(&ks, &s->target))
+        if (s->reaches_set && !*reached && reaches(&ks, &pos, &s->target))
             *reached = true;
         if (keep)
             x->seen[ply] = ks;
@@ -713,30 +741,30 @@ static bool threefold(const struct select_scratch *x, size_t n)
     return times >= 3;
 }
 
+/* The enum ending_bit of a variant's own ending (0 for the others). */
+static unsigned variant_rule_bit(enum ending end)
+{
+    if (end < ENDING_KING_EXPLODED || end > ENDING_ANTICHESS)
+        return 0;
+    return (unsigned)END_VARIANT_RULE << (end - ENDING_KING_EXPLODED);
+}
+
 /* The enum ending_bit of a game played to its end; 0 for one that was not (errors). */
 static unsigned ending_of(const struct game_record *rec, bool repeated)
 {
     if (rec->status >= GAME_ERRORS || !rec->started)
         return 0;
     const struct position *p = &rec->final;
-    unsigned e = rec->end == GAME_END_CHECKMATE ? END_CHECKMATE
-                 : rec->end == GAME_END_STALEMATE ? END_STALEMATE : 0;
-    bool insufficient;
-    if (p->variant == VARIANT_STANDARD) {
-        insufficient = insufficient_standard(p);
-    } else {
-        struct variant_end v = variant_end_of(p);
-        const char *t = v.over ? v.termination : "";
-        e |= strcmp(t, "checkmate") == 0 ? END_CHECKMATE
-             : strcmp(t, "stalemate") == 0 ? END_STALEMATE : 0;
-        insufficient = strcmp(t, "insufficient-material") == 0;
-    }
-    if (!(e & END_CHECKMATE)) { /* a mate ends the game whatever else holds */
+    unsigned e = rec->end == ENDING_CHECKMATE ? END_CHECKMATE
+                 : rec->end == ENDING_STALEMATE ? END_STALEMATE : variant_rule_bit(rec->end);
+    bool insufficient = p->variant ? rec->end == ENDING_INSUFFICIENT : insufficient_standard(p);
+    /* A mate or a variant's own ending ends the game whatever else holds. */
+    if (!(e & ~(unsigned)END_STALEMATE)) {
         e |= insufficient ? END_INSUFFICIENT : 0;
         e |= p->halfmove_clock >= 100 ? END_FIFTY : 0;
         e |= repeated ? END_THREEFOLD : 0;
     }
-    if (!e && rec->end == GAME_END_NONE)
+    if (!e && rec->end == ENDING_NONE)
         e = END_NONE;
     return e;
 }

@@ -636,7 +636,8 @@ static PGNKIT_COLD void resolve_king_castle(const struct position *pos, const st
         if (opts->strict) {
             add_problem(out, DIAG_ILLEGAL,
                         "a king cannot move %s: castling is written %s (--strict)",
-                        pos->board[castle.to] != PIECE_NONE ? "onto its own rook" : "two squares",
+                        /* castle.to is the rook's square (moves are king-takes-rook) */
+                        san->to == castle.to ? "onto its own rook" : "two squares",
                         side);
             return;
         }

@@ -870,17 +870,18 @@ static void write_movetext(struct pgn_out *w, struct slice result)
 static bool decide_result(struct pgn_out *w, struct slice *result)
 {
     const struct game_record *rec = w->rec;
-    if (!rec->started || rec->error_ply || rec->end == GAME_END_NONE)
+    if (!rec->started || rec->error_ply || rec->end == ENDING_NONE)
         return false;
-    const char *want = rec->end == GAME_END_STALEMATE ? "1/2-1/2"
-                       : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
+    int winner;
+    rules_ending(&rec->final, &winner);
+    const char *want = winner < 0 ? "1/2-1/2" : winner == WHITE ? "1-0" : "0-1";
     struct slice tag = result_tag(rec), token = result_token(rec);
     bool tag_ok = tag.len == strlen(want) && memcmp(tag.ptr, want, tag.len) == 0;
     bool token_ok = token.len == strlen(want) && memcmp(token.ptr, want, token.len) == 0;
     if (tag_ok && token_ok)
         return false;
     fix(w, "RESULT", rec->game->line, 1, 0, "the game ends in %s: result %s (was: tag %.*s, "
-        "marker %.*s)", rec->end == GAME_END_STALEMATE ? "stalemate" : "checkmate", want,
+        "marker %.*s)", ending_name(rec->end), want,
         (int)(tag.ptr ? tag.len : 4), tag.ptr ? tag.ptr : "none",
         (int)(token.ptr ? token.len : 4), token.ptr ? token.ptr : "none");
     *result = (struct slice){want, strlen(want)};

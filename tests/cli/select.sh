@@ -261,7 +261,7 @@ usage "no tag name before the operator" --where '= x'
 usage "neither part of a tag name" --where 'Ev-ent = x'
 usage "missing closing parenthesis at offset 1" --where 'Event ~ ('
 usage "missing terminating ] for character class at offset 3" --player '[ab'
-usage "--ending knows checkmate, stalemate, insufficient, fifty-moves, threefold, none; not 'mate'" --ending mate
+usage "--ending knows checkmate, stalemate, insufficient, fifty-moves, threefold, none, king-exploded, king-of-the-hill, three-checks, racing-kings, horde-wiped-out, antichess; not 'mate'" --ending mate
 usage "--result knows 1-0, 0-1, 1/2-1/2, *; not '1:0'" --result 1:0
 usage "--plies wants MIN:MAX" --plies 5:3
 usage "--plies wants MIN:MAX" --plies x
