@@ -41,4 +41,32 @@ for cmd in check pgn "fen --comments"; do
     check "bomb, $cmd: 16x takes $secs s, at most 20 times 1x ($t1 s, at least 0.05)" \
         awk -v a="$t1" -v b="$secs" 'BEGIN { exit !(b <= 20 * (a < 0.05 ? 0.05 : a)) }'
 done
+
+# A 60 MB game of bare moves (a cycle of knight moves, 7.2 million plies): every writer
+# writes its output as it grows (fen --every wrote 11x its input, held whole: 658 MB;
+# uci --format json 184 MB).  Each command stays within about the game's own bytes (its
+# text is held while it is replayed) plus its mainline: under 2x + 16 MB, well under the
+# 256 MB the man page promises.  Every line of output is checked by count.
+knights() { # knights PLIES FILE
+    { printf '[Event "k"]\n\n'
+      LC_ALL=C awk -v n="$1" 'BEGIN { for (i = 1; i <= n / 2; i += 2)
+          printf "%d. Nf3 Nf6 %d. Ng1 Ng8\n", i, i + 1; print "*" }'; } >"$2"
+}
+knights 7200000 "$TMP/k.pgn"
+k_kb=$(($(stat -c %s "$TMP/k.pgn") / 1024))
+for cmd in check uci "uci --format json" "uci --format tsv" "fen --every" \
+    "fen --every --format json -j2" pgn; do
+    # shellcheck disable=SC2086
+    measure "$PGNKIT" $cmd -q --no-progress "$TMP/k.pgn"
+    check "60 MB game, $cmd: exit 0" [ "$mrc" = 0 ]
+    check "60 MB game, $cmd: peak RSS $kb KB under 2x its size ($k_kb KB) + 16 MB and 256 MB" \
+        [ "$kb" -lt $((2 * k_kb + 16384)) ] && [ "$kb" -lt 262144 ]
+done
+"$PGNKIT" fen --every -q --no-progress "$TMP/k.pgn" >"$TMP/every"
+check "60 MB game, fen --every: one line a ply" [ "$(lines "$TMP/every")" = 7200000 ]
+check "60 MB game, fen --every: the last line, after 7.2 million plies" \
+    [ "$(tail -n 1 "$TMP/every")" = "$(printf '1\t7200000\t%s' \
+        'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 7200000 3600001')" ]
+rm -f "$TMP/every"
+rm -f "$TMP/k.pgn"
 finish
