@@ -69,4 +69,26 @@ check "60 MB game, fen --every: the last line, after 7.2 million plies" \
         'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 7200000 3600001')" ]
 rm -f "$TMP/every"
 rm -f "$TMP/k.pgn"
+
+# --range deep into a file with no sync point before START (chess.com's style: a clock
+# comment on every movetext line, the result on the last one): the reader starts at
+# byte 0, and the search for a sync point scans back to it in windows instead of holding
+# the prefix (--range 280M: took 289 MB).  315 MB of 1103-byte games: 300 copies of a
+# 1000-game block, written by cat, not awk (about a second).
+LC_ALL=C awk 'BEGIN { for (g = 0; g < 1000; g++) {
+    printf "[Event \"Live Chess\"]\n[Site \"Chess.com\"]\n[White \"a\"]\n[Black \"b\"]\n"
+    printf "[Result \"*\"]\n\n"
+    for (i = 1; i <= 20; i += 2)
+        printf "%d. Nf3 {[%%clk 0:03:00]} %d... Nf6 {[%%clk 0:03:00]} %d. Ng1 {[%%clk 0:02:59]} %d... Ng8 {[%%clk 0:02:59]}%s\n",
+            i, i, i + 1, i + 1, (i == 19 ? " *\n" : "") } }' >"$TMP/block.pgn"
+i=0
+while [ $i -lt 300 ]; do cat "$TMP/block.pgn"; i=$((i + 1)); done >"$TMP/cc.pgn"
+measure "$PGNKIT" uci -q --no-progress --range 280M: "$TMP/cc.pgn"
+check "--range 280M: of 315 MB with no sync point: exit 0" [ "$mrc" = 0 ]
+check "--range 280M: of 315 MB with no sync point: peak RSS $kb KB under 32 MB" [ "$kb" -lt 32768 ]
+# 280 MiB / 1103 = 266184.3: the games from number 266185 (0-based) on, of 300000.
+run "$PGNKIT" uci -q --no-progress --with offset --range 280M: "$TMP/cc.pgn"
+check "--range 280M: reads the 33815 games from byte 293602055 on" \
+    [ "$(lines "$TMP/out")" = 33815 ] && [ "$(head -n 1 "$TMP/out" | cut -f1)" = 293602055 ]
+rm -f "$TMP/cc.pgn" "$TMP/out"
 finish
