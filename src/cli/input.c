@@ -128,7 +128,7 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
         in->size = 0;
     if (source_error(in->src) && (format == SOURCE_FORMAT_NOT_TEXT ||
                                   format == SOURCE_FORMAT_UNKNOWN)) {
-        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->path), source_error(in->src));
+        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->path), shown(source_error(in->src)));
         input_close(in);
         return -1;
     }
@@ -141,7 +141,7 @@ int input_next_member(struct input *in)
     readahead_stop(in->ahead); /* the source is this thread's again */
     int rc = source_next_member(in->src);
     if (rc < 0)
-        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->path), source_error(in->src));
+        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->path), shown(source_error(in->src)));
     if (rc <= 0)
         return rc;
     pgn_reader_free(in->reader);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/summary.h"
+#include "cli/shown.h"
 #include "base/xalloc.h"
 
 const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate", "not selected"};
@@ -141,7 +142,7 @@ static void print_counts(const char *label, const struct run_stats *st, double s
 static void print_report(const struct summary *s, const struct config *cfg)
 {
     for (size_t i = 0; i < s->file_count; i++)
-        print_counts(s->files[i].name, &s->files[i].stats, 0, cfg);
+        print_counts(shown(s->files[i].name), &s->files[i].stats, 0, cfg);
     for (int c = 0; c < DIAG_CODE_COUNT; c++) {
         if (!s->total.by_code[c])
             continue;

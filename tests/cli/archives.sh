@@ -221,4 +221,32 @@ else
     skip "UTF-16 tests: no iconv"
 fi
 
+# Member names are bytes an archive's author chose: an ESC (a terminal escape) or a line
+# end (a forged report line) in one is shown as U+FFFD wherever a name is printed: the
+# --summary report, pgnkit summary, a member that is not PGN text, a game's diagnostic.
+if have tar; then
+    mkdir "$TMP/ctl"
+    esc=$(printf 'a\033[31mred.pgn')
+    nl=$(printf 'b\nFORGED: 0 games.pgn')
+    png=$(printf 'c\033[2J.pgn')
+    cp "$TESTDATA/tcec/TCEC_Match_1.pgn" "$TMP/ctl/$esc"
+    printf '[Event "x"]\n\n1. e4 e4 *\n' >"$TMP/ctl/$nl"
+    printf '\211PNG\r\n\032\n\0\0\0binary' >"$TMP/ctl/$png"
+    (cd "$TMP/ctl" && tar -cf ../ctl.tar "$esc" "$nl")
+    (cd "$TMP/ctl" && tar -cf ../png.tar "$png")
+    "$PGNKIT" check --summary --summary-json "$TMP/ctl.json" "$TMP/ctl.tar" >"$TMP/out" 2>"$TMP/err"
+    "$PGNKIT" summary "$TMP/ctl.json" 2>>"$TMP/err"
+    "$PGNKIT" check "$TMP/png.tar" 2>>"$TMP/err"
+    check "member names with controls: named on stderr" \
+        [ "$(grep -c 'red\.pgn' "$TMP/err")" -ge 2 ] && grep -q 'is a PNG image' "$TMP/err"
+    check "member names with controls: no ESC reaches stderr or stdout" \
+        sh -c "! LC_ALL=C grep -q \"$(printf '\033')\" \"$TMP/err\" \"$TMP/out\""
+    check "member names with controls: no forged line" \
+        sh -c "! grep -q '^FORGED' \"$TMP/err\" \"$TMP/out\""
+    check "member names with controls: U+FFFD in their place" \
+        grep -q "$(printf 'b\357\277\275FORGED')" "$TMP/err"
+else
+    skip "member names with controls: no tar"
+fi
+
 finish
