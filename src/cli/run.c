@@ -40,7 +40,7 @@ static void report_stop(const struct config *cfg, const struct summary *s, size_
     const struct summary_file *f = &s->files[s->file_count - 1];
     fprintf(stderr, "pgnkit: stopped after game %llu of %s: --max-errors %llu reached; "
                     "the rest was not read",
-            (unsigned long long)f->stats.games, shown(f->name), (unsigned long long)cfg->max_errors);
+            (unsigned long long)f->stats->games, shown(f->name), (unsigned long long)cfg->max_errors);
     if (inputs_left)
         fprintf(stderr, " (nor %zu more input%s)", inputs_left, inputs_left == 1 ? "" : "s");
     fputc('\n', stderr);

@@ -68,7 +68,7 @@ int summary_write_json(const struct summary *s, const struct config *cfg)
             buf_printf(&b, ",\"range\":[%llu,null],", (unsigned long long)cfg->range.start);
         else
             buf_puts(&b, ",\"range\":null,");
-        put_stats(&b, &s->files[i].stats);
+        put_stats(&b, s->files[i].stats);
         buf_putc(&b, '}');
     }
     buf_puts(&b, "]}\n");
@@ -386,7 +386,7 @@ static int merge_entries(struct merge *m)
             xgrow((void **)&m->sum.files, &m->sum.file_cap, m->sum.file_count + 1,
                   sizeof *m->sum.files);
             m->sum.files[m->sum.file_count++] =
-                (struct summary_file){.name = e->name, .stats = e->stats};
+                (struct summary_file){.name = e->name, .stats = &e->stats};
         }
     }
     free(order);
