@@ -67,8 +67,19 @@ check "60 MB game, fen --every: one line a ply" [ "$(lines "$TMP/every")" = 7200
 check "60 MB game, fen --every: the last line, after 7.2 million plies" \
     [ "$(tail -n 1 "$TMP/every")" = "$(printf '1\t7200000\t%s' \
         'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 7200000 3600001')" ]
-rm -f "$TMP/every"
-rm -f "$TMP/k.pgn"
+rm -f "$TMP/every" "$TMP/k.pgn"
+
+# 8 games of 7.4 MB, each under the 8 MiB in which --jobs looks for a cut: read by the
+# pipeline, not the serial run.  A worker whose chunk's output passes 8 MB within a game
+# writes it out once the chunks before it are written (fen --every --format json, -j2:
+# 248 MB before, ~150 MB now: the calling thread's own chunks still hold theirs).
+i=1
+while [ $i -le 8 ]; do printf '[Event "k%d"]\n\n' $i; knights 940000 /dev/stdout | tail -n +3; echo; i=$((i + 1)); done >"$TMP/k8.pgn"
+measure "$PGNKIT" fen --every --format json -j2 -q --no-progress "$TMP/k8.pgn"
+check "8 games of 7.4 MB, fen --every --format json -j2: exit 0" [ "$mrc" = 0 ]
+check "8 games of 7.4 MB, fen --every --format json -j2: peak RSS $kb KB under 200 MB" \
+    [ "$kb" -lt 204800 ]
+rm -f "$TMP/k8.pgn"
 
 # --range deep into a file with no sync point before START (chess.com's style: a clock
 # comment on every movetext line, the result on the last one): the reader starts at
