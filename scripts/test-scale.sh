@@ -13,20 +13,20 @@
 # Each merged output must equal the single run byte for byte (also after sorting both by
 # the (file, offset) key), and `pgnkit summary` of the pieces must equal the single
 # run's --summary-json (time and ranges aside), exit status included.  Everything
-# started here is stopped by its process id at the end.
+# started here runs in a process group of its own and is stopped at the end, with a
+# bounded wait (tests/cli/lib/procs.sh); a group left running fails the test.
 set -u
 BIN=$1
 cd "$(dirname "$0")/.."
 PGNKIT=$(pwd)/$BIN
 export PGNKIT
 . tests/cli/lib/common.sh
+. tests/cli/lib/procs.sh
 PY=/usr/bin/python3 # Debian's python, which has python3-distributed
 SCALE_MB=${SCALE_MB:-100}
 RANGES=${SCALE_RANGES:-8}
-started="" # process ids to stop
 stop_all() {
-    for p in $started; do kill "$p" 2>/dev/null; done
-    for p in $started; do wait "$p" 2>/dev/null; done
+    stop_all_procs
     rm -rf "$TMP"
 }
 trap stop_all EXIT
@@ -82,15 +82,13 @@ else
     W=$TMP/dask
     mkdir -p "$W"
     cd "$W" || exit 2
-    dask scheduler --host 127.0.0.1 --port 0 --no-dashboard \
-        --scheduler-file "$W/scheduler.json" >"$W/scheduler.log" 2>&1 &
-    started="$started $!"
+    spawn dask scheduler --host 127.0.0.1 --port 0 --no-dashboard \
+        --scheduler-file "$W/scheduler.json" >"$W/scheduler.log" 2>&1
     for _ in $(seq 100); do [ -s "$W/scheduler.json" ] && break; sleep 0.2; done
     for k in 1 2; do
-        dask worker --scheduler-file "$W/scheduler.json" --host 127.0.0.1 \
+        spawn dask worker --scheduler-file "$W/scheduler.json" --host 127.0.0.1 \
             --nthreads 1 --no-nanny --no-dashboard --local-directory "$W/w$k" \
-            --name "pgnkit-worker-$k" >"$W/worker$k.log" 2>&1 &
-        started="$started $!"
+            --name "pgnkit-worker-$k" >"$W/worker$k.log" 2>&1
     done
     cd - >/dev/null || exit 2
     addr=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["address"])' "$W/scheduler.json")
@@ -150,8 +148,8 @@ StrictModes no
 PermitRootLogin prohibit-password
 AllowUsers $(id -un)
 CONF
-        /usr/sbin/sshd -D -e -f "$S/sshd_config" >"$S/sshd.log" 2>&1 &
-        pid=$!
+        spawn /usr/sbin/sshd -D -e -f "$S/sshd_config" >"$S/sshd.log" 2>&1
+        pid=$spawned
         # Alive is not listening: on a slow machine the first connection raced the bind
         # (CI saw "ssh ... echo hello" fail while the later parallel run got through).
         # sshd -e logs "Server listening on 127.0.0.1 port N." once it accepts.
@@ -162,11 +160,10 @@ CONF
             tries=$((tries + 1))
         done
         if kill -0 "$pid" 2>/dev/null && grep -q "Server listening" "$S/sshd.log"; then
-            started="$started $pid"
             sshd_up=$port
             break
         fi
-        kill "$pid" 2>/dev/null
+        stop_group "$pid"
     done
     cat >"$S/config" <<CONF
 Host pgnkit-loopback
@@ -225,5 +222,7 @@ CONF
     strip "$TMP/ref-par.json" >"$TMP/b.json"
     check "parallel --sshlogin: pgnkit summary of the pieces equals the single run's" cmp -s "$TMP/a.json" "$TMP/b.json"
 fi
+stop_all_procs
+check "every process started here stopped on SIGTERM within ${STOP_WAIT}s" [ "$procs_left" = 0 ]
 echo "test-scale: $(($(date +%s) - t0)) s"
 finish

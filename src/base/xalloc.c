@@ -1,14 +1,33 @@
-/* xalloc.c - the one out-of-memory policy: print and abort. */
+/* xalloc.c - the one out-of-memory policy: print, then end as the program chose. */
 #include "base/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void out_of_memory(size_t size)
+static void (*failure_end)(void);
+
+void xalloc_on_failure(void (*end)(void))
 {
-    fprintf(stderr, "pgnkit: out of memory (%zu bytes)\n", size);
+    failure_end = end;
+}
+
+_Noreturn void xalloc_fail(const char *what, size_t size)
+{
+    /* Formatted on the stack and written at once: stdio may want memory there is not. */
+    char msg[160];
+    int n = what ? snprintf(msg, sizeof msg, "pgnkit: out of memory (%s)\n", what)
+                 : snprintf(msg, sizeof msg, "pgnkit: out of memory (%zu bytes)\n", size);
+    if (n > 0)
+        fwrite(msg, 1, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1, stderr);
+    if (failure_end)
+        failure_end();
     abort();
+}
+
+static _Noreturn void out_of_memory(size_t size)
+{
+    xalloc_fail(NULL, size);
 }
 
 void *xmalloc(size_t size)

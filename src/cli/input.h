@@ -29,10 +29,22 @@ struct input {
     /* The memory decoding the current member takes: the decoder's window and state
      * (source_decoder_bytes) and the read-ahead's blocks; 0 for plain text. */
     size_t decoder_bytes;
+    /* The current member's first bytes, read ahead of the reader by input_member_small
+     * and handed to it first: peek[peek_pos, peek_len), then -1 with peek_errno if
+     * reading them failed. */
+    char *peek;
+    size_t peek_len, peek_pos;
+    int peek_errno;
 };
 
 /** Read from the input's (decompressing) source, counting the bytes for progress. */
 ssize_t input_source_read(struct input *in, char *buf, size_t cap);
+
+/** Whether the current member of an archive ends within its first `bytes` bytes (not
+ *  counting the first member of a plain input: false).  They are read now, on this
+ *  thread, and handed to the reader first: a run may then read a small member alone
+ *  rather than start threads for it. */
+bool input_member_small(struct input *in, size_t bytes);
 
 /*
  * Returns 0, or -1 after printing why (no such file, a directory, unreadable, no PGN

@@ -9,8 +9,12 @@
 #include "base/xalloc.h"
 
 struct jparse {
-    const char *p, *end;
+    const char *begin, *p, *end;
     const char *err;
+    /* json_parse_items: the top-level member whose array items go to item() */
+    const char *key;
+    int (*item)(void *ctx, const struct jval *v);
+    void *ctx;
 };
 
 static void jskip(struct jparse *j)
@@ -67,6 +71,38 @@ static bool jstring(struct jparse *j, char **out)
     return true;
 }
 
+/* The array at j->p, each item handed to j->item and freed. */
+static bool jitems(struct jparse *j, int depth)
+{
+    j->p++;
+    jskip(j);
+    if (j->p < j->end && *j->p == ']') {
+        j->p++;
+        return true;
+    }
+    for (;;) {
+        struct jval item;
+        memset(&item, 0, sizeof item);
+        bool ok = jvalue(j, &item, depth + 1);
+        int stop = ok ? j->item(j->ctx, &item) : 0;
+        json_free(&item);
+        if (!ok)
+            return false;
+        if (stop)
+            return jfail(j, "");
+        jskip(j);
+        if (j->p < j->end && *j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (j->p < j->end && *j->p == ']') {
+            j->p++;
+            return true;
+        }
+        return jfail(j, "',' or ']' was expected");
+    }
+}
+
 static bool jcontainer(struct jparse *j, struct jval *v, bool object, int depth)
 {
     v->type = object ? J_OBJ : J_ARR;
@@ -94,9 +130,18 @@ static bool jcontainer(struct jparse *j, struct jval *v, bool object, int depth)
                 return jfail(j, "':' was expected");
             j->p++;
         }
-        v->count++;
-        if (!jvalue(j, item, depth + 1))
-            return false;
+        if (object && depth == 0 && j->key && strcmp(v->keys[v->count], j->key) == 0 &&
+            (jskip(j), j->p < j->end && *j->p == '[')) {
+            item->type = J_ARR;
+            item->at = (size_t)(j->p - j->begin);
+            v->count++;
+            if (!jitems(j, depth + 1))
+                return false;
+        } else {
+            v->count++;
+            if (!jvalue(j, item, depth + 1))
+                return false;
+        }
         jskip(j);
         if (j->p < j->end && *j->p == ',') {
             j->p++;
@@ -117,6 +162,7 @@ static bool jvalue(struct jparse *j, struct jval *v, int depth)
         return jfail(j, "nested too deep");
     if (j->p >= j->end)
         return jfail(j, "a value was expected");
+    v->at = (size_t)(j->p - j->begin);
     char c = *j->p;
     if (c == '{' || c == '[')
         return jcontainer(j, v, c == '{', depth);
@@ -146,7 +192,14 @@ static bool jvalue(struct jparse *j, struct jval *v, int depth)
     if (n == 0 || *e || errno)
         return jfail(j, "a value was expected");
     v->type = J_NUM;
-    v->u = strspn(tmp, "0123456789") == n ? strtoull(tmp, NULL, 10) : (unsigned long long)v->num;
+    if (strspn(tmp, "0123456789") == n) {
+        errno = 0;
+        v->u = strtoull(tmp, NULL, 10);
+        v->whole = errno == 0;
+    } else {
+        /* Not a count: no cast of a negative or huge double (undefined), read as 0. */
+        v->u = 0;
+    }
     j->p += n;
     return true;
 }
@@ -173,8 +226,22 @@ const struct jval *json_get(const struct jval *o, const char *key)
 
 const char *json_parse(const char *text, size_t len, struct jval *v)
 {
+    return json_parse_items(text, len, v, NULL, NULL, NULL);
+}
+
+size_t json_line_of(const char *text, size_t at)
+{
+    size_t line = 1;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + at - p))) != NULL; p++)
+        line++;
+    return line;
+}
+
+const char *json_parse_items(const char *text, size_t len, struct jval *v, const char *key,
+                             int (*item)(void *ctx, const struct jval *v), void *ctx)
+{
     memset(v, 0, sizeof *v);
-    struct jparse j = {text, text + len, NULL};
+    struct jparse j = {text, text, text + len, NULL, key, item, ctx};
     if (!jvalue(&j, v, 0))
         return j.err ? j.err : "not JSON";
     jskip(&j);

@@ -19,12 +19,22 @@ struct jval {
     struct jval *items;   /* J_ARR, J_OBJ (values) */
     char **keys;          /* J_OBJ */
     size_t count;
+    size_t at;            /* the byte offset of its first byte in the text */
+    bool whole;           /* J_NUM: digits only, within 64 bits: exactly u */
 };
 
 /* Parse the one value in text[0, len) into *v (free with json_free, also after a
  * failure).  Returns NULL, or why it is not JSON. */
 const char *json_parse(const char *text, size_t len, struct jval *v);
 void json_free(struct jval *v);
+/* json_parse, except that each item of the array that is the value of member `key` of
+ * the top-level object goes to item(ctx, v) as soon as it is read, and is freed after:
+ * that array is never held (it stays empty in *v).  A nonzero return of item stops the
+ * parse, which then returns "" (item said why). */
+const char *json_parse_items(const char *text, size_t len, struct jval *v, const char *key,
+                             int (*item)(void *ctx, const struct jval *v), void *ctx);
+/* The line (from 1) of byte offset at of text. */
+size_t json_line_of(const char *text, size_t at);
 /* The value of key in object o, or NULL. */
 const struct jval *json_get(const struct jval *o, const char *key);
 

@@ -15,6 +15,7 @@ int main(int argc, char **argv)
     /* Before anything is opened: no input, output or temporary file may become fd 0, 1
      * or 2 (with 2>&- the diagnostics would go into it). */
     output_guard_std_fds();
+    output_exit_on_out_of_memory();
     /* A closed standard output is a write error (EPIPE), handled quietly in output.c,
      * not a death by signal; a file past `ulimit -f` is one too (EFBIG), with a message
      * and the temporary file removed. */

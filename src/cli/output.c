@@ -124,6 +124,25 @@ static void install_cleanup_handlers(void)
     }
 }
 
+/* Out of memory on any thread (xalloc_on_failure): the temporary files removed and exit
+ * status 2 at once, the other threads not waited for (they may want memory too) and
+ * nothing flushed: an abort was a death by SIGABRT, which scripts take for a crash.  The
+ * cleanup signals are blocked first, so that their handler does not race this one. */
+static _Noreturn void die_out_of_memory(void)
+{
+    sigset_t set;
+    cleanup_signal_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    for (size_t i = 0; i < cleanup_count; i++)
+        unlink(cleanup_paths[i]);
+    _exit(2);
+}
+
+void output_exit_on_out_of_memory(void)
+{
+    xalloc_on_failure(die_out_of_memory);
+}
+
 /* With the signals blocked: path is now a temporary file to remove on a signal. */
 static void arm_cleanup(const char *path)
 {

@@ -85,4 +85,8 @@ void output_flush_stderr(struct buf *b);
 void output_block_signals(sigset_t *saved);
 void output_restore_signals(const sigset_t *saved);
 
+/** Out of memory, on any thread, ends the run with exit status 2 and the temporary
+ *  files removed (xalloc_on_failure), not with SIGABRT.  Once, before any thread. */
+void output_exit_on_out_of_memory(void);
+
 #endif

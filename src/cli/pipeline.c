@@ -168,10 +168,17 @@ static double seconds_now(void)
 }
 
 /* A thread's own tools. */
+struct pipeline;
+struct chunk;
+
 struct lane {
     struct game_replayer *replayer;
     struct pgn_reader *reader;
     bool reads; /* the calling thread's: the one that fills chunks */
+    /* What it replays now, for spill_midgame. */
+    struct pipeline *p;
+    struct chunk *chunk;
+    uint64_t seq;
 };
 
 struct pipeline {
@@ -529,6 +536,9 @@ static void work_one(struct pipeline *p, struct lane *lane)
         replay = await_number(p, c, seq, lane);
     }
     if (replay) {
+        lane->p = p;
+        lane->chunk = c;
+        lane->seq = seq;
         pthread_mutex_unlock(&p->lock);
         for (size_t i = 0; i < c->game_count; i++) {
             c->games[i].index += c->at.games;
@@ -551,9 +561,42 @@ static void work_one(struct pipeline *p, struct lane *lane)
         pthread_cond_broadcast(&p->work_done);
 }
 
+/*
+ * A worker's chunk whose output passed SPILL_BYTES within one game (a game of megabytes
+ * in parts: fen --every --format json writes ~15 bytes per byte read) writes it out
+ * itself between the game's parts, once every chunk before it is written: the ring
+ * holds no more than SPILL_BYTES of such a chunk's output (8 games of 7.4 MB, -j2:
+ * 248 MB before).  Meanwhile the flusher waits for this chunk, the next to write, so
+ * the output is this thread's.  Not the calling thread's lane, which the workers may
+ * need for a join while it waited; not when the route places a game's output whole.
+ */
+enum { SPILL_BYTES = 8 << 20 };
+
+static void spill_midgame(void *ctx)
+{
+    struct lane *lane = ctx;
+    struct pipeline *p = lane->p;
+    if (!p || lane->reads || route_defers(p->cfg) ||
+        lane->chunk->output.out.len < SPILL_BYTES)
+        return;
+    pthread_mutex_lock(&p->lock);
+    while (p->next_flush != lane->seq && !p->flush_rc && !p->flusher_done)
+        pthread_cond_wait(&p->slot_freed, &p->lock);
+    bool mine = p->next_flush == lane->seq && !p->flush_rc && !p->flusher_done;
+    pthread_mutex_unlock(&p->lock);
+    if (mine && output_flush(p->route->out, &lane->chunk->output.out) != 0) {
+        pthread_mutex_lock(&p->lock);
+        p->flush_rc = 2;
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
 static bool lane_open(struct lane *lane, const struct config *cfg, const char *name)
 {
+    memset(lane, 0, sizeof *lane);
     lane->replayer = replayer_for(cfg);
+    if (lane->replayer)
+        game_replayer_between_parts(lane->replayer, spill_midgame, lane);
     lane->reader = pgn_reader_from_memory(NULL, 0, name, &cfg->limits);
     pgn_reader_keep_tokens(lane->reader, true);
     lane->reads = false;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/split.h"
+#include "base/ctrl.h"
 #include "base/xalloc.h"
 
 
@@ -77,9 +78,10 @@ static void write_invalid(struct buf *dst, const struct game_record *rec)
     }
     buf_release(&line);
     if (g->skipped || !g->text) {
-        buf_printf(dst, "; pgnkit: the game's %llu bytes at offset %llu of %s are not copied "
-                        "(it was skipped)\n\n",
-                   (unsigned long long)g->bytes, (unsigned long long)g->offset, g->file);
+        buf_printf(dst, "; pgnkit: the game's %llu bytes at offset %llu of ",
+                   (unsigned long long)g->bytes, (unsigned long long)g->offset);
+        ctrl_put_line(dst, g->file, strlen(g->file)); /* a line end would end the comment */
+        buf_puts(dst, " are not copied (it was skipped)\n\n");
         return;
     }
     buf_append(dst, g->text, g->bytes);

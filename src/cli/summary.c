@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "cli/summary.h"
+#include "cli/shown.h"
 #include "base/xalloc.h"
+
+const struct run_stats summary_zero_stats;
 
 const char *const drop_reason_names[DROP_REASON_COUNT] = {"invalid", "duplicate", "not selected"};
 const char *const drop_reason_keys[DROP_REASON_COUNT] = {"invalid", "duplicate", "not_selected"};
@@ -91,9 +94,15 @@ void summary_add_file(struct summary *s, const char *name, uint64_t bytes)
     xgrow((void **)&s->files, &s->file_cap, s->file_count + 1, sizeof *s->files);
     struct summary_file *f = &s->files[s->file_count++];
     f->name = name;
-    f->stats = s->total;
-    stats_sub(&f->stats, &s->file_start);
+    struct run_stats st = s->total;
+    stats_sub(&st, &s->file_start);
     s->file_start = s->total;
+    f->stats = &summary_zero_stats;
+    if (memcmp(&st, &summary_zero_stats, sizeof st) != 0) {
+        struct run_stats *kept = xmalloc(sizeof *kept);
+        *kept = st;
+        f->stats = kept;
+    }
 }
 
 /* "; 12 written, 3 dropped (2 invalid, 1 duplicate, 0 not selected)": where the games
@@ -163,7 +172,7 @@ static void print_total(const struct summary *s, const struct config *cfg)
 static void print_report(const struct summary *s, const struct config *cfg)
 {
     for (size_t i = 0; i < s->file_count; i++)
-        print_counts(s->files[i].name, &s->files[i].stats, 0, cfg);
+        print_counts(shown(s->files[i].name), s->files[i].stats, 0, cfg);
     for (int c = 0; c < DIAG_CODE_COUNT; c++) {
         if (!s->total.by_code[c])
             continue;
@@ -186,6 +195,9 @@ void summary_print(const struct summary *s, const struct config *cfg)
 void summary_release(struct summary *s)
 {
     summary_examples_release(&s->examples);
+    for (size_t i = 0; i < s->file_count; i++)
+        if (s->files[i].stats != &summary_zero_stats)
+            free((void *)s->files[i].stats);
     free(s->files);
 }
 

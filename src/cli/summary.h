@@ -49,10 +49,14 @@ void summary_note_example(struct summary_examples *ex, const struct pgn_game *g,
                           const struct diag *d);
 void summary_examples_release(struct summary_examples *ex);
 
+/* A file's counts are kept only when it has any (an archive of 160,000 empty members
+ * kept ~450 bytes of zeros each): stats points at summary_zero_stats otherwise.  A run's
+ * summary owns the others (summary_release); a merged one borrows them. */
 struct summary_file {
     const char *name;
-    struct run_stats stats;
+    const struct run_stats *stats;
 };
+extern const struct run_stats summary_zero_stats;
 
 /* Whether the counts are a whole run's: the summary line says when they are not. */
 enum summary_end {

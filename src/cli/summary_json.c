@@ -68,7 +68,7 @@ int summary_write_json(const struct summary *s, const struct config *cfg)
             buf_printf(&b, ",\"range\":[%llu,null],", (unsigned long long)cfg->range.start);
         else
             buf_puts(&b, ",\"range\":null,");
-        put_stats(&b, &s->files[i].stats);
+        put_stats(&b, s->files[i].stats);
         buf_putc(&b, '}');
     }
     buf_puts(&b, "]}\n");
@@ -86,122 +86,177 @@ int summary_write_json(const struct summary *s, const struct config *cfg)
 
 /* ---- merging ---- */
 
+/*
+ * Every files entry of every summary is kept as it is read (one entry: its name, its
+ * piece of the file and its counts; the JSON tree of a summary is never held whole:
+ * json_parse_items), then sorted by name and start: entries of one file are adjacent,
+ * their overlaps are between neighbours, and n entries cost n log n (a name looked up
+ * in a list and each piece checked against every other was quadratic: 100,000 entries
+ * took 301 s).
+ */
 struct piece {
     uint64_t start, end; /* [start, end); a whole-file run: [0, UINT64_MAX) */
     bool whole;
     const char *from;    /* the summary file it came from */
 };
 
-struct merged_file {
+struct entry {
     char *name;
+    struct piece piece;
+    size_t seq;          /* in reading order: files are reported in their first entry's */
     struct run_stats stats;
-    struct piece *pieces;
-    size_t piece_count, piece_cap;
 };
 
 struct merge {
     struct summary sum;
-    struct merged_file *files;
-    size_t file_count, file_cap;
+    struct entry *entries;
+    size_t entry_count, entry_cap;
 };
 
-static bool read_stats(const struct jval *o, struct run_stats *st, const char **why)
+/* A summary being read: where errors point. */
+struct reading {
+    struct merge *m;
+    const char *path, *text;
+};
+
+/* "pgnkit: summary: PATH:LINE: " then the message. */
+static void reading_error(const struct reading *r, const struct jval *at, const char *fmt,
+                          const char *what)
+{
+    fprintf(stderr, "pgnkit: summary: %s:%zu: ", shown(r->path),
+            json_line_of(r->text, at ? at->at : 0));
+    fprintf(stderr, fmt, what);
+    fputc('\n', stderr);
+}
+
+/* A count: a whole number from 0 to 2^64 - 1 (-1, 1.5, 1e3 or 2^64 are none). */
+static bool read_count(const struct reading *r, const struct jval *v, const char *key,
+                       uint64_t *out)
+{
+    if (v->type != J_NUM || !v->whole) {
+        reading_error(r, v, "\"%s\" is not a count (a whole number from 0 to 2^64 - 1)", key);
+        return false;
+    }
+    *out = v->u;
+    return true;
+}
+
+/* An optional count: absent is dflt. */
+static bool read_count_or(const struct reading *r, const struct jval *o, const char *key,
+                          uint64_t dflt, uint64_t *out)
+{
+    const struct jval *v = o && o->type == J_OBJ ? json_get(o, key) : NULL;
+    *out = dflt;
+    return !v || read_count(r, v, key, out);
+}
+
+/* The counts of object o; false after saying why (a key lacking sets *lacks instead). */
+static bool read_stats(const struct reading *r, const struct jval *o, struct run_stats *st,
+                       const char **lacks)
 {
     static const char *const counts[] = {"games", "plies", "bytes"};
     uint64_t *fields[] = {&st->games, &st->plies, &st->bytes};
     for (int k = 0; k < 3; k++) {
         const struct jval *v = json_get(o, counts[k]);
-        if (!v || v->type != J_NUM) {
-            *why = counts[k];
+        if (!v) {
+            *lacks = counts[k];
             return false;
         }
-        *fields[k] = v->u;
+        if (!read_count(r, v, counts[k], fields[k]))
+            return false;
     }
-    const struct jval *v = json_get(o, "error_diags");
-    st->error_diags = v && v->type == J_NUM ? v->u : 0;
-    v = json_get(o, "warning_diags");
-    st->warning_diags = v && v->type == J_NUM ? v->u : 0;
-    /* Summaries written before "written" and "dropped" existed: every game written. */
-    v = json_get(o, "written");
-    st->written = v && v->type == J_NUM ? v->u : st->games;
+    if (!read_count_or(r, o, "error_diags", 0, &st->error_diags) ||
+        !read_count_or(r, o, "warning_diags", 0, &st->warning_diags) ||
+        /* Summaries written before "written" and "dropped" existed: every game written. */
+        !read_count_or(r, o, "written", st->games, &st->written))
+        return false;
     const struct jval *dr = json_get(o, "dropped");
-    for (int i = 0; i < DROP_REASON_COUNT; i++) {
-        v = dr && dr->type == J_OBJ ? json_get(dr, drop_reason_keys[i]) : NULL;
-        st->dropped[i] = v && v->type == J_NUM ? v->u : 0;
-    }
+    for (int i = 0; i < DROP_REASON_COUNT; i++)
+        if (!read_count_or(r, dr, drop_reason_keys[i], 0, &st->dropped[i]))
+            return false;
     const struct jval *bs = json_get(o, "by_status");
     if (!bs || bs->type != J_OBJ) {
-        *why = "by_status";
+        *lacks = "by_status";
         return false;
     }
-    for (int i = 0; i < 4; i++) {
-        v = json_get(bs, status_keys[i]);
-        st->by_status[i] = v && v->type == J_NUM ? v->u : 0;
-    }
+    for (int i = 0; i < 4; i++)
+        if (!read_count_or(r, bs, status_keys[i], 0, &st->by_status[i]))
+            return false;
     const struct jval *bc = json_get(o, "by_code");
     if (!bc || bc->type != J_OBJ) {
-        *why = "by_code";
+        *lacks = "by_code";
         return false;
     }
-    for (size_t i = 0; i < bc->count; i++)
+    for (size_t i = 0; i < bc->count; i++) {
+        uint64_t n;
+        if (!read_count(r, &bc->items[i], bc->keys[i], &n))
+            return false;
         for (int c = 0; c < DIAG_CODE_COUNT; c++)
             if (strcmp(bc->keys[i], diag_code_name((enum diag_code)c)) == 0)
-                st->by_code[c] += bc->items[i].u;
+                st->by_code[c] += n;
+    }
     return true;
 }
 
-static struct merged_file *file_named(struct merge *m, const char *name)
+/* to += from, false when a count would pass 2^64 - 1 (to is then unchanged). */
+_Static_assert(sizeof(struct run_stats) % sizeof(uint64_t) == 0, "run_stats: counts only");
+static bool stats_add_checked(struct run_stats *to, const struct run_stats *from)
 {
-    for (size_t i = 0; i < m->file_count; i++)
-        if (strcmp(m->files[i].name, name) == 0)
-            return &m->files[i];
-    xgrow((void **)&m->files, &m->file_cap, m->file_count + 1, sizeof *m->files);
-    struct merged_file *f = &m->files[m->file_count++];
-    memset(f, 0, sizeof *f);
-    f->name = xstrndup(name, strlen(name));
-    return f;
+    enum { N = sizeof(struct run_stats) / sizeof(uint64_t) };
+    uint64_t a[N], b[N];
+    memcpy(a, to, sizeof a);
+    memcpy(b, from, sizeof b);
+    for (size_t i = 0; i < N; i++)
+        if (__builtin_add_overflow(a[i], b[i], &a[i]))
+            return false;
+    memcpy(to, a, sizeof a);
+    return true;
 }
 
-/* Add one piece of f; -1 after saying which earlier piece covers the same bytes. */
-static int add_piece(struct merged_file *f, struct piece p)
+/* The range of a files entry: null (a whole-file run) or [START, END or null], START <=
+ * END. */
+static bool read_range(const struct reading *r, const struct jval *range, struct piece *p)
 {
-    for (size_t i = 0; i < f->piece_count; i++) {
-        const struct piece *q = &f->pieces[i];
-        bool overlap = p.whole || q->whole || (p.start < q->end && q->start < p.end);
-        if (!overlap)
-            continue;
-        fprintf(stderr, "pgnkit: summary: %s and %s both cover bytes of %s (%s overlap): each "
-                        "part of a file may be counted once\n", shown(q->from), shown(p.from), shown(f->name),
-                p.whole || q->whole ? "a whole-file run and another run" : "ranges that");
-        return -1;
+    if (!range || range->type == J_NULL)
+        return true;
+    uint64_t start, end = UINT64_MAX;
+    if (range->type != J_ARR || range->count != 2) {
+        reading_error(r, range, "%s", "\"range\" is not null nor [START, END or null]");
+        return false;
     }
-    xgrow((void **)&f->pieces, &f->piece_cap, f->piece_count + 1, sizeof *f->pieces);
-    f->pieces[f->piece_count++] = p;
-    return 0;
+    if (!read_count(r, &range->items[0], "range", &start) ||
+        (range->items[1].type != J_NULL && !read_count(r, &range->items[1], "range", &end)))
+        return false;
+    if (end < start) {
+        reading_error(r, range, "%s", "\"range\" is reversed: END is before START");
+        return false;
+    }
+    *p = (struct piece){.start = start, .end = end, .whole = false, .from = r->path};
+    return true;
 }
 
-static int merge_file_entry(struct merge *m, const struct jval *e, const char *from)
+/* One files entry, as json_parse_items hands it: nonzero after saying why it is bad. */
+static int merge_file_entry(void *ctx, const struct jval *e)
 {
-    const struct jval *name = json_get(e, "name"), *range = json_get(e, "range");
+    const struct reading *r = ctx;
+    struct merge *m = r->m;
+    const struct jval *name = json_get(e, "name");
     struct run_stats st;
     memset(&st, 0, sizeof st);
-    const char *why = NULL;
-    if (!name || name->type != J_STR || !read_stats(e, &st, &why)) {
-        fprintf(stderr, "pgnkit: summary: %s: a files entry lacks \"%s\"\n", shown(from),
-                why ? why : "name");
+    const char *lacks = NULL;
+    if (!name || name->type != J_STR || !read_stats(r, e, &st, &lacks)) {
+        if (lacks || !name || name->type != J_STR)
+            reading_error(r, e, "a files entry lacks \"%s\"", lacks ? lacks : "name");
         return -1;
     }
-    struct piece p = {.start = 0, .end = UINT64_MAX, .whole = true, .from = from};
-    if (range && range->type == J_ARR && range->count == 2) {
-        p.whole = false;
-        p.start = range->items[0].u;
-        p.end = range->items[1].type == J_NULL ? UINT64_MAX : range->items[1].u;
-    }
-    struct merged_file *f = file_named(m, name->str);
-    /* An empty range covers no bytes: it overlaps nothing. */
-    if ((p.whole || p.start < p.end) && add_piece(f, p) != 0)
+    struct piece p = {.start = 0, .end = UINT64_MAX, .whole = true, .from = r->path};
+    if (!read_range(r, json_get(e, "range"), &p))
         return -1;
-    run_stats_add(&f->stats, &st);
+    xgrow((void **)&m->entries, &m->entry_cap, m->entry_count + 1, sizeof *m->entries);
+    struct entry *en = &m->entries[m->entry_count];
+    *en = (struct entry){.name = xstrndup(name->str, strlen(name->str)), .piece = p,
+                         .seq = m->entry_count, .stats = st};
+    m->entry_count++;
     return 0;
 }
 
@@ -219,40 +274,130 @@ static int merge_one(struct merge *m, const char *path)
     while ((len = fread(chunk, 1, sizeof chunk, fp)) > 0)
         buf_append(&b, chunk, len);
     fclose(fp);
+    const char *text = b.data ? b.data : "";
+    struct reading r = {m, path, text};
     struct jval root;
-    const char *bad = json_parse(b.data ? b.data : "", b.len, &root);
+    size_t entries_before = m->entry_count;
+    const char *bad = json_parse_items(text, b.len, &root, "files", merge_file_entry, &r);
     int rc = -1;
-    const char *why = NULL;
+    const char *lacks = NULL;
     struct run_stats st;
     memset(&st, 0, sizeof st);
-    if (bad || root.type != J_OBJ) {
+    if (bad && !*bad) {
+        /* a files entry said why */
+    } else if (bad || root.type != J_OBJ) {
         fprintf(stderr, "pgnkit: summary: %s is no summary object: %s\n", shown(path),
                 bad ? bad : "not a JSON object");
-    } else if (!read_stats(&root, &st, &why)) {
-        fprintf(stderr, "pgnkit: summary: %s lacks \"%s\" (not written by --summary-json?)\n",
-                shown(path), why);
+    } else if (!read_stats(&r, &root, &st, &lacks)) {
+        if (lacks)
+            fprintf(stderr, "pgnkit: summary: %s lacks \"%s\" (not written by --summary-json?)\n",
+                    shown(path), lacks);
+    } else if (!stats_add_checked(&m->sum.total, &st)) {
+        fprintf(stderr, "pgnkit: summary: %s: the counts add up past 2^64 - 1\n", shown(path));
     } else {
-        const struct jval *secs = json_get(&root, "seconds"), *files = json_get(&root, "files");
+        const struct jval *secs = json_get(&root, "seconds");
+        m->sum.seconds += secs && secs->type == J_NUM ? secs->num : 0;
         rc = 0;
-        for (size_t i = 0; files && files->type == J_ARR && i < files->count && rc == 0; i++)
-            rc = merge_file_entry(m, &files->items[i], path);
-        if (rc == 0) {
-            run_stats_add(&m->sum.total, &st);
-            m->sum.seconds += secs && secs->type == J_NUM ? secs->num : 0;
-        }
     }
+    if (rc != 0) /* none of a bad summary's entries count */
+        while (m->entry_count > entries_before)
+            free(m->entries[--m->entry_count].name);
     json_free(&root);
     buf_release(&b);
     return rc;
 }
 
+static int by_name_start(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    if (x->piece.start != y->piece.start)
+        return x->piece.start < y->piece.start ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* -1 after saying which two pieces cover the same bytes of name (earlier one first). */
+static int overlap_error(const char *name, const struct entry *a, const struct entry *b)
+{
+    if (a->seq > b->seq) {
+        const struct entry *t = a;
+        a = b;
+        b = t;
+    }
+    bool whole = a->piece.whole || b->piece.whole;
+    fprintf(stderr, "pgnkit: summary: %s and %s both cover bytes of %s (%s overlap): each "
+                    "part of a file may be counted once\n", shown(a->piece.from),
+            shown(b->piece.from), shown(name),
+            whole ? "a whole-file run and another run" : "ranges that");
+    return -1;
+}
+
+struct file_order {
+    size_t first_seq, entry; /* the first entry of a file, by reading order */
+};
+
+static int by_seq(const void *a, const void *b)
+{
+    const struct file_order *x = a, *y = b;
+    return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
+}
+
+/* The entries added up per file, in the order files were first met; -1 on an overlap
+ * or a count past 2^64 - 1. */
+static int merge_entries(struct merge *m)
+{
+    qsort(m->entries, m->entry_count, sizeof *m->entries, by_name_start);
+    struct file_order *order = xcalloc(m->entry_count + 1, sizeof *order);
+    size_t files = 0;
+    int rc = 0;
+    for (size_t i = 0; i < m->entry_count && rc == 0;) {
+        size_t j = i;
+        const struct entry *last = NULL; /* the covering piece reaching furthest */
+        order[files] = (struct file_order){m->entries[i].seq, i};
+        for (; j < m->entry_count && strcmp(m->entries[j].name, m->entries[i].name) == 0; j++) {
+            const struct entry *e = &m->entries[j];
+            if (e->seq < order[files].first_seq)
+                order[files].first_seq = e->seq;
+            if (j > i && !stats_add_checked(&m->entries[i].stats, &e->stats)) {
+                fprintf(stderr, "pgnkit: summary: the counts of %s add up past 2^64 - 1\n",
+                        shown(e->name));
+                rc = -1;
+                break;
+            }
+            /* An empty range covers no bytes: it overlaps nothing. */
+            if (!e->piece.whole && e->piece.start == e->piece.end)
+                continue;
+            if (last && (e->piece.whole || last->piece.whole || e->piece.start < last->piece.end)) {
+                rc = overlap_error(e->name, last, e);
+                break;
+            }
+            if (!last || e->piece.end > last->piece.end)
+                last = e;
+        }
+        files++;
+        i = j;
+    }
+    if (rc == 0) {
+        qsort(order, files, sizeof *order, by_seq);
+        for (size_t k = 0; k < files; k++) {
+            const struct entry *e = &m->entries[order[k].entry];
+            xgrow((void **)&m->sum.files, &m->sum.file_cap, m->sum.file_count + 1,
+                  sizeof *m->sum.files);
+            m->sum.files[m->sum.file_count++] =
+                (struct summary_file){.name = e->name, .stats = &e->stats};
+        }
+    }
+    free(order);
+    return rc;
+}
+
 static void merge_release(struct merge *m)
 {
-    for (size_t i = 0; i < m->file_count; i++) {
-        free(m->files[i].name);
-        free(m->files[i].pieces);
-    }
-    free(m->files);
+    for (size_t i = 0; i < m->entry_count; i++)
+        free(m->entries[i].name);
+    free(m->entries);
     free(m->sum.files);
 }
 
@@ -326,13 +471,9 @@ int cmd_summary(int argc, char **argv)
     for (size_t i = 0; i < npaths && status == 0; i++)
         if (merge_one(&m, paths[i]) != 0)
             status = 2;
+    if (status == 0 && merge_entries(&m) != 0)
+        status = 2;
     if (status == 0) {
-        for (size_t i = 0; i < m.file_count; i++) {
-            xgrow((void **)&m.sum.files, &m.sum.file_cap, m.sum.file_count + 1,
-                  sizeof *m.sum.files);
-            m.sum.files[m.sum.file_count++] =
-                (struct summary_file){.name = m.files[i].name, .stats = m.files[i].stats};
-        }
         if (json) {
             cfg.summary_json = "-";
             if (summary_write_json(&m.sum, &cfg) != 0)

@@ -15,6 +15,7 @@
 
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/shown.h"
 #include "base/xalloc.h"
 
 /* ---- one game ---- */
@@ -206,9 +207,9 @@ void report_read_error(const struct input *in, const struct diag *err)
     /* A decoder's own words (truncated gzip, ...) say more than the read error. */
     const char *why = input_error(in);
     if (why)
-        fprintf(stderr, "pgnkit: %s: %s\n", in->name, why);
+        fprintf(stderr, "pgnkit: %s: %s\n", shown(in->name), shown(why));
     else
-        fprintf(stderr, "pgnkit: %s\n", err->message);
+        fprintf(stderr, "pgnkit: %s\n", shown(err->message));
 }
 
 static bool should_stop(const struct config *cfg, const struct summary *s,

@@ -732,6 +732,13 @@ void game_replayer_between_parts(struct game_replayer *r, void (*fn)(void *ctx),
     r->between_ctx = ctx;
 }
 
+void game_record_output_point(const struct game_record *rec)
+{
+    const struct game_replayer *r = rec->replayer;
+    if (r && r->between_parts)
+        r->between_parts(r->between_ctx);
+}
+
 /* ---- the end of the game (SPEC §3.7) ---- */
 
 static bool is_result(const struct slice *s)

@@ -122,6 +122,14 @@ bool game_part_next(const struct game_record *rec, struct game_part *part);
  */
 void game_replayer_between_parts(struct game_replayer *r, void (*fn)(void *ctx), void *ctx);
 
+/**
+ * The same fn(ctx), called by a writer whose output for one game grows with the game
+ * (fen --every, uci's move lists): every few thousand moves, so that a long game's
+ * output is not held whole even where the writer walks no parts.  The writer keeps no
+ * pointer into its output buffer across the call: the output so far may be gone.
+ */
+void game_record_output_point(const struct game_record *rec);
+
 /** A tag's value by name (case-sensitive), or NULL. */
 const struct slice *game_tag(const struct pgn_game *g, const char *name);
 

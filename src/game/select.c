@@ -520,8 +520,7 @@ struct select_scratch *select_scratch_new(const struct select *s)
     /* One pair is enough: criteria ask whether a regex matches, never where. */
     x->md = pcre2_match_data_create(1, NULL);
     if (!x->md) {
-        fprintf(stderr, "pgnkit: out of memory (PCRE2 match data)\n");
-        abort();
+        xalloc_fail("PCRE2 match data", 0);
     }
     return x;
 }

@@ -12,7 +12,7 @@
 #include "pgn/pgn_split.h"
 #include "base/xalloc.h"
 
-enum { SYNC_WINDOW = 64 * 1024, COUNT_BLOCK = 1 << 20 };
+enum { SYNC_WINDOW_FIRST = 64 * 1024, SYNC_WINDOW = 1 << 20, COUNT_BLOCK = 1 << 20 };
 
 /* Read exactly len bytes at off (short only at the end of the file).  -1 on error. */
 static ssize_t read_at(int fd, char *buf, size_t len, uint64_t off)
@@ -31,28 +31,39 @@ static ssize_t read_at(int fd, char *buf, size_t len, uint64_t off)
     return (ssize_t)got;
 }
 
-/* The last sync point at or before start: windows before it, growing until one holds a
- * sync point or reaches byte 0 (which is one), each with the bytes after start that the
- * reader's comment rule looks at (PGN_COMMENT_LOOKAHEAD).  UINT64_MAX on a read error. */
+/* The last sync point at or before start, found by windows read backwards from start
+ * (64 KiB, doubling up to SYNC_WINDOW), each with the bytes after it that the reader's
+ * comment rule looks at (PGN_COMMENT_LOOKAHEAD), into one buffer.  A file with no sync
+ * point before start (a clock comment on every movetext line) is scanned down to byte 0,
+ * which is one, and never held: a window doubling until it held a sync point took the
+ * whole prefix (289 MB for --range 280M:).  Each window overlaps the one after it by a
+ * quarter of the later one, so that a sync point whose lines before it begin before the
+ * later window is seen whole in the earlier one; one whose context is longer still is
+ * passed over for an earlier one, which reads the same.  UINT64_MAX on a read error. */
 static uint64_t find_sync(int fd, uint64_t start, uint64_t size)
 {
     uint64_t stop = start < size ? start + 1 : size; /* the byte at start is looked at */
-    uint64_t ahead = size - stop < PGN_COMMENT_LOOKAHEAD ? size - stop : PGN_COMMENT_LOOKAHEAD;
-    for (uint64_t window = SYNC_WINDOW;; window *= 2) {
+    uint64_t pos = start, window = SYNC_WINDOW_FIRST;
+    char *buf = xmalloc(SYNC_WINDOW + PGN_COMMENT_LOOKAHEAD + 1);
+    for (;;) {
+        uint64_t ahead = size - stop < PGN_COMMENT_LOOKAHEAD ? size - stop : PGN_COMMENT_LOOKAHEAD;
         uint64_t from = stop > window ? stop - window : 0;
-        size_t n = (size_t)(stop + ahead - from);
-        char *buf = xmalloc(n + 1);
-        ssize_t got = read_at(fd, buf, n, from);
-        size_t p = SIZE_MAX;
-        if (got >= 0)
-            p = pgn_split_last_sync(buf, (size_t)got, (size_t)(start - from), from == 0,
-                                    from + (uint64_t)got >= size);
-        free(buf);
+        ssize_t got = read_at(fd, buf, (size_t)(stop + ahead - from), from);
         if (got < 0)
-            return UINT64_MAX;
-        if (p != SIZE_MAX)
-            return from + p;
+            break;
+        size_t p = pgn_split_last_sync(buf, (size_t)got, (size_t)(pos - from), from == 0,
+                                       from + (uint64_t)got >= size);
+        if (p != SIZE_MAX || from == 0) { /* byte 0 is a sync point */
+            free(buf);
+            return p != SIZE_MAX ? from + p : 0;
+        }
+        if (window < SYNC_WINDOW)
+            window *= 2;
+        stop = from + window / 4;
+        pos = stop - 1;
     }
+    free(buf);
+    return UINT64_MAX;
 }
 
 /* Line ends before off, counted as the reader counts them.  UINT64_MAX on a read error. */

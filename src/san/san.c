@@ -349,8 +349,7 @@ struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
     m->jit = flags & SAN_MATCHER_NO_JIT ? 0 : -1;
     m->md = pcre2_match_data_create_from_pattern(m->code, NULL);
     if (!m->md) {
-        fprintf(stderr, "pgnkit: out of memory (PCRE2 match data)\n");
-        abort();
+        xalloc_fail("PCRE2 match data", 0);
     }
     m->plain = !(flags & SAN_MATCHER_REGEX_ONLY);
     if (!(flags & SAN_MATCHER_NO_CACHE)) {

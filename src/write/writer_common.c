@@ -148,6 +148,10 @@ static void put_json_extras(struct buf *out, const struct game_record *rec,
             put_json_extra_array(out, rec, writer_extra_names[k]);
 }
 
+/* Moves written between two chances for the output to go out (game_record_output_point):
+ * a long game's arrays are not held whole. */
+enum { JSON_MOVES_RUN = 4096 };
+
 /* The fields every per-game JSON object shares (tags, moves, final FEN, diagnostics). */
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o)
@@ -173,6 +177,8 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         size_t n = uci_write_move(&pos, rec->mainline[i], o->king_takes_rook, m);
         if (i)
             buf_putc(out, ',');
+        if (i % JSON_MOVES_RUN == JSON_MOVES_RUN - 1)
+            game_record_output_point(rec);
         buf_json_string(out, m, n);
     }
     buf_puts(out, "],\"san\":[");
@@ -181,6 +187,8 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
         size_t n = san_write(&pos, rec->mainline[i], s);
         if (i)
             buf_putc(out, ',');
+        if (i % JSON_MOVES_RUN == JSON_MOVES_RUN - 1)
+            game_record_output_point(rec);
         buf_json_string(out, s, n);
         rules_do_move(&pos, rec->mainline[i]);
     }

@@ -36,6 +36,10 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
     return true;
 }
 
+/* Lines (or FENs) written between two chances for the output to go out
+ * (game_record_output_point). */
+enum { EVERY_RUN = 256 };
+
 /* A variant move may change any rank (explosions) and the fields carry pockets or
  * counters: the whole FEN each ply. */
 static void write_every_variant(struct buf *out, const struct game_record *rec,
@@ -43,6 +47,8 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
 {
     struct position pos = rec->start;
     for (size_t i = 0; i < rec->mainline_count; i++) {
+        if (i % EVERY_RUN == EVERY_RUN - 1)
+            game_record_output_point(rec);
         rules_do_move(&pos, rec->mainline[i]);
         buf_put_u64(out, rec->game->index);
         buf_putc(out, '\t');
@@ -159,14 +165,13 @@ static inline PGNKIT_HOT void every_move(struct every_text *t, struct position *
 
 /*
  * game<TAB>ply<TAB>FEN per ply.  The line's head ("[file\t][offset\t]index\t") is the
- * same on every line of a game: written once, then copied from the line before.  Every
- * copy is of a fixed size (16 bytes, or the head's length when longer), into room
- * reserved once for a run of lines.  --ep legal asks whether a capture is legal, so
- * that replay keeps the whole position (pos_do_move: bitboards, checks); else only
- * what the FEN shows.
+ * same on every line of a game: written once, then copied.  Every copy is of a fixed
+ * size (16 bytes, or the head's length when longer), into room reserved once for a run
+ * of lines; after each run the output may go out (game_record_output_point), so the
+ * head is kept outside it.  --ep legal asks whether a capture is legal, so that replay
+ * keeps the whole position (pos_do_move: bitboards, checks); else only what the FEN
+ * shows.
  */
-enum { EVERY_RUN = 256 };
-
 static inline PGNKIT_HOT void write_every_standard(struct buf *out, const struct game_record *rec,
                                      const struct writer_options *o, bool ep_legal)
 {
@@ -177,51 +182,46 @@ static inline PGNKIT_HOT void write_every_standard(struct buf *out, const struct
     struct every_text text;
     every_text_init(&text, &pos, flags);
     bitboard slow = ep_legal ? ~(bitboard)0 : every_slow_squares(&text, &pos);
-    size_t head_at = out->len;
-    writer_put_key_columns(out, rec->game, o);
-    writer_put_game_index(out, rec->game);
-    buf_putc(out, '\t');
-    size_t head_len = out->len - head_at;
+    struct buf long_head;
+    buf_init(&long_head);
+    writer_put_key_columns(&long_head, rec->game, o);
+    writer_put_game_index(&long_head, rec->game);
+    buf_putc(&long_head, '\t');
+    size_t head_len = long_head.len;
     /* A line: the head, the ply and a tab (copied as 16 bytes), a standard FEN (under 100
      * bytes, written by 16-byte copies), the line end. */
     size_t line_room = (head_len < 16 ? 16 : head_len) + 16 + 100 + 32;
     /* A head of up to 16 bytes and the ply number are kept together and copied as 32
-     * bytes (a game has fewer than 10^15 plies); a longer head is copied from the line
-     * before, the ply number from ply[]. */
+     * bytes (a game has fewer than 10^15 plies); a longer head is copied from long_head,
+     * the ply number from ply[]. */
     bool short_head = head_len <= 16;
     char head_ply[64] = "";
     char *ply = short_head ? head_ply + head_len : head_ply;
-    if (short_head) { /* written by every line, the first too */
-        memcpy(head_ply, out->data + head_at, head_len);
-        out->len = head_at;
-    }
+    if (short_head)
+        memcpy(head_ply, long_head.data, head_len);
     memcpy(ply, "0\t", 2);
     uint8_t ply_len = 1;
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < EVERY_RUN ? count : i + EVERY_RUN;
         char *line = buf_reserve(out, (stop - i) * line_room);
-        const char *head = out->data + head_at; /* the line before's (moved by a realloc) */
         for (; i < stop; i++) {
             every_move(&text, &pos, moves[i], &slow, flags, ep_legal);
             counter_text_next(ply, &ply_len);
             size_t n = head_len + ply_len + 1u;
             if (short_head) {
                 memcpy(line, head_ply, 32);
-            } else if (i) {
-                memcpy(line, head, head_len);
-                head = line;
+            } else {
+                memcpy(line, long_head.data, head_len);
                 memcpy(line + head_len, ply, 16);
-            } else { /* the first line's head is written */
-                memcpy(line, ply, 16);
-                n -= head_len;
             }
             n += every_text_write(&text, &pos, line + n, ep_legal);
             line += n;
         }
-        head_at = (size_t)(head - out->data);
         out->len = (size_t)(line - out->data);
         out->data[out->len] = '\0';
+        game_record_output_point(rec);
     }
+    buf_release(&long_head);
 }
 
 static void write_every(struct buf *out, const struct game_record *rec,
@@ -254,6 +254,8 @@ static void write_json(struct buf *out, const struct game_record *rec,
                 continue;
             if (o->fen_mode == FEN_MODE_EVERY && i)
                 buf_putc(out, ',');
+            if (i % EVERY_RUN == EVERY_RUN - 1)
+                game_record_output_point(rec);
             char fen[FEN_MAX];
             size_t n = fen_write(&pos, fen, sizeof fen, o->fen_flags);
             buf_json_string(out, fen, n);

@@ -22,9 +22,13 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
         ctrl_put_column(out, v->ptr, v->len); /* a tab would break the row */
 }
 
-/* All mainline moves, space-separated.  The room is reserved once per game (a UCI move
- * is at most 5 bytes plus a separator): this runs for every ply of every game.  Each
- * move is followed by a separator, the last one taken back: no test a move for it. */
+/* Moves written between two chances for the output to go out (game_record_output_point):
+ * a long game's list is not held whole. */
+enum { MOVES_RUN = 4096 };
+
+/* All mainline moves, space-separated.  The room is reserved once per run of moves (a
+ * UCI move is at most 5 bytes plus a separator): this runs for every ply of every game.
+ * Each move is followed by a separator, the last one taken back: no test a move for it. */
 static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
 {
     /* In locals: the text is written by byte stores, which may alias *rec, so its
@@ -34,14 +38,19 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, 
     size_t count = rec->mainline_count;
     if (!count)
         return;
-    char *p = buf_reserve(out, count * 6 + 1);
-    size_t n = 0;
-    for (size_t i = 0; i < count; i++) {
-        n += uci_put_move(start, moves[i], ktr, p + n);
-        p[n++] = sep;
+    for (size_t i = 0; i < count;) {
+        size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
+        char *p = buf_reserve(out, (stop - i) * 6 + 1);
+        size_t n = 0;
+        for (; i < stop; i++) {
+            n += uci_put_move(start, moves[i], ktr, p + n);
+            p[n++] = sep;
+        }
+        out->len += i < count ? n : n - 1;
+        out->data[out->len] = '\0';
+        if (i < count)
+            game_record_output_point(rec);
     }
-    out->len += n - 1;
-    out->data[out->len] = '\0';
 }
 
 static void write_text(struct buf *out, const struct game_record *rec,
@@ -65,28 +74,34 @@ static void write_json(struct buf *out, const struct game_record *rec,
 }
 
 /* The mainline wrapped at 80 columns; returns the column after the last move.  As in
- * put_moves, the room is reserved once and the loop's inputs are in locals; each move is
- * written where it goes (one byte on when a separator goes before it), the separator
- * after: no copy per move. */
+ * put_moves, the room is reserved once a run and the loop's inputs are in locals; each
+ * move is written where it goes (one byte on when a separator goes before it), the
+ * separator after: no copy per move. */
 static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
 {
     const struct move *moves = rec->mainline;
     const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
-    char *p = buf_reserve(out, count * 6 + 8);
-    size_t len = 0, column = 0;
-    for (size_t i = 0; i < count; i++) {
-        size_t n = uci_put_move(start, moves[i], ktr, p + len + (column != 0));
-        if (column) {
-            bool wrap = column + 1 + n > 80;
-            p[len++] = wrap ? '\n' : ' ';
-            column = wrap ? 0 : column + 1;
+    size_t column = 0;
+    for (size_t i = 0; i < count;) {
+        size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
+        char *p = buf_reserve(out, (stop - i) * 6 + 8);
+        size_t len = 0;
+        for (; i < stop; i++) {
+            size_t n = uci_put_move(start, moves[i], ktr, p + len + (column != 0));
+            if (column) {
+                bool wrap = column + 1 + n > 80;
+                p[len++] = wrap ? '\n' : ' ';
+                column = wrap ? 0 : column + 1;
+            }
+            len += n;
+            column += n;
         }
-        len += n;
-        column += n;
+        out->len += len;
+        out->data[out->len] = '\0';
+        if (i < count)
+            game_record_output_point(rec);
     }
-    out->len += len;
-    out->data[out->len] = '\0';
     return column;
 }
 

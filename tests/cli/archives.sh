@@ -221,4 +221,56 @@ else
     skip "UTF-16 tests: no iconv"
 fi
 
+# Member names are bytes an archive's author chose: an ESC (a terminal escape) or a line
+# end (a forged report line) in one is shown as U+FFFD wherever a name is printed: the
+# --summary report, pgnkit summary, a member that is not PGN text, a game's diagnostic.
+if have tar; then
+    mkdir "$TMP/ctl"
+    esc=$(printf 'a\033[31mred.pgn')
+    nl=$(printf 'b\nFORGED: 0 games.pgn')
+    png=$(printf 'c\033[2J.pgn')
+    cp "$TESTDATA/tcec/TCEC_Match_1.pgn" "$TMP/ctl/$esc"
+    printf '[Event "x"]\n\n1. e4 e4 *\n' >"$TMP/ctl/$nl"
+    printf '\211PNG\r\n\032\n\0\0\0binary' >"$TMP/ctl/$png"
+    (cd "$TMP/ctl" && tar -cf ../ctl.tar "$esc" "$nl")
+    (cd "$TMP/ctl" && tar -cf ../png.tar "$png")
+    "$PGNKIT" check --summary --summary-json "$TMP/ctl.json" "$TMP/ctl.tar" >"$TMP/out" 2>"$TMP/err"
+    "$PGNKIT" summary "$TMP/ctl.json" 2>>"$TMP/err"
+    "$PGNKIT" check "$TMP/png.tar" 2>>"$TMP/err"
+    check "member names with controls: named on stderr" \
+        [ "$(grep -c 'red\.pgn' "$TMP/err")" -ge 2 ] && grep -q 'is a PNG image' "$TMP/err"
+    check "member names with controls: no ESC reaches stderr or stdout" \
+        sh -c "! LC_ALL=C grep -q \"$(printf '\033')\" \"$TMP/err\" \"$TMP/out\""
+    check "member names with controls: no forged line" \
+        sh -c "! grep -q '^FORGED' \"$TMP/err\" \"$TMP/out\""
+    check "member names with controls: U+FFFD in their place" \
+        grep -q "$(printf 'b\357\277\275FORGED')" "$TMP/err"
+else
+    skip "member names with controls: no tar"
+fi
+
+# Many small members: each is read alone, its first bytes decoded on the reading thread,
+# with no thread started for it (5,000 empty members of a .tar.zst started 5,000 decoding
+# threads at -j1 and a pipeline each at -j2: 14,566 and 28,987 voluntary context switches,
+# now 1: /usr/bin/time's %w), and an empty member keeps no counts of its own (40,000 of
+# them took 31 MB, ~450 bytes each; now ~14 MB in all).
+if have tar && have zstd && [ -x /usr/bin/time ]; then
+    mkdir "$TMP/empty"
+    (cd "$TMP/empty" && LC_ALL=C awk 'BEGIN { for (i = 0; i < 40000; i++) print "m" i ".pgn" }' |
+        xargs touch && tar -cf - .) | zstd -q >"$TMP/empty.tar.zst"
+    for j in 1 2; do
+        /usr/bin/time -o "$TMP/time" -f '%w %M' "$PGNKIT" check --no-progress -j$j --summary \
+            "$TMP/empty.tar.zst" >/dev/null 2>"$TMP/err"
+        switches=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
+        kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
+        check "40,000 empty members, -j$j: read, each with its summary line" \
+            [ "$(grep -c '\.pgn: 0 games' "$TMP/err")" = 40000 ]
+        check "40,000 empty members, -j$j: no thread a member ($switches voluntary switches)" \
+            [ "$switches" -lt 1000 ]
+        check "40,000 empty members, -j$j: peak RSS $kb KB under 20 MB" [ "$kb" -lt 20480 ]
+    done
+else
+    skip "many small members: no tar, zstd or /usr/bin/time"
+fi
+
 finish

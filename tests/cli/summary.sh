@@ -59,4 +59,57 @@ check "a JSON object that is no summary: exit 2" [ "$rc" -eq 2 ] && grep_err "la
 run "$PGNKIT" summary
 check "no files: usage error" [ "$rc" -eq 2 ]
 
+# Numbers and ranges are checked, not trusted: a count is a whole number from 0 to 2^64 - 1
+# (-1 became 2^64 - 1), a range is not reversed (one was added with exit 0); the error
+# names the summary and the line.  summ GAMES RANGE: a one-file summary, "files" entry on
+# line 3.
+summ() {
+    printf '{"games":%s,"by_status":{"ok":1},"by_code":{},"plies":1,"bytes":1,"files":[\n' "$1"
+    printf '{"name":"a.pgn","range":%s,\n' "$2"
+    printf '"games":1,"by_status":{"ok":1},"by_code":{},"plies":1,"bytes":1}]}\n'
+}
+summ 1 '[0,100]' >"$TMP/s1.json"
+run "$PGNKIT" summary "$TMP/s1.json"
+check "a hand-written summary reads: exit 0" [ "$rc" -eq 0 ] && grep_err "pgnkit: 1 games:"
+for g in -1 1.5 1e3 18446744073709551616 '"1"'; do
+    summ "$g" '[0,100]' >"$TMP/s.json"
+    run "$PGNKIT" summary "$TMP/s.json"
+    check "\"games\": $g is refused: exit 2, naming s.json line 1" \
+        [ "$rc" -eq 2 ] && grep_err 's.json:1: "games" is not a count'
+done
+summ 1 '[200,100]' >"$TMP/s.json"
+run "$PGNKIT" summary "$TMP/s.json"
+check "a reversed range is refused: exit 2, naming s.json line 2" \
+    [ "$rc" -eq 2 ] && grep_err 's.json:2: "range" is reversed'
+for r in '[0,-5]' '[1]' '"all"'; do
+    summ 1 "$r" >"$TMP/s.json"
+    run "$PGNKIT" summary "$TMP/s.json"
+    check "range $r is refused: exit 2" [ "$rc" -eq 2 ] && grep_err 's.json:2:'
+done
+summ 1 '[50,150]' >"$TMP/s2.json"
+run "$PGNKIT" summary "$TMP/s1.json" "$TMP/s2.json"
+check "[0,100] and [50,150]: exit 2, an overlap naming both" \
+    [ "$rc" -eq 2 ] && grep_err "s1.json and $TMP/s2.json both cover bytes of a.pgn"
+summ 1 '[100,null]' >"$TMP/s2.json"
+run "$PGNKIT" summary "$TMP/s2.json" "$TMP/s1.json"
+check "[100,null] and [0,100] tile: exit 0, 2 games" [ "$rc" -eq 0 ] && grep_err "pgnkit: 2 games:"
+summ 18446744073709551615 '[100,null]' >"$TMP/s2.json"
+run "$PGNKIT" summary "$TMP/s1.json" "$TMP/s2.json"
+check "counts adding up past 2^64 - 1: exit 2" [ "$rc" -eq 2 ] && grep_err "past 2^64 - 1"
+
+measure_bounds_or_finish
+# 100,000 entries (10,000 files of 10 ranges each, in one summary): sorted, not matched
+# pairwise (quadratic: 301 s), and never held as a JSON tree (100 MB took 2.83 GB).
+LC_ALL=C awk 'BEGIN {
+    e = "\"games\":1,\"by_status\":{\"ok\":1},\"by_code\":{},\"plies\":1,\"bytes\":1"
+    printf "{\"games\":100000,\"by_status\":{\"ok\":100000},\"by_code\":{},\"plies\":100000,\"bytes\":100000,\"files\":[\n"
+    for (i = 0; i < 100000; i++)
+        printf "%s{\"name\":\"f%d.pgn\",\"range\":[%d,%d],%s}\n", (i ? "," : ""), i % 10000,
+            int(i / 10000) * 100, int(i / 10000) * 100 + 100, e
+    print "]}" }' >"$TMP/many.json"
+/usr/bin/time -o "$TMP/time" -f '%M %e' "$PGNKIT" summary "$TMP/many.json" 2>"$TMP/err"
+check "100,000 entries: added up, 10,000 files of 10 games" \
+    [ "$(grep -c '^f[0-9]*\.pgn: 10 games' "$TMP/err")" = 10000 ]
+check "100,000 entries: in under 10 s and 64 MB ($(tail -n 1 "$TMP/time"))" \
+    awk '{ exit !($1 < 65536 && $2 < 10) }' "$TMP/time"
 finish

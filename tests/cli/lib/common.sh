@@ -49,9 +49,11 @@ measure_bounds_or_finish() {
     case $PGNKIT in *asan* | *tsan* | *debug*) skip "RSS and time bounds: release builds only"; finish ;; esac
 }
 
-# measure CMD...: peak RSS in KB and elapsed seconds of CMD into $kb and $secs.
+# measure CMD...: peak RSS in KB and elapsed seconds of CMD into $kb and $secs, its exit
+# status into $mrc.
 measure() {
     /usr/bin/time -o "$TMP/time" -f '%M %e' "$@" >/dev/null 2>&1
+    mrc=$?
     kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
     secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
 }
