@@ -14,13 +14,18 @@
 #   make check-leaks valgrind over the PGN corpus with every command (build/debug/)
 #   make lib        the installable library: build/lib/libpgnkit.{a,so.N}
 #   make python     the Python module build/python/pgnkit.so (Debian's python3-dev)
-#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, library, headers,
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, bash and zsh completion,
+#                   library, headers,
 #                   pgnkit.pc, docs/api.md and docs/python.md, and the Python module when
 #                   it can be built, where PYTHON (Debian's python3) imports it)
 
 BUILD ?= release
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
+# Shell completion (completion/: both ask the binary, pgnkit --complete).  Debian's zsh
+# reads /usr/share/zsh/vendor-completions for packages (debian/rules sets it).
+BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 DESTDIR ?=
 CC ?= cc
 
@@ -311,6 +316,9 @@ install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pgnkit
 	install -m 644 man/pgnkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	install -d $(DESTDIR)$(BASH_COMPLETIONS) $(DESTDIR)$(ZSH_COMPLETIONS)
+	install -m 644 completion/pgnkit.bash $(DESTDIR)$(BASH_COMPLETIONS)/pgnkit
+	install -m 644 completion/_pgnkit $(DESTDIR)$(ZSH_COMPLETIONS)/_pgnkit
 	@$(MAKE) --no-print-directory install-lib
 	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then $(MAKE) --no-print-directory install-python; \
 	else echo "make install: no Python.h for $(PYTHON) (python3-dev): the Python module is not installed"; fi
@@ -341,6 +349,7 @@ install-python: python
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pgnkit $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	rm -f $(DESTDIR)$(BASH_COMPLETIONS)/pgnkit $(DESTDIR)$(ZSH_COMPLETIONS)/_pgnkit
 	rm -f $(DESTDIR)$(LIBDIR)/libpgnkit.a $(DESTDIR)$(LIBDIR)/libpgnkit.so* \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc $(DESTDIR)$(PREFIX)/include/pgnkit/pgnkit.h \
 	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md $(DESTDIR)$(PREFIX)/share/doc/pgnkit/python.md
