@@ -137,7 +137,7 @@ endif
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJS) $(OUT)/obj/gen/opening_book.o $(LIB)
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(OUT)/obj/gen/opening_book.o $(LIB) \
@@ -148,9 +148,37 @@ $(BIN): $(CLI_OBJS) $(OUT)/obj/gen/opening_book.o $(LIB)
 # program needs no data file at run time.  The library itself does not hold the book.
 OPENING_TSVS := $(sort $(wildcard data/openings/*.tsv))
 
-$(OUT)/tools/gen_openings: $(OUT)/obj/tools/gen_openings.o $(LIB)
+# It runs on the build machine, so CC_FOR_BUILD compiles it: a cross build's CC makes
+# programs this machine may not run.  When CC_FOR_BUILD is CC (a native build with the
+# default compiler) it links this build's library; otherwise the library is compiled once
+# more for the build machine, in $(OUT)/host/ (plain -O2: no -march, LTO or profile).
+CC_FOR_BUILD ?= cc
+PKG_CONFIG_FOR_BUILD ?= pkg-config
+ifeq ($(CC_FOR_BUILD),$(CC))
+HOST_OBJ := $(OUT)/obj
+HOST_LIB := $(LIB)
+HOST_LDFLAGS = $(PGNKIT_LDFLAGS) $(LDFLAGS)
+HOST_LIBS = $(PKG_LIBS)
+else
+HOST_OBJ := $(OUT)/host/obj
+HOST_LIB := $(OUT)/host/libpgnkit.a
+HOST_CFLAGS = $(PGNKIT_CPPFLAGS) -std=c11 $(WARN) -O2 -g -pthread -MMD -MP \
+              $(shell $(PKG_CONFIG_FOR_BUILD) --cflags $(PKGS) $(PKGS_DLOPEN) 2>/dev/null)
+HOST_LDFLAGS = -pthread
+HOST_LIBS = $(shell $(PKG_CONFIG_FOR_BUILD) --libs $(PKGS) 2>/dev/null)
+
+$(OUT)/host/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+	$(CC_FOR_BUILD) $(HOST_CFLAGS) -c $< -o $@
+
+$(HOST_LIB): $(LIB_SRCS:%.c=$(OUT)/host/obj/%.o)
+	rm -f $@
+	ar rcs $@ $^
+endif
+
+$(OUT)/tools/gen_openings: $(HOST_OBJ)/tools/gen_openings.o $(HOST_LIB)
+	@mkdir -p $(@D)
+	$(CC_FOR_BUILD) $(HOST_LDFLAGS) -o $@ $< $(HOST_LIB) $(HOST_LIBS) -lm
 
 $(OUT)/gen/opening_book.c: $(OUT)/tools/gen_openings $(OPENING_TSVS)
 	@mkdir -p $(@D)
@@ -361,7 +389,8 @@ clean:
 
 -include $(LIBRARY_OBJS:.o=.d)
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(OUT)/obj/tests/%.d) \
-         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d) $(wildcard $(OUT)/obj/tools/*.d)
+         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d) $(wildcard $(OUT)/obj/tools/*.d) \
+         $(wildcard $(OUT)/host/obj/*/*.d $(OUT)/host/obj/*/*/*.d)
 
 # Past one machine, for real: Dask distributed (a scheduler and 2 workers) and GNU parallel
 # --sshlogin to a throw-away sshd, all on 127.0.0.1, over a 100 MB file in 8 ranges and 4
