@@ -8,6 +8,9 @@
 #   make demo       build and run the main job on bundled sample data
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
+#   make deb        the Debian packages (debian/) from a clean clone of HEAD, in build/deb/
+#   make test-deb   build them, dpkg -i, check the installed binary, man page, completion,
+#                   Python module and C library, dpkg -r (root; scripts/test-deb.sh)
 #   make test-scale Dask and GNU parallel over ssh on loopback: ranges and files merged = one run
 #   make check-man  lint man/pgnkit.1
 #   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
@@ -113,7 +116,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
-.PHONY: lib python test-python install-lib install-python install-docs
+.PHONY: lib python test-python install-lib install-python install-docs deb test-deb
 .PHONY: all deps test check check-update test-unit test-generic test-cli asan tsan demo bench check-slow install uninstall test-scale \
         clean check-man fuzz check-leaks
 
@@ -400,3 +403,16 @@ test-scale:
 	@sh scripts/ensure-deps.sh scale
 	@$(MAKE) --no-print-directory BUILD=release all
 	@sh scripts/test-scale.sh build/release/pgnkit
+
+# Debian packages: pgnkit, libpgnkit0, libpgnkit-dev, python3-pgnkit, built by
+# dpkg-buildpackage from a clean clone of HEAD (so committed work only, and never this
+# checkout's build/), without -march=native (debian/rules).  test-deb installs them with
+# dpkg -i, checks what they installed against this checkout's build, and removes them.
+deb:
+	@sh scripts/ensure-deps.sh deb
+	@sh scripts/test-deb.sh --build-only
+
+test-deb:
+	@sh scripts/ensure-deps.sh deb
+	@$(MAKE) --no-print-directory BUILD=release all
+	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-deb.sh
