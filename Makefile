@@ -11,6 +11,7 @@
 #   make deb        the Debian packages (debian/) from a clean clone of HEAD, in build/deb/
 #   make test-deb   build them, dpkg -i, check the installed binary, man page, completion,
 #                   Python module and C library, dpkg -r (root; scripts/test-deb.sh)
+#   make test-cross gcc-aarch64-linux-gnu build run under qemu-user = native output (root)
 #   make test-scale Dask and GNU parallel over ssh on loopback: ranges and files merged = one run
 #   make check-man  lint man/pgnkit.1
 #   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
@@ -116,7 +117,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
-.PHONY: lib python test-python install-lib install-python install-docs deb test-deb
+.PHONY: lib python test-python install-lib install-python install-docs deb test-deb test-cross
 .PHONY: all deps test check check-update test-unit test-generic test-cli asan tsan demo bench check-slow install uninstall test-scale \
         clean check-man fuzz check-leaks
 
@@ -416,3 +417,9 @@ test-deb:
 	@sh scripts/ensure-deps.sh deb
 	@$(MAKE) --no-print-directory BUILD=release all
 	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-deb.sh
+
+# A cross build (aarch64, BUILD=generic, build/cross-aarch64/) run under qemu-user writes
+# what this machine's build writes (scripts/test-cross.sh; installs the toolchain).
+test-cross:
+	@$(MAKE) --no-print-directory BUILD=release all
+	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-cross.sh
