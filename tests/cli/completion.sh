@@ -108,8 +108,23 @@ cd - >/dev/null
 check "the parser takes each of the $values values offered" [ "$refused" -eq 0 ]
 set +f
 
+# zsh: completion/_pgnkit run with compadd and _files stubbed (no terminal needed).
+zsh_offered() {
+    zsh -f -c '
+        compadd() { [[ $1 == -Q ]] && shift; [[ $1 == -a ]] && print -l -- ${(P)2}; }
+        _files() { print "<files>"; }
+        words=("$@"); CURRENT=$#
+        source completion/_pgnkit' zsh "$PGNKIT" "$@" | LC_ALL=C sort
+}
 if command -v zsh >/dev/null 2>&1; then
-    check "completion/_pgnkit parses in zsh" zsh -n completion/_pgnkit
+    got=$(zsh_offered uci --wh)
+    check "zsh: 'pgnkit uci --wh' offers --where" is --where
+    got=$(zsh_offered uci --format=j)
+    check "zsh: 'pgnkit uci --format=j' (one word in zsh) offers --format=json" is --format=json
+    got=$(zsh_offered fen --ep "")
+    check "zsh: 'pgnkit fen --ep ' offers standard legal" is standard legal
+    got=$(zsh_offered uci "")
+    check "zsh: 'pgnkit uci ' completes files" is "<files>"
 else
     skip "zsh is not installed: completion/_pgnkit unchecked"
 fi
