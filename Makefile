@@ -8,19 +8,28 @@
 #   make demo       build and run the main job on bundled sample data
 #   make bench      throughput side by side with pgn-extract, perft vs stockfish
 #   make check-slow every perft depth, large inputs
+#   make deb        the Debian packages (debian/) from a clean clone of HEAD, in build/deb/
+#   make test-deb   build them, dpkg -i, check the installed binary, man page, completion,
+#                   Python module and C library, dpkg -r (root; scripts/test-deb.sh)
+#   make test-cross gcc-aarch64-linux-gnu build run under qemu-user = native output (root)
 #   make test-scale Dask and GNU parallel over ssh on loopback: ranges and files merged = one run
 #   make check-man  lint man/pgnkit.1
 #   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
 #   make check-leaks valgrind over the PGN corpus with every command (build/debug/)
 #   make lib        the installable library: build/lib/libpgnkit.{a,so.N}
 #   make python     the Python module build/python/pgnkit.so (Debian's python3-dev)
-#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, library, headers,
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, bash and zsh completion,
+#                   library, headers,
 #                   pgnkit.pc, docs/api.md and docs/python.md, and the Python module when
 #                   it can be built, where PYTHON (Debian's python3) imports it)
 
 BUILD ?= release
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
+# Shell completion (completion/: both ask the binary, pgnkit --complete).  Debian's zsh
+# reads /usr/share/zsh/vendor-completions for packages (debian/rules sets it).
+BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 DESTDIR ?=
 CC ?= cc
 
@@ -108,7 +117,7 @@ BIN := $(OUT)/pgnkit
 
 .SECONDARY:
 
-.PHONY: lib python test-python install-lib install-python install-docs
+.PHONY: lib python test-python install-lib install-python install-docs deb test-deb test-cross
 .PHONY: all deps test check check-update test-unit test-generic test-cli asan tsan demo bench check-slow install uninstall test-scale \
         clean check-man fuzz check-leaks
 
@@ -132,7 +141,7 @@ endif
 $(LIB): $(LIB_OBJS) $(OUT)/obj/gen/opening_book.o
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS) -lm
@@ -144,9 +153,34 @@ $(BIN): $(CLI_OBJS) $(LIB)
 OPENING_TSVS := $(sort $(wildcard data/openings/*.tsv))
 BOOK_TOOL_OBJS := $(filter-out $(OUT)/obj/src/api.o,$(LIB_OBJS))
 
-$(OUT)/tools/gen_openings: $(OUT)/obj/tools/gen_openings.o $(BOOK_TOOL_OBJS)
+# It runs on the build machine, so CC_FOR_BUILD compiles it: a cross build's CC makes
+# programs this machine may not run.  When CC_FOR_BUILD is CC (a native build with the
+# default compiler) it links this build's library objects; otherwise those are compiled
+# once more for the build machine, in $(OUT)/host/ (plain -O2: no -march, LTO or
+# profile).  Either way without src/api.c, which needs the book this tool makes.
+CC_FOR_BUILD ?= cc
+PKG_CONFIG_FOR_BUILD ?= pkg-config
+ifeq ($(CC_FOR_BUILD),$(CC))
+HOST_OBJ := $(OUT)/obj
+HOST_TOOL_OBJS := $(BOOK_TOOL_OBJS)
+HOST_LDFLAGS = $(PGNKIT_LDFLAGS) $(LDFLAGS)
+HOST_LIBS = $(PKG_LIBS)
+else
+HOST_OBJ := $(OUT)/host/obj
+HOST_TOOL_OBJS := $(filter-out $(OUT)/host/obj/src/api.o,$(LIB_SRCS:%.c=$(OUT)/host/obj/%.o))
+HOST_CFLAGS = $(PGNKIT_CPPFLAGS) -std=c11 $(WARN) -O2 -g -pthread -MMD -MP \
+              $(shell $(PKG_CONFIG_FOR_BUILD) --cflags $(PKGS) $(PKGS_DLOPEN) 2>/dev/null)
+HOST_LDFLAGS = -pthread
+HOST_LIBS = $(shell $(PKG_CONFIG_FOR_BUILD) --libs $(PKGS) 2>/dev/null)
+
+$(OUT)/host/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC_FOR_BUILD) $(HOST_CFLAGS) -c $< -o $@
+endif
+
+$(OUT)/tools/gen_openings: $(HOST_OBJ)/tools/gen_openings.o $(HOST_TOOL_OBJS)
+	@mkdir -p $(@D)
+	$(CC_FOR_BUILD) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LIBS) -lm
 
 $(OUT)/gen/opening_book.c: $(OUT)/tools/gen_openings $(OPENING_TSVS)
 	@mkdir -p $(@D)
@@ -318,6 +352,9 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pgnkit
 	sed 's|@VERSION@|$(LIB_VERSION)|' man/pgnkit.1 >$(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
 	chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	install -d $(DESTDIR)$(BASH_COMPLETIONS) $(DESTDIR)$(ZSH_COMPLETIONS)
+	install -m 644 completion/pgnkit.bash $(DESTDIR)$(BASH_COMPLETIONS)/pgnkit
+	install -m 644 completion/_pgnkit $(DESTDIR)$(ZSH_COMPLETIONS)/_pgnkit
 	@$(MAKE) --no-print-directory install-lib
 	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then $(MAKE) --no-print-directory install-python; \
 	else echo "make install: no Python.h for $(PYTHON) (python3-dev): the Python module is not installed"; fi
@@ -348,6 +385,7 @@ install-python: python
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pgnkit $(DESTDIR)$(PREFIX)/share/man/man1/pgnkit.1
+	rm -f $(DESTDIR)$(BASH_COMPLETIONS)/pgnkit $(DESTDIR)$(ZSH_COMPLETIONS)/_pgnkit
 	rm -f $(DESTDIR)$(LIBDIR)/libpgnkit.a $(DESTDIR)$(LIBDIR)/libpgnkit.so* \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc $(DESTDIR)$(PREFIX)/include/pgnkit/pgnkit.h \
 	    $(DESTDIR)$(PREFIX)/share/doc/pgnkit/api.md $(DESTDIR)$(PREFIX)/share/doc/pgnkit/python.md
@@ -359,7 +397,8 @@ clean:
 
 -include $(LIBRARY_OBJS:.o=.d)
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(OUT)/obj/tests/%.d) \
-         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d) $(wildcard $(OUT)/obj/tools/*.d)
+         $(TEST_HELPER_OBJS:.o=.d) $(wildcard $(OUT)/obj/tests/fuzz/*.d) $(wildcard $(OUT)/obj/tools/*.d) \
+         $(wildcard $(OUT)/host/obj/*/*.d $(OUT)/host/obj/*/*/*.d)
 
 # Past one machine, for real: Dask distributed (a scheduler and 2 workers) and GNU parallel
 # --sshlogin to a throw-away sshd, all on 127.0.0.1, over a 100 MB file in 8 ranges and 4
@@ -369,3 +408,22 @@ test-scale:
 	@sh scripts/ensure-deps.sh scale
 	@$(MAKE) --no-print-directory BUILD=release all
 	@sh scripts/test-scale.sh build/release/pgnkit
+
+# Debian packages: pgnkit, libpgnkit0, libpgnkit-dev, python3-pgnkit, built by
+# dpkg-buildpackage from a clean clone of HEAD (so committed work only, and never this
+# checkout's build/), without -march=native (debian/rules).  test-deb installs them with
+# dpkg -i, checks what they installed against this checkout's build, and removes them.
+deb:
+	@sh scripts/ensure-deps.sh deb
+	@sh scripts/test-deb.sh --build-only
+
+test-deb:
+	@sh scripts/ensure-deps.sh deb
+	@$(MAKE) --no-print-directory BUILD=release all
+	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-deb.sh
+
+# A cross build (aarch64, BUILD=generic, build/cross-aarch64/) run under qemu-user writes
+# what this machine's build writes (scripts/test-cross.sh; installs the toolchain).
+test-cross:
+	@$(MAKE) --no-print-directory BUILD=release all
+	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-cross.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ensure-deps.sh [build|test|bench] - install the Debian packages a target needs.
+# ensure-deps.sh [build|test|bench|fuzz|scale|deb] - install the Debian packages a target needs.
 # Installs only what is missing and says so; needs root (or sudo) only when it installs.
 set -eu
 
@@ -20,6 +20,11 @@ case "${1:-build}" in
     fuzz) extra="clang:clang" ;;
     # test-scale: Dask distributed (Debian's python3), an sshd and ssh for GNU parallel.
     scale) extra="zstd:zstd parallel:parallel python3-distributed:dask-scheduler openssh-server:sshd openssh-client:ssh" ;;
+    # make deb, make test-deb: dpkg-buildpackage and debhelper, the Python module's headers
+    # (python3-pgnkit), man-db for 'man -w' and bash for the completion check.
+    deb) extra="debhelper:dh dpkg-dev:dpkg-buildpackage build-essential:/usr/share/build-essential/list
+                fakeroot:fakeroot python3-dev:/usr/bin/python3-config man-db:man bash:bash
+                pkg-config:pkg-config git:git" ;;
     *) extra="" ;;
 esac
 

@@ -6,6 +6,7 @@
 #define PGNKIT_CLI_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "game/game.h"
@@ -70,6 +71,19 @@ struct config {
 int options_parse(int argc, char **argv, struct config *cfg);
 /* Free what options_parse allocated (the selection), whatever it returned. */
 void config_release(struct config *cfg);
+
+/* One option of the table, as shell completion (complete.c) needs it: does command cmd
+ * take it, does its argument name a file, which words may that argument be (space
+ * separated, "" when free).  False past the last option (i counts from 0). */
+struct option_about {
+    const char *name; /* without -- */
+    char short_name;  /* or 0 */
+    bool takes_arg;
+    bool for_command;
+    bool takes_file;
+    char values[96];
+};
+bool options_about(size_t i, enum command cmd, struct option_about *out);
 
 /* The names of the commands, indexed by enum command. */
 extern const char *const command_names[CMD_COUNT];

@@ -6,6 +6,7 @@
 #endif
 
 #include "cli/commands.h"
+#include "cli/complete.h"
 #include "cli/config.h"
 #include "cli/output.h"
 #include "cli/run.h"
@@ -31,6 +32,10 @@ int main(int argc, char **argv)
      * libarchive's start-up saved: libarchive_dl.h). */
     mallopt(M_ARENA_MAX, 1);
 #endif
+    /* The shell completion scripts ask here what may go at a place of the command line
+     * (complete.h); not in --help: people type <Tab>, not this. */
+    if (argc >= 2 && strcmp(argv[1], "--complete") == 0)
+        return cmd_complete(argc - 1, argv + 1);
     /* perft takes a FEN and a depth, not files: it has its own small parser. */
     if (argc >= 2 && strcmp(argv[1], "perft") == 0)
         return cmd_perft(argc - 1, argv + 1);

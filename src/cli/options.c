@@ -446,6 +446,44 @@ static const struct option_entry option_table[] = {
 };
 enum { OPTION_COUNT = sizeof option_table / sizeof *option_table };
 
+/* The values an option's argument takes, for shell completion (complete.c); every one is
+ * accepted by the option's apply function above (tests/cli/completion.sh runs them all).
+ * --format's come from formats_of, per command. */
+static const struct {
+    const char *option;
+    const char *values;
+} option_values[] = {
+    {"ep", "standard legal"},
+    {"castling", "standard king-takes-rook"},
+    {"fail-on", "error warning"},
+    {"encoding", "auto utf-8 latin1 cp1252"},
+    {"piece-letters", "english german french spanish dutch"},
+    {"ending", "checkmate stalemate insufficient fifty-moves threefold none"},
+    {"result", "1-0 0-1 1/2-1/2 *"},
+    {"with", "clk eval emt file offset opening"},
+    {"add-tags", "PlyCount FinalFEN ECO Opening"},
+};
+
+bool options_about(size_t i, enum command cmd, struct option_about *out)
+{
+    if (i >= OPTION_COUNT)
+        return false;
+    const struct option_entry *o = &option_table[i];
+    *out = (struct option_about){.name = o->name, .short_name = o->short_name,
+                                 .takes_arg = o->takes_arg,
+                                 .for_command = cmd < CMD_COUNT && (o->commands & CMD_BIT(cmd)),
+                                 .takes_file = strncmp(o->help, "FILE ", 5) == 0};
+    if (strcmp(o->name, "format") == 0 && cmd < CMD_COUNT) {
+        format_list(cmd, out->values, sizeof out->values);
+        for (char *bar = strchr(out->values, '|'); bar; bar = strchr(bar, '|'))
+            *bar = ' ';
+    }
+    for (size_t v = 0; v < sizeof option_values / sizeof *option_values; v++)
+        if (strcmp(o->name, option_values[v].option) == 0)
+            snprintf(out->values, sizeof out->values, "%s", option_values[v].values);
+    return true;
+}
+
 static const char *const command_summaries[CMD_COUNT] = {
     "validate: one diagnostic per line, summary on stderr",
     "the mainline as UCI moves, one line per game",
