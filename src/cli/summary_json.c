@@ -419,7 +419,7 @@ static void summary_help(void)
          "options:\n"
          "  -f, --format FMT               text (the per-file report and the summary line,\n"
          "                                 on stderr) or json (one summary object, stdout)\n"
-         "      --fail-on LEVEL            error (default) or warning sets exit status 1\n"
+         "      --fail-on LEVEL            error (default), warning or none: what sets exit status 1\n"
          "  -h, --help                     this text");
 }
 
@@ -447,12 +447,15 @@ int cmd_summary(int argc, char **argv)
             json = strcmp(val, "json") == 0;
             i++;
         } else if (strcmp(a, "--fail-on") == 0) {
-            if (!val || (strcmp(val, "warning") != 0 && strcmp(val, "error") != 0)) {
+            if (!val || (strcmp(val, "warning") != 0 && strcmp(val, "error") != 0 &&
+                         strcmp(val, "none") != 0)) {
                 free(paths);
-                return summary_usage("--fail-on is 'warning' or 'error', not '%s'",
+                return summary_usage("--fail-on is 'warning', 'error' or 'none', not '%s'",
                                      val ? val : "");
             }
-            cfg.fail_on = strcmp(val, "warning") == 0 ? FAIL_ON_WARNING : FAIL_ON_ERROR;
+            cfg.fail_on = strcmp(val, "warning") == 0 ? FAIL_ON_WARNING
+                        : strcmp(val, "none") == 0    ? FAIL_ON_NONE
+                                                      : FAIL_ON_ERROR;
             i++;
         } else if (a[0] == '-' && a[1]) {
             free(paths);

@@ -44,6 +44,12 @@ else
     skip "benchmark.pgn is not warnings-only"
 fi
 
+# Errors in the pieces: exit 1, and 0 with --fail-on none (as the run's own option).
+run "$PGNKIT" summary "$TMP"/r*.json
+check "errors in the pieces: exit 1" [ "$rc" -eq 1 ]
+run "$PGNKIT" summary --fail-on none "$TMP"/r*.json
+check "errors in the pieces, --fail-on none: exit 0" [ "$rc" -eq 0 ]
+
 # Refused: overlapping ranges, a whole-file run with a range of it, a file that is no summary.
 "$PGNKIT" check -q --range 40000:60000 "$m" --summary-json "$TMP/over.json" >/dev/null
 run "$PGNKIT" summary "$TMP/r2.json" "$TMP/over.json"
