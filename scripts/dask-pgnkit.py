@@ -8,7 +8,7 @@ files on a Dask distributed cluster, then merge the outputs and the summaries.
 Each task is one pgnkit run: `pgnkit COMMAND-ARGS -q --range START:END FILE` for each of
 N equal byte ranges of an uncompressed regular file (any cut points tile: pgnkit reads
 the games whose first byte lies in the range), or `pgnkit COMMAND-ARGS -q FILE` for a
-compressed file (which cannot be cut).  Every task writes its output and its
+file pgnkit cannot cut (compressed, an archive, UTF-16: pgnkit is asked, by content).  Every task writes its output and its
 --summary-json into DIR, which must be a file system the workers share with the driver
 (as on one machine, or NFS); a task returns only its exit status.  The driver then
 concatenates the outputs in (file, range) order into DIR/merged.out (equal to a single
@@ -26,15 +26,21 @@ import sys
 from distributed import Client
 
 
+def splittable(pgnkit, path):
+    """Whether pgnkit --range can cut path: asked of pgnkit itself (an empty range), which
+    sniffs the content as every run does: gzip, zstd, bzip2, xz, zip, 7z, tar and UTF-16
+    input cannot be cut at byte offsets and runs whole."""
+    probe = subprocess.run([pgnkit, "check", "-q", "--range", "0:0", path],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return probe.returncode == 0
+
+
 def plan(files, ranges, pgnkit):
     """(name, file, range or None) per task, in output order."""
     tasks = []
     for k, path in enumerate(files):
-        with open(path, "rb") as f:
-            magic = f.read(4)
-        compressed = magic[:2] == b"\x1f\x8b" or magic == b"\x28\xb5\x2f\xfd"
         size = os.path.getsize(path)
-        if compressed or ranges <= 1 or size == 0:
+        if ranges <= 1 or size == 0 or not splittable(pgnkit, path):
             tasks.append((f"f{k:03d}-whole", path, None))
             continue
         cuts = [size * i // ranges for i in range(ranges)] + [size]

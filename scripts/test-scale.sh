@@ -120,6 +120,24 @@ c = Client(sys.argv[1]); c.wait_for_workers(2, timeout=60); print(len(c.schedule
     strip "$W/files/summary.json" >"$TMP/a.json"
     strip "$TMP/ref-files.json" >"$TMP/b.json"
     check "dask, 4 files: pgnkit summary of the pieces equals the single run's" cmp -s "$TMP/a.json" "$TMP/b.json"
+
+    # A zip archive, bzip2 and xz: the driver asks pgnkit (by content, as every run) and
+    # runs each whole; any of them cut in ranges would fail its tasks.
+    zip -qj "$D/mutants.zip" "$D/mutants.pgn"
+    bzip2 -c "$D/crlf.pgn" >"$D/crlf.pgn.bz2"
+    xz -c "$D/twic.pgn" >"$D/twic.data"
+    packed="$D/mutants.zip $D/crlf.pgn.bz2 $D/twic.data"
+    "$PGNKIT" check --format json -q $packed >"$TMP/ref-packed.out" 2>/dev/null
+    ref_packed_rc=$?
+    $PY scripts/dask-pgnkit.py --scheduler "$addr" --out "$W/packed" --ranges "$RANGES" \
+        --pgnkit "$PGNKIT" check --format json -- $packed 2>"$W/packed.err"
+    rc=$?
+    check "dask, zip, bz2 and xz: each ran whole (3 tasks, none failed)" \
+        grep -q "3 tasks on 2 workers; 0 failed" "$W/packed.err"
+    check "dask, zip, bz2 and xz: exit status as the single run ($ref_packed_rc)" \
+        [ "$rc" -eq "$ref_packed_rc" ]
+    check "dask, zip, bz2 and xz: merged output equals the single run" \
+        cmp -s "$W/packed/merged.out" "$TMP/ref-packed.out"
 fi
 
 # --- 2. GNU parallel over ssh to a real sshd ---------------------------------------------
