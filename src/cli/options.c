@@ -164,6 +164,9 @@ SELECT_OPTION(opt_ending, select_add_ending)
 SELECT_OPTION(opt_plies, select_add_plies)
 SELECT_OPTION(opt_has, select_add_has)
 SELECT_OPTION(opt_reaches, select_add_reaches)
+SELECT_OPTION(opt_occurs, select_add_occurs)
+SELECT_OPTION(opt_material, select_add_material)
+SELECT_OPTION(opt_moves, select_add_moves)
 
 static int opt_classify(struct config *cfg, const char *arg)
 {
@@ -415,6 +418,9 @@ static const struct option_entry option_table[] = {
     {"plies", 0, true, ALL_CMDS, opt_plies, "MIN:MAX  only games with that many mainline plies (either may be empty)"},
     {"has", 0, true, ALL_CMDS, opt_has, "CODE,..  only games with a diagnostic of one of these codes"},
     {"reaches", 0, true, ALL_CMDS, opt_reaches, "FEN  only games whose mainline reaches this position (clocks aside)"},
+    {"occurs", 0, true, ALL_CMDS, opt_occurs, "F,..  only games where, anywhere on the mainline: capture|check|castling|castling-short|castling-long|en-passant|promotion|underpromotion|fifty-moves|threefold"},
+    {"material", 0, true, ALL_CMDS, opt_material, "SIG,..  only games whose mainline has this material at some ply: KRPvKR (exact), KQ+vK+ (at least)"},
+    {"moves", 0, true, ALL_CMDS, opt_moves, "'M M ..'  only games whose mainline starts with these moves (SAN or UCI); '... M M': anywhere"},
     {"classify", 0, false, ALL_CMDS, opt_classify, "name each game's opening from the book: --where on ECO and Opening reads it"},
     {"invert", 0, false, ALL_CMDS, opt_invert, "only the games the criteria above reject (pgn-extract -n)"},
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
@@ -729,7 +735,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
     }
     if (was_given(given, "invert") && cfg->select && !select_has_criteria(cfg->select))
         return usage_error(cfg, "--invert needs a criterion to invert (--where, --player, "
-                                "--result, --ending, --plies, --has, --reaches)");
+                                "--result, --ending, --plies, --has, --reaches, --occurs, "
+                                "--material, --moves)");
     /* Classified games (--classify, --add-tags ECO/Opening, --with opening): the criteria
      * on ECO and Opening read the classification, as pgn-extract's -e makes its tag
      * criteria read the tags it adds. */
