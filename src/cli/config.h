@@ -54,6 +54,8 @@ struct config {
     const char *invalid_to;   /* ... but their input bytes go here, after their diagnostics */
     bool dedupe;              /* a game equal to an earlier one is not written */
     const char *duplicates_to; /* ... but its input bytes go here */
+    bool first_plies_set;     /* --first-plies: write only the first first_plies plies */
+    unsigned long long first_plies;
     bool verbatim;            /* pgn: the input bytes, not the normalized game */
     unsigned long long split_games; /* --split N: games per file, -o the name pattern */
     const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */

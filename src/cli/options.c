@@ -168,6 +168,14 @@ SELECT_OPTION(opt_occurs, select_add_occurs)
 SELECT_OPTION(opt_material, select_add_material)
 SELECT_OPTION(opt_moves, select_add_moves)
 
+static int opt_first_plies(struct config *cfg, const char *arg)
+{
+    if (parse_count(arg, UINT32_MAX, &cfg->first_plies) != 0)
+        return usage_error(cfg, "--first-plies wants a number of plies, not '%s'", arg);
+    cfg->first_plies_set = true;
+    return 0;
+}
+
 static int opt_classify(struct config *cfg, const char *arg)
 {
     (void)arg;
@@ -421,6 +429,7 @@ static const struct option_entry option_table[] = {
     {"occurs", 0, true, ALL_CMDS, opt_occurs, "F,..  only games where, anywhere on the mainline: capture|check|castling|castling-short|castling-long|en-passant|promotion|underpromotion|fifty-moves|threefold"},
     {"material", 0, true, ALL_CMDS, opt_material, "SIG,..  only games whose mainline has this material at some ply: KRPvKR (exact), KQ+vK+ (at least)"},
     {"moves", 0, true, ALL_CMDS, opt_moves, "'M M ..'  only games whose mainline starts with these moves (SAN or UCI); '... M M': anywhere"},
+    {"first-plies", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN) | CMD_BIT(CMD_PGN), opt_first_plies, "N  write only the first N plies of each game (pgn: result *); selection sees it whole"},
     {"classify", 0, false, ALL_CMDS, opt_classify, "name each game's opening from the book: --where on ECO and Opening reads it"},
     {"invert", 0, false, ALL_CMDS, opt_invert, "only the games the criteria above reject (pgn-extract -n)"},
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
@@ -746,6 +755,9 @@ static int check_combinations(const struct config *cfg, const struct given *give
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);
     const struct writer_options *w = &cfg->writer;
+    if (cfg->verbatim && cfg->first_plies_set)
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot cut them "
+                                "(--first-plies)");
     if (cfg->verbatim && (w->drop_comments || w->drop_nags || w->add_tag_count || w->fix_result))
         return usage_error(cfg, "--verbatim writes the input bytes: it cannot also %s",
                            w->drop_comments ? "--no-comments" : w->drop_nags ? "--no-nags"

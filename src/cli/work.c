@@ -84,6 +84,9 @@ static void write_verbatim(struct buf *dst, const struct pgn_game *g)
 static void write_game(const struct config *cfg, const struct game_record *rec,
                        struct work_output *o)
 {
+    struct game_record cut; /* --first-plies: the game as written; selection saw it whole */
+    if (cfg->first_plies_set && game_record_cut(rec, (size_t)cfg->first_plies, &cut))
+        rec = &cut;
     switch (cfg->command) {
     case CMD_UCI:
         writer_uci(&o->out, rec, &cfg->writer);
