@@ -44,6 +44,7 @@ struct config {
     bool quiet;               /* no summary line, no game diagnostics on stderr */
     bool fixes;               /* pgn: report what normalization changed, on stderr */
     enum fail_on fail_on;
+    uint64_t stop_after;      /* stop once this many games are written (kept); 0 = never */
     uint64_t max_errors;      /* stop after this many error diagnostics; 0 = never */
     struct byte_range range;  /* --range */
     bool no_header;           /* --no-header: no TSV header row */

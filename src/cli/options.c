@@ -176,6 +176,16 @@ static int opt_first_plies(struct config *cfg, const char *arg)
     return 0;
 }
 
+static int opt_stop_after(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, UINT64_MAX, &v) != 0 || v == 0)
+        return usage_error(cfg, "--stop-after wants a number of games (1 or more), not '%s'",
+                           arg);
+    cfg->stop_after = v;
+    return 0;
+}
+
 static int opt_classify(struct config *cfg, const char *arg)
 {
     (void)arg;
@@ -409,6 +419,7 @@ static const struct option_entry option_table[] = {
     {"encoding", 0, true, ALL_CMDS, opt_encoding, "ENC  auto (per game: UTF-8, else CP1252), utf-8, latin1, cp1252"},
     {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default), warning or none: what sets exit status 1"},
     {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
+    {"stop-after", 0, true, ALL_CMDS, opt_stop_after, "N  stop once N games are written (check: kept); one thread"},
     {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},
     {"quiet", 'q', false, ALL_CMDS, opt_quiet, "nothing on stderr but failures: no summary line, no game diagnostics (uci, fen, pgn)"},
     {"jobs", 'j', true, ALL_CMDS, opt_jobs, "N  threads, the reading one included (default: all cores; at most 16 run)"},

@@ -217,7 +217,8 @@ void report_read_error(const struct input *in, const struct diag *err)
 static bool should_stop(const struct config *cfg, const struct summary *s,
                         const struct work_output *o)
 {
-    return cfg->max_errors && s->total.error_diags + o->stats.error_diags >= cfg->max_errors;
+    return (cfg->max_errors && s->total.error_diags + o->stats.error_diags >= cfg->max_errors) ||
+           (cfg->stop_after && s->total.written + o->stats.written >= cfg->stop_after);
 }
 
 /* What run_serial's replayer calls between two parts of a big game (game.h): the output

@@ -1,8 +1,10 @@
 #!/bin/sh
-# cut.sh - --first-plies (write the first N plies of each game).  Hand-built games with the expected output written out;
+# cut.sh - --first-plies (write the first N plies of each game) and --stop-after (stop
+# once N games are written).  Hand-built games with the expected output written out;
 # then the testdata corpus: the moves and FENs of a cut game are the first N of the
 # whole game's (pgnkit uci and fen --every, without the option), the PGN written reads
-# back to those moves, and pgn-extract --plylimit cuts the same moves.
+# back to those moves, and pgn-extract --plylimit cuts the same moves; --stop-after N is
+# the first N games of the run without it.
 . tests/cli/lib/common.sh
 P=$PGNKIT
 T=$TMP
@@ -65,6 +67,29 @@ check "check has no --first-plies" [ "$rc" -eq 2 ]
 run "$P" uci -q -t Event --first-plies 2 --ending checkmate "$T/g.pgn"
 check "selection on the whole game" [ "$(cat "$T/out")" = "$(printf 'b\tf2f3 e7e5')" ]
 
+# ---- --stop-after, by hand ----
+run "$P" uci -t Event --stop-after 2 "$T/g.pgn"
+check "--stop-after 2: a and b" [ "$(cut -f1 "$T/out" | tr '\n' ' ')" = 'a b ' ]
+check "--stop-after 2: exit 0 (c, with its error, is not read)" [ "$rc" -eq 0 ]
+check "--stop-after 2: stderr says it stopped" grep_err 'stopped after game 2 of'
+run "$P" uci -t Event --stop-after 3 "$T/g.pgn"
+check "--stop-after 3: c read: exit 1" [ "$rc" -eq 1 ]
+# Counted are the games written: c (an error) dropped by --skip-invalid does not count,
+# so --stop-after 3 over the file twice ends at the second file's a.
+run "$P" uci -t Event --skip-invalid --stop-after 2 "$T/g.pgn" "$T/g.pgn"
+check "--stop-after counts the games written, not read" \
+    [ "$(cut -f3 "$T/out" | tr '\n' ' ')" = 'a b ' ]
+run "$P" uci -t Event --skip-invalid --stop-after 3 "$T/g.pgn" "$T/g.pgn"
+check "--stop-after 3 goes on into the next input" \
+    sh -c "[ \"\$(cut -f3 '$T/out' | tr '\n' ' ')\" = 'a b a ' ] && grep -q 'game 1 of' '$T/err'"
+run "$P" uci -q --stop-after 1 "$T/g.pgn"
+check "--stop-after with -q: nothing on stderr" [ ! -s "$T/err" ]
+run "$P" uci --stop-after 0 "$T/g.pgn"
+check "--stop-after 0: exit 2" [ "$rc" -eq 2 ]
+run "$P" check --summary --stop-after 1 --occurs check "$T/g.pgn"
+check "check --stop-after: kept games count; the summary follows" \
+    sh -c "grep -q 'stopped after game 2 of' '$T/err' && grep -q '2 games:.* 1 kept, 1 dropped' '$T/err'"
+
 # ---- the corpus ----
 ls "$TESTDATA"/*/*.pgn | grep -v -e uzchesscup -e pgn-render-pgns -e chess.js/0.pgn \
     -e nested-comment >"$T/files"
@@ -102,4 +127,13 @@ if [ -x "$PE" ]; then
 else
     skip "pgn-extract --plylimit: no $PE"
 fi
+for n in 1 10 100; do
+    "$P" uci -q --skip-invalid --stop-after $n "$T/corpus.pgn" >"$T/some" 2>/dev/null
+    head -n $n "$T/full" >"$T/want"
+    check "--stop-after $n: the first $n games written" cmp -s "$T/some" "$T/want"
+done
+"$P" uci -q --skip-invalid --occurs check "$T/corpus.pgn" | head -n 25 >"$T/want"
+"$P" uci -q --skip-invalid --occurs check --stop-after 25 -j2 "$T/corpus.pgn" >"$T/some" 2>/dev/null
+check "--stop-after 25 of the games selected, whatever --jobs" cmp -s "$T/some" "$T/want"
+
 finish
