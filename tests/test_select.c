@@ -61,6 +61,13 @@ Test(select, refused_lists_change_nothing)
     cr_assert_eq(select_add_ending(s, "checkmate,mate", why, sizeof why), -1);
     cr_assert_eq(select_add_has(s, "ILLEGAL,NOPE", why, sizeof why), -1);
     cr_assert(strstr(why, "unknown code 'NOPE'"), "%s", why);
+    cr_assert_eq(select_add_occurs(s, "capture,castle", why, sizeof why), -1);
+    cr_assert(strstr(why, "not 'castle'"), "%s", why);
+    /* The second signature is bad: the first is not kept either. */
+    cr_assert_eq(select_add_material(s, "KRvK,KRvKk", why, sizeof why), -1);
+    cr_assert(strstr(why, "not 'KRvKk'"), "%s", why);
+    cr_assert_eq(select_add_moves(s, "e4 e5 Nf9", why, sizeof why), -1);
+    cr_assert(strstr(why, "'Nf9' is no move"), "%s", why);
     cr_assert(!select_has_criteria(s));
     select_free(s);
 }

@@ -45,6 +45,7 @@ struct config {
     bool quiet;               /* no summary line, no game diagnostics on stderr */
     bool fixes;               /* pgn: report what normalization changed, on stderr */
     enum fail_on fail_on;
+    uint64_t stop_after;      /* stop once this many games are written (kept); 0 = never */
     uint64_t max_errors;      /* stop after this many error diagnostics; 0 = never */
     struct byte_range range;  /* --range */
     bool no_header;           /* --no-header: no TSV header row */
@@ -55,6 +56,8 @@ struct config {
     const char *invalid_to;   /* ... but their input bytes go here, after their diagnostics */
     bool dedupe;              /* a game equal to an earlier one is not written */
     const char *duplicates_to; /* ... but its input bytes go here */
+    bool first_plies_set;     /* --first-plies: write only the first first_plies plies */
+    unsigned long long first_plies;
     bool verbatim;            /* pgn: the input bytes, not the normalized game */
     unsigned long long split_games; /* --split N: games per file, -o the name pattern */
     const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */

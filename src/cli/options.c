@@ -164,6 +164,27 @@ SELECT_OPTION(opt_ending, select_add_ending)
 SELECT_OPTION(opt_plies, select_add_plies)
 SELECT_OPTION(opt_has, select_add_has)
 SELECT_OPTION(opt_reaches, select_add_reaches)
+SELECT_OPTION(opt_occurs, select_add_occurs)
+SELECT_OPTION(opt_material, select_add_material)
+SELECT_OPTION(opt_moves, select_add_moves)
+
+static int opt_first_plies(struct config *cfg, const char *arg)
+{
+    if (parse_count(arg, UINT32_MAX, &cfg->first_plies) != 0)
+        return usage_error(cfg, "--first-plies wants a number of plies, not '%s'", arg);
+    cfg->first_plies_set = true;
+    return 0;
+}
+
+static int opt_stop_after(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, UINT64_MAX, &v) != 0 || v == 0)
+        return usage_error(cfg, "--stop-after wants a number of games (1 or more), not '%s'",
+                           arg);
+    cfg->stop_after = v;
+    return 0;
+}
 
 static int opt_classify(struct config *cfg, const char *arg)
 {
@@ -398,6 +419,7 @@ static const struct option_entry option_table[] = {
     {"encoding", 0, true, ALL_CMDS, opt_encoding, "ENC  auto (per game: UTF-8, else CP1252), utf-8, latin1, cp1252"},
     {"fail-on", 0, true, ALL_CMDS, opt_fail_on, "LEVEL  error (default), warning or none: what sets exit status 1"},
     {"max-errors", 0, true, ALL_CMDS, opt_max_errors, "N  stop after N error diagnostics"},
+    {"stop-after", 0, true, ALL_CMDS, opt_stop_after, "N  stop once N games are written (check: kept); one thread"},
     {"summary", 0, false, ALL_CMDS, opt_summary, "print a per-file, per-code report on stderr"},
     {"quiet", 'q', false, ALL_CMDS, opt_quiet, "nothing on stderr but failures: no summary line, no game diagnostics (uci, fen, pgn)"},
     {"jobs", 'j', true, ALL_CMDS, opt_jobs, "N  threads, the reading one included (default: all cores; at most 16 run)"},
@@ -415,6 +437,10 @@ static const struct option_entry option_table[] = {
     {"plies", 0, true, ALL_CMDS, opt_plies, "MIN:MAX  only games with that many mainline plies (either may be empty)"},
     {"has", 0, true, ALL_CMDS, opt_has, "CODE,..  only games with a diagnostic of one of these codes"},
     {"reaches", 0, true, ALL_CMDS, opt_reaches, "FEN  only games whose mainline reaches this position (clocks aside)"},
+    {"occurs", 0, true, ALL_CMDS, opt_occurs, "F,..  only games where, anywhere on the mainline: capture|check|castling|castling-short|castling-long|en-passant|promotion|underpromotion|fifty-moves|threefold"},
+    {"material", 0, true, ALL_CMDS, opt_material, "SIG,..  only games whose mainline has this material at some ply: KRPvKR (exact), KQ+vK+ (at least)"},
+    {"moves", 0, true, ALL_CMDS, opt_moves, "'M M ..'  only games whose mainline starts with these moves (SAN or UCI); '... M M': anywhere"},
+    {"first-plies", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN) | CMD_BIT(CMD_PGN), opt_first_plies, "N  write only the first N plies of each game (pgn: result *); selection sees it whole"},
     {"classify", 0, false, ALL_CMDS, opt_classify, "name each game's opening from the book: --where on ECO and Opening reads it"},
     {"invert", 0, false, ALL_CMDS, opt_invert, "only the games the criteria above reject (pgn-extract -n)"},
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
@@ -767,7 +793,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
     }
     if (was_given(given, "invert") && cfg->select && !select_has_criteria(cfg->select))
         return usage_error(cfg, "--invert needs a criterion to invert (--where, --player, "
-                                "--result, --ending, --plies, --has, --reaches)");
+                                "--result, --ending, --plies, --has, --reaches, --occurs, "
+                                "--material, --moves)");
     /* Classified games (--classify, --add-tags ECO/Opening, --with opening): the criteria
      * on ECO and Opening read the classification, as pgn-extract's -e makes its tag
      * criteria read the tags it adds. */
@@ -777,6 +804,9 @@ static int check_combinations(const struct config *cfg, const struct given *give
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);
     const struct writer_options *w = &cfg->writer;
+    if (cfg->verbatim && cfg->first_plies_set)
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot cut them "
+                                "(--first-plies)");
     if (cfg->verbatim && (w->drop_comments || w->drop_nags || w->add_tag_count || w->fix_result))
         return usage_error(cfg, "--verbatim writes the input bytes: it cannot also %s",
                            w->drop_comments ? "--no-comments" : w->drop_nags ? "--no-nags"

@@ -34,14 +34,20 @@ static double now_seconds(void)
 static int run_input(const struct config *cfg, struct input *in, struct router *route,
                      struct progress *prog, struct summary *summary);
 
-/* --max-errors stopped the run in the input just added to the summary: say where, and
- * that what follows was not read (the counts are those of the games read). */
+/* --max-errors or --stop-after stopped the run in the input just added to the summary:
+ * say where, and that what follows was not read (the counts are those of the games
+ * read).  --stop-after is no failure: --quiet keeps it quiet. */
 static void report_stop(const struct config *cfg, const struct summary *s, size_t inputs_left)
 {
     const struct summary_file *f = &s->files[s->file_count - 1];
-    fprintf(stderr, "pgnkit: stopped after game %llu of %s: --max-errors %llu reached; "
+    bool enough = cfg->stop_after && s->total.written >= cfg->stop_after;
+    if (enough && cfg->quiet)
+        return;
+    fprintf(stderr, "pgnkit: stopped after game %llu of %s: --%s %llu reached; "
                     "the rest was not read",
-            (unsigned long long)f->stats->games, shown(f->name), (unsigned long long)cfg->max_errors);
+            (unsigned long long)f->stats->games, shown(f->name),
+            enough ? "stop-after" : "max-errors",
+            (unsigned long long)(enough ? cfg->stop_after : cfg->max_errors));
     if (inputs_left)
         fprintf(stderr, " (nor %zu more input%s)", inputs_left, inputs_left == 1 ? "" : "s");
     fputc('\n', stderr);
@@ -159,9 +165,10 @@ enum { JOBS_RUN_MAX = 16, SMALL_MEMBER_BYTES = 256 * 1024 };
 
 static int jobs_for(const struct config *cfg)
 {
-    /* --max-errors stops at an exact game: only the serial run knows where that is.  A
+    /* --max-errors and --stop-after stop at an exact game: only the serial run knows
+     * where that is.  A
      * range is one core's share of a file (run more ranges for more cores). */
-    if (cfg->max_errors || cfg->range.set)
+    if (cfg->max_errors || cfg->stop_after || cfg->range.set)
         return 1;
     long jobs = cfg->jobs > 0 ? cfg->jobs : sysconf(_SC_NPROCESSORS_ONLN);
     return jobs < 1 ? 1 : jobs > JOBS_RUN_MAX ? JOBS_RUN_MAX : (int)jobs;

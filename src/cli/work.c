@@ -85,6 +85,9 @@ static void write_verbatim(struct buf *dst, const struct pgn_game *g)
 static void write_game(const struct config *cfg, const struct game_record *rec,
                        struct work_output *o)
 {
+    struct game_record cut; /* --first-plies: the game as written; selection saw it whole */
+    if (cfg->first_plies_set && game_record_cut(rec, (size_t)cfg->first_plies, &cut))
+        rec = &cut;
     switch (cfg->command) {
     case CMD_UCI:
         writer_uci(&o->out, rec, &cfg->writer);
@@ -215,7 +218,8 @@ void report_read_error(const struct input *in, const struct diag *err)
 static bool should_stop(const struct config *cfg, const struct summary *s,
                         const struct work_output *o)
 {
-    return cfg->max_errors && s->total.error_diags + o->stats.error_diags >= cfg->max_errors;
+    return (cfg->max_errors && s->total.error_diags + o->stats.error_diags >= cfg->max_errors) ||
+           (cfg->stop_after && s->total.written + o->stats.written >= cfg->stop_after);
 }
 
 /* What run_serial's replayer calls between two parts of a big game (game.h): the output

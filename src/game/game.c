@@ -873,3 +873,19 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         rec->status = status_of(&rec->diags);
     return rec;
 }
+
+bool game_record_cut(const struct game_record *rec, size_t plies, struct game_record *out)
+{
+    if (!rec->started || plies >= rec->mainline_count)
+        return false;
+    *out = *rec;
+    out->mainline_count = plies;
+    out->final = rec->start;
+    for (size_t i = 0; i < plies; i++)
+        rules_do_move(&out->final, rec->mainline[i]);
+    out->end = GAME_END_NONE; /* a move follows: no mate, no stalemate */
+    out->error_ply = 0;       /* the first error, if any, lies past the cut */
+    out->result_token = (struct slice){"*", 1};
+    out->cut = true;
+    return true;
+}

@@ -84,6 +84,9 @@ struct game_record {
      * when no position of it is in the book or the game does not start from the
      * standard position. */
     const struct opening *opening;
+    /* game_record_cut made this record: the mainline played goes on after
+     * mainline_count plies, which are all that is written (result "*"). */
+    bool cut;
 };
 
 /** A replayer with those options; NULL with *err on a failure to build the SAN matcher. */
@@ -129,6 +132,15 @@ void game_replayer_between_parts(struct game_replayer *r, void (*fn)(void *ctx),
  * pointer into its output buffer across the call: the output so far may be gone.
  */
 void game_record_output_point(const struct game_record *rec);
+
+/**
+ * --first-plies: *out becomes rec with only its first `plies` mainline plies (final the
+ * position after them, no ending, result token "*", cut set) and true; false (out
+ * untouched) when the mainline played is no longer, or the game was not set up.  The
+ * tokens and diagnostics stay the game's (the PGN writer stops at the first mainline
+ * move past the cut).  out borrows from rec: valid while rec is.
+ */
+bool game_record_cut(const struct game_record *rec, size_t plies, struct game_record *out);
 
 /** A tag's value by name (case-sensitive), or NULL. */
 const struct slice *game_tag(const struct pgn_game *g, const char *name);

@@ -16,6 +16,8 @@
 #include "board/variant.h"
 #include "board/rules.h"
 #include "base/xalloc.h"
+#include "san/san.h"
+#include "san/san_resolve.h"
 
 enum op { OP_EQ, OP_NE, OP_MATCH, OP_NOMATCH, OP_LT, OP_LE, OP_GT, OP_GE };
 /* Longest first, so that "<=" is not read as "<" then "=VALUE". */
@@ -84,6 +86,30 @@ struct keyed_sig {
     struct pos_sig sig;
 };
 
+/* --occurs: what happens somewhere on the mainline (occur_names). */
+enum occur_bit {
+    OCC_CAPTURE = 1 << 0,
+    OCC_CHECK = 1 << 1,
+    OCC_CASTLING = 1 << 2,
+    OCC_CASTLING_SHORT = 1 << 3,
+    OCC_CASTLING_LONG = 1 << 4,
+    OCC_EN_PASSANT = 1 << 5,
+    OCC_PROMOTION = 1 << 6,
+    OCC_UNDERPROMOTION = 1 << 7,
+    OCC_FIFTY = 1 << 8,
+    OCC_THREEFOLD = 1 << 9,
+};
+static const char *const occur_names[] = {
+    "capture",   "check",     "castling",       "castling-short", "castling-long",
+    "en-passant", "promotion", "underpromotion", "fifty-moves",    "threefold"};
+enum { OCCUR_COUNT = sizeof occur_names / sizeof *occur_names };
+
+/* --material: the pieces of each side; at_least: a side written with '+'. */
+struct material_sig {
+    uint8_t count[COLOR_COUNT][PIECE_TYPE_COUNT];
+    bool at_least[COLOR_COUNT];
+};
+
 struct select {
     struct criterion *crit;
     size_t count, cap;
@@ -97,12 +123,25 @@ struct select {
     struct keyed_sig target;
     bool invert;
     bool computed; /* some criterion is computed: the tags alone cannot decide */
+    unsigned *occurs;                /* per --occurs, its enum occur_bits (OR); all (AND) */
+    size_t occurs_count;
+    unsigned occurs_any;             /* the bits of them all: what a walk looks for */
+    struct material_sig *materials;  /* per --material signature (OR within one option) */
+    uint32_t *material_groups;       /* which --material each came from: all (AND) */
+    size_t material_count, material_group_count;
+    struct san *moves;               /* --moves, decoded once */
+    size_t move_count;
+    bool moves_anywhere;             /* a leading "...": from any ply, not the start */
 };
 
 struct select_scratch {
     pcre2_match_data *md;
     struct keyed_sig *seen; /* every mainline position, for threefold */
     size_t seen_cap;
+    struct keyed_sig *occ_seen; /* --occurs threefold's positions */
+    size_t occ_cap;
+    bool *reached;              /* per --material: reached on this game */
+    size_t reached_cap;
 };
 
 /* ---- building ---- */
@@ -119,6 +158,10 @@ void select_free(struct select *s)
         free(s->crit[i].owned_name);
     }
     free(s->crit);
+    free(s->occurs);
+    free(s->materials);
+    free(s->material_groups);
+    free(s->moves);
     free(s);
 }
 
@@ -141,7 +184,7 @@ void select_use_openings(struct select *s)
 bool select_has_criteria(const struct select *s)
 {
     return s->count || s->results || s->endings || s->plies_set || s->has_set ||
-           s->reaches_set;
+           s->reaches_set || s->occurs_count || s->material_count || s->move_count;
 }
 
 static struct criterion *new_criterion(struct select *s)
@@ -531,6 +574,8 @@ void select_scratch_free(struct select_scratch *x)
         return;
     pcre2_match_data_free(x->md);
     free(x->seen);
+    free(x->occ_seen);
+    free(x->reached);
     free(x);
 }
 
@@ -660,7 +705,8 @@ static bool result_holds(const struct select *s, const struct pgn_game *g)
 
 static bool has_facts(const struct select *s)
 {
-    return s->endings || s->plies_set || s->has_set || s->reaches_set;
+    return s->endings || s->plies_set || s->has_set || s->reaches_set || s->occurs_count ||
+           s->material_count || s->move_count;
 }
 
 enum select_verdict select_by_tags(const struct select *s, struct select_scratch *x,
@@ -768,6 +814,275 @@ static unsigned ending_of(const struct game_record *rec, bool repeated)
     return e;
 }
 
+/* ---- --occurs, --material, --moves: facts anywhere on the mainline ---- */
+
+int select_add_occurs(struct select *s, const char *list, char *why, size_t cap)
+{
+    unsigned mask = 0;
+    if (parse_names(list, occur_names, OCCUR_COUNT, &mask, "--occurs", why, cap) != 0)
+        return -1;
+    s->occurs = xrealloc(s->occurs, (s->occurs_count + 1) * sizeof *s->occurs);
+    s->occurs[s->occurs_count++] = mask;
+    s->occurs_any |= mask;
+    return 0;
+}
+
+/* One side of a signature: piece letters, then an optional '+' (at least). */
+static bool parse_material_side(const char *p, size_t len, struct material_sig *m, int side)
+{
+    static const char letters[] = "PNBRQK"; /* in enum piece_type order */
+    if (len && p[len - 1] == '+') {
+        m->at_least[side] = true;
+        len--;
+    }
+    if (!len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        const char *at = p[i] ? strchr(letters, p[i]) : NULL;
+        if (!at || m->count[side][at - letters] == UINT8_MAX)
+            return false;
+        m->count[side][at - letters]++;
+    }
+    return true;
+}
+
+int select_add_material(struct select *s, const char *list, char *why, size_t cap)
+{
+    size_t count = 0;
+    struct material_sig *sigs = NULL;
+    const char *p = list;
+    do {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *v = memchr(p, 'v', len);
+        struct material_sig m = {0};
+        if (!v || memchr(v + 1, 'v', len - (size_t)(v - p) - 1) ||
+            !parse_material_side(p, (size_t)(v - p), &m, WHITE) ||
+            !parse_material_side(v + 1, len - (size_t)(v - p) - 1, &m, BLACK)) {
+            snprintf(why, cap, "--material wants WHITEvBLACK in piece letters K Q R B N P, "
+                               "each side optionally ending in + (at least), as KRPvKR or "
+                               "KQ+vK+; not '%.*s'", (int)len, p);
+            free(sigs);
+            return -1;
+        }
+        sigs = xrealloc(sigs, (count + 1) * sizeof *sigs);
+        sigs[count++] = m;
+        p = end ? end + 1 : NULL;
+    } while (p);
+    size_t total = s->material_count + count;
+    s->materials = xrealloc(s->materials, total * sizeof *sigs);
+    s->material_groups = xrealloc(s->material_groups, total * sizeof *s->material_groups);
+    memcpy(s->materials + s->material_count, sigs, count * sizeof *sigs);
+    for (size_t i = s->material_count; i < total; i++)
+        s->material_groups[i] = (uint32_t)s->material_group_count;
+    s->material_count = total;
+    s->material_group_count++;
+    free(sigs);
+    return 0;
+}
+
+/* A move number (12. or 12...) in a --moves list: skipped, as in movetext. */
+static bool is_move_number(const char *p, size_t len)
+{
+    size_t i = 0;
+    while (i < len && isdigit((unsigned char)p[i]))
+        i++;
+    if (!i || i == len)
+        return false;
+    while (i < len && p[i] == '.')
+        i++;
+    return i == len;
+}
+
+int select_add_moves(struct select *s, const char *list, char *why, size_t cap)
+{
+    if (s->move_count) {
+        snprintf(why, cap, "--moves is given once (one sequence)");
+        return -1;
+    }
+    struct diag err;
+    struct san_matcher *matcher = san_matcher_new(SAN_LETTERS_ENGLISH, &err);
+    if (!matcher) {
+        snprintf(why, cap, "--moves: %s", err.message);
+        return -1;
+    }
+    struct san *moves = NULL;
+    size_t count = 0;
+    bool anywhere = false;
+    const char *p = list;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        size_t len = 0;
+        while (p[len] && !isspace((unsigned char)p[len]))
+            len++;
+        struct san san;
+        if (!count && !anywhere && len == 3 && memcmp(p, "...", 3) == 0) {
+            anywhere = true;
+        } else if (!is_move_number(p, len)) {
+            if (san_decode(matcher, p, len, &san) != 0) {
+                snprintf(why, cap, "--moves: '%.*s' is no move (SAN as Nf3, O-O, e8=Q, or "
+                                   "UCI as g1f3)", (int)len, p);
+                free(moves);
+                san_matcher_free(matcher);
+                return -1;
+            }
+            moves = xrealloc(moves, (count + 1) * sizeof *moves);
+            moves[count++] = san;
+        }
+        p += len;
+    }
+    san_matcher_free(matcher);
+    if (!count) {
+        snprintf(why, cap, "--moves wants moves, as 'e4 e5 Nf3' (or '... Nf3 Nc6': anywhere)");
+        return -1;
+    }
+    s->moves = moves;
+    s->move_count = count;
+    s->moves_anywhere = anywhere;
+    return 0;
+}
+
+/* Piece counts of pos match m exactly, or at least on a side written with '+'. */
+static bool material_matches(const struct position *pos, const struct material_sig *m)
+{
+    for (int c = 0; c < COLOR_COUNT; c++)
+        for (int t = 0; t < PIECE_TYPE_COUNT; t++) {
+            int n = bb_count(pos->by_color[c] & pos->by_type[t]);
+            if (m->at_least[c] ? n < m->count[c][t] : n != m->count[c][t])
+                return false;
+        }
+    return true;
+}
+
+/* Mark in reached[] (one flag per --material) those a signature of pos satisfies;
+ * returns how many were newly marked. */
+static size_t material_marks(const struct select *s, const struct position *pos,
+                             bool *reached)
+{
+    size_t marked = 0;
+    for (size_t i = 0; i < s->material_count; i++) {
+        uint32_t g = s->material_groups[i];
+        if (!reached[g] && material_matches(pos, &s->materials[i])) {
+            reached[g] = true;
+            marked++;
+        }
+    }
+    return marked;
+}
+
+/* Each --occurs has one of its facts in found. */
+static bool occurs_hold(const struct select *s, unsigned found)
+{
+    for (size_t i = 0; i < s->occurs_count; i++)
+        if (!(found & s->occurs[i]))
+            return false;
+    return true;
+}
+
+/* --moves from ply `from` (pos the position before it): each token names, in the
+ * position it is played from, the move the mainline plays there. */
+static bool moves_from(const struct select *s, const struct game_record *rec, size_t from,
+                       const struct position *start)
+{
+    if (rec->mainline_count - from < s->move_count)
+        return false;
+    static const struct san_options opts = {false, false};
+    struct position pos = *start, after;
+    struct san_outcome out;
+    for (size_t i = 0; i < s->move_count; i++) {
+        struct move m = rec->mainline[from + i];
+        out.after = &after;
+        san_resolve(&pos, &s->moves[i], &opts, &out);
+        if (!out.ok || out.move.from != m.from || out.move.to != m.to ||
+            out.move.promo != m.promo ||
+            (out.move.flags & (MOVE_NULL | MOVE_DROP)) != (m.flags & (MOVE_NULL | MOVE_DROP)))
+            return false;
+        rules_do_move(&pos, m);
+    }
+    return true;
+}
+
+/* What move m of pos does (enum occur_bit). */
+static unsigned move_occurs(const struct position *pos, struct move m)
+{
+    unsigned o = 0;
+    if (m.flags & MOVE_CAPTURE)
+        o |= OCC_CAPTURE;
+    if (m.flags & MOVE_EN_PASSANT)
+        o |= OCC_EN_PASSANT;
+    if (m.flags & MOVE_CASTLE) /* king takes rook: the rook's side says which */
+        o |= OCC_CASTLING | (m.to > m.from ? OCC_CASTLING_SHORT : OCC_CASTLING_LONG);
+    if (m.promo && !(m.flags & MOVE_DROP) && piece_type_of(pos->board[m.from]) == PAWN)
+        o |= OCC_PROMOTION | (m.promo >= KNIGHT && m.promo <= ROOK ? OCC_UNDERPROMOTION : 0);
+    return o;
+}
+
+/* The position of ply i (in x->occ_seen[0..i]) stands there for the third time or more,
+ * by threefold's rules.  In standard chess a capture or pawn move (the clock's reset)
+ * makes every earlier position unreachable; a Crazyhouse drop puts captured men back. */
+static bool third_time(const struct select_scratch *x, size_t i, const struct position *pos)
+{
+    size_t back = pos->variant == VARIANT_STANDARD && pos->halfmove_clock < i
+                      ? pos->halfmove_clock : i;
+    int times = 1;
+    for (size_t j = i - back; j < i && times < 3; j++)
+        times += same_position(&x->occ_seen[j], &x->occ_seen[i]);
+    return times >= 3;
+}
+
+/* --occurs, --material and --moves on the mainline played (up to an error), in one
+ * walk over its positions, the start included. */
+static bool anywhere_holds(const struct select *s, struct select_scratch *x,
+                           const struct game_record *rec)
+{
+    if (!rec->started)
+        return false;
+    size_t n = rec->mainline_count;
+    bool keyed = s->occurs_any & OCC_THREEFOLD;
+    if (keyed)
+        xgrow((void **)&x->occ_seen, &x->occ_cap, n + 1, sizeof *x->occ_seen);
+    xgrow((void **)&x->reached, &x->reached_cap, s->material_group_count + 1,
+          sizeof *x->reached);
+    memset(x->reached, 0, s->material_group_count * sizeof *x->reached);
+    size_t materials_left = s->material_group_count;
+    bool moves = !s->move_count;
+    unsigned found = 0;
+    struct position pos = rec->start;
+    struct poskey_carry carry;
+    uint64_t key = 0;
+    if (keyed) {
+        poskey_carry_init(&carry, &pos);
+        key = poskey_of(&pos);
+    }
+    for (size_t ply = 0;; ply++) {
+        if (materials_left)
+            materials_left -= material_marks(s, &pos, x->reached);
+        if (!moves && (ply == 0 || s->moves_anywhere))
+            moves = moves_from(s, rec, ply, &pos);
+        if (!moves && !s->moves_anywhere)
+            return false; /* the start did not play them */
+        found |= pos.halfmove_clock >= 100 ? OCC_FIFTY : 0;
+        if (ply && pos.checkers)
+            found |= OCC_CHECK;
+        if (keyed) {
+            keyed_of(&pos, key, &x->occ_seen[ply]);
+            found |= third_time(x, ply, &pos) ? OCC_THREEFOLD : 0;
+        }
+        bool done = !materials_left && moves && occurs_hold(s, found);
+        if (done || ply == n)
+            return done;
+        struct move m = rec->mainline[ply];
+        found |= move_occurs(&pos, m);
+        struct position before = pos;
+        rules_do_move(&pos, m);
+        if (keyed)
+            key = poskey_carry_move(&carry, &before, &pos);
+    }
+}
+
 bool select_by_facts(const struct select *s, struct select_scratch *x,
                      const struct game_record *rec)
 {
@@ -795,5 +1110,7 @@ bool select_by_facts(const struct select *s, struct select_scratch *x,
         else if (s->endings)
             match = (ending_of(rec, false) & s->endings) != 0;
     }
+    if (match && (s->occurs_count || s->material_count || s->move_count))
+        match = anywhere_holds(s, x, rec);
     return match != s->invert;
 }

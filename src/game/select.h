@@ -1,6 +1,7 @@
 /**
  * select.h - which games to keep: criteria on the tags (--where, --player, --result) and
- * on the facts only a replay knows (--ending, --plies, --has, --reaches), ANDed, and
+ * on the facts only a replay knows (--ending, --plies, --has, --reaches, --occurs,
+ * --material, --moves), ANDed, and
  * optionally inverted (--invert).
  *
  * What it promises:
@@ -66,6 +67,21 @@ int select_add_has(struct select *s, const char *list, char *why, size_t cap);
 /** The mainline reaches this position (board, side, castling, e.p. when a capture is
  * legal; not the clocks). */
 int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap);
+/** Somewhere on the mainline, one of a comma list of: capture, check (a move gives it),
+ * castling, castling-short, castling-long, en-passant, promotion, underpromotion (to R, B
+ * or N), fifty-moves (the halfmove clock at 100 or more), threefold (a position there
+ * for the third time, as --ending threefold counts) (OR).  Added again: each list
+ * must hold (AND). */
+int select_add_occurs(struct select *s, const char *list, char *why, size_t cap);
+/** A mainline position (the start included) has this material: a comma list (OR) of
+ * WHITEvBLACK in letters K Q R B N P (KRPvKR: exact counts); a side ending in '+' has
+ * at least its pieces and any others (KQ+vK+).  Added again: each reached (AND), at a
+ * ply of its own. */
+int select_add_material(struct select *s, const char *list, char *why, size_t cap);
+/** The mainline plays these moves (SAN or UCI, space-separated, move numbers skipped)
+ * from its start, or from any ply after a leading "...".  Each is resolved in the game's
+ * position: compared as moves, not text.  Given once. */
+int select_add_moves(struct select *s, const char *list, char *why, size_t cap);
 /** Select the games that do not match instead. */
 void select_set_invert(struct select *s, bool invert);
 /** Games are classified (game_options.openings): the criteria on ECO and Opening, given

@@ -84,6 +84,8 @@ struct pgn_out {
     struct pgn_level *levels;
     size_t depth, cap;
     size_t next_diag;            /* error_at's cursor: diags before it lie before the token */
+    uint32_t last_ply;           /* a played mainline move past it ends the movetext (a cut
+                                  * record's count; else no limit) */
     struct fen_text fen_text;    /* fen_comments: the mainline position's board field */
     struct pgn_level inline_levels[INLINE_LEVELS];
 };
@@ -817,8 +819,9 @@ static size_t write_usual_run(struct pgn_out *w, size_t i)
     for (size_t count = w->part.count; i < count; i++) {
         const struct pgn_token *tok = &tokens[i];
         unsigned kind = tok->kind;
-        if (kind > PGN_TOK_LINE_COMMENT || (kind == PGN_TOK_MOVE && !moves[i].played))
-            return i; /* write_token()'s */
+        if (kind > PGN_TOK_LINE_COMMENT ||
+            (kind == PGN_TOK_MOVE && (!moves[i].played || moves[i].ply > w->last_ply)))
+            return i; /* write_token()'s, or the cut */
         if (kind != PGN_TOK_NAG && w->fen_pending)
             write_fen_comment(w);
         switch (kind) {
@@ -835,15 +838,26 @@ static size_t write_usual_run(struct pgn_out *w, size_t i)
     return i;
 }
 
+/* A cut record (game_record_cut): token i is the first mainline move past the cut. */
+static bool at_cut(const struct pgn_out *w, size_t i)
+{
+    const struct pgn_token *tok = &w->part.tokens[i];
+    return tok->kind == PGN_TOK_MOVE && !w->depth && !w->remainder && w->part.moves &&
+           w->part.moves[i].played && w->part.moves[i].ply > w->last_ply;
+}
+
 static void write_movetext(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
     size_t dropped_nest = 0;
-    for (bool more = game_part_first(w->rec, &w->part); more;
+    bool cut = false;
+    for (bool more = game_part_first(w->rec, &w->part); more && !cut;
          more = game_part_next(w->rec, &w->part)) {
         for (size_t i = 0; i < w->part.count; i++) {
             if (!w->remainder && !dropped_nest && !w->fixes && !top(w)->raw &&
                 (i = write_usual_run(w, i)) == w->part.count)
+                break;
+            if (w->rec->cut && !dropped_nest && (cut = at_cut(w, i)))
                 break;
             const struct pgn_token *tok = &w->part.tokens[i];
             if (w->remainder && ends_remainder(w, tok))
@@ -914,10 +928,15 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
             fen_text_init(&w.fen_text, &rec->start, o->fen_flags);
     }
     struct slice result = game_result(rec);
+    w.last_ply = UINT32_MAX;
+    if (rec->cut) { /* the game goes on past what is written: no result is known */
+        result = (struct slice){"*", 1};
+        w.last_ply = (uint32_t)rec->mainline_count;
+    }
     bool decided = o->fix_result && decide_result(&w, &result);
     write_tags(&w, result);
     write_movetext(&w, result);
-    if (!decided)
+    if (!decided && !rec->cut) /* a cut game's "*" is no normalization */
         note_result_fixes(&w, result);
     if (w.levels != w.inline_levels)
         free(w.levels);
