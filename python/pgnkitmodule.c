@@ -723,10 +723,10 @@ static int open_source(ReaderObject *r, PyObject *source, const pgnkit_options *
 /* ---- the selection options: the CLI's, through pgnkit_reader_option ---- */
 
 /* The keyword arguments naming a selection option (the flags last, from FIRST_FLAG). */
-enum { SELECT_KEYWORDS = 12, FIRST_FLAG = 8 };
+enum { SELECT_KEYWORDS = 15, FIRST_FLAG = 11 };
 static const char *const select_names[SELECT_KEYWORDS] = {
     "encoding", "where", "player", "result", "ending", "plies", "has", "reaches",
-    "invert", "classify", "dedupe", "skip-invalid",
+    "occurs", "material", "moves", "invert", "classify", "dedupe", "skip-invalid",
 };
 
 static int value_error(const pgnkit_error *err)
@@ -801,7 +801,8 @@ static int set_options(pgnkit_reader *r, PyObject *const *values)
         }
         int each = !strcmp(name, "where");
         int listed = each || !strcmp(name, "result") || !strcmp(name, "ending") ||
-                     !strcmp(name, "has");
+                     !strcmp(name, "has") || !strcmp(name, "occurs") ||
+                     !strcmp(name, "material");
         if ((listed ? set_option_list(r, name, v, each) : set_option(r, name, v)) != 0)
             return -1;
     }
@@ -855,7 +856,8 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
                                (char *)"max_game_bytes", (char *)"ep", (char *)"range",
                                (char *)"encoding", (char *)"where", (char *)"player",
                                (char *)"result", (char *)"ending", (char *)"plies",
-                               (char *)"has", (char *)"reaches", (char *)"invert",
+                               (char *)"has", (char *)"reaches", (char *)"occurs",
+                               (char *)"material", (char *)"moves", (char *)"invert",
                                (char *)"classify", (char *)"dedupe", (char *)"skip_invalid",
                                NULL};
     PyObject *source, *ep = NULL, *range = NULL;
@@ -863,12 +865,13 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
     int strict = 0, lenient = 0, variations = 1, ktr = 0;
     unsigned long long max_game_bytes = 0;
     int ep_legal = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKOOOOOOOOOOOOOO", keywords,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKOOOOOOOOOOOOOOOOO", keywords,
                                      &source, &strict, &lenient, &variations, &ktr,
                                      &max_game_bytes, &ep, &range, &select[0], &select[1],
                                      &select[2], &select[3], &select[4], &select[5],
                                      &select[6], &select[7], &select[8], &select[9],
-                                     &select[10], &select[11]) ||
+                                     &select[10], &select[11], &select[12], &select[13],
+                                     &select[14]) ||
         parse_ep(ep, &ep_legal) < 0)
         return NULL;
     pgnkit_options opts;
@@ -936,8 +939,9 @@ static PyMethodDef module_methods[] = {
     {"read", (PyCFunction)(void (*)(void))module_read, METH_VARARGS | METH_KEYWORDS,
      "read(source, *, strict=False, lenient=False, variations=True, king_takes_rook=False,\n"
      "     max_game_bytes=0, ep=\"standard\", encoding=None, where=None, player=None,\n"
-     "     result=None, ending=None, plies=None, has=None, reaches=None, invert=False,\n"
-     "     classify=False, dedupe=False, skip_invalid=False, range=None)\n"
+     "     result=None, ending=None, plies=None, has=None, reaches=None, occurs=None,\n"
+     "     material=None, moves=None, invert=False, classify=False, dedupe=False,\n"
+     "     skip_invalid=False, range=None)\n"
      "     -> iterator of pgnkit.Game\n\n"
      "source: a path (gzip/zstd found by content), a binary file object, or an object\n"
      "whose read() returns bytes.  Raises OSError when the input cannot be read.\n"
@@ -947,7 +951,9 @@ static PyMethodDef module_methods[] = {
      "yielded; game.index stays the input's): encoding= auto|utf-8|latin1|cp1252;\n"
      "where= 'TAG OP VALUE' or a list of them (ANDed, as repeated --where); player= a\n"
      "regex on White or Black; result=, ending=, has= a comma list or a list; plies=\n"
-     "\"MIN:MAX\"; reaches= a FEN; invert=True yields the games rejected instead;\n"
+     "\"MIN:MAX\"; reaches= a FEN; occurs= facts anywhere on the mainline and\n"
+     "material= signatures (KRPvKR, KQ+vK+), each a comma list or a list; moves= 'e4 e5\n"
+     "Nf3' from the start ('... ' first: anywhere); invert=True yields the games rejected instead;\n"
      "classify=True names openings from the built-in book (ECO/Opening criteria read\n"
      "it); dedupe=True yields only the first of games with the same start and mainline;\n"
      "skip_invalid=True only the games without errors.  range=(start, end): the games\n"

@@ -381,7 +381,8 @@ static const struct {
     {"where", select_add_where},     {"player", select_add_player},
     {"result", select_add_result},   {"ending", select_add_ending},
     {"plies", select_add_plies},     {"has", select_add_has},
-    {"reaches", select_add_reaches},
+    {"reaches", select_add_reaches}, {"occurs", select_add_occurs},
+    {"material", select_add_material}, {"moves", select_add_moves},
 };
 
 /* A flag's value: NULL, "1", "true" or "yes" set it, "0", "false" or "no" clear it. */
@@ -442,7 +443,8 @@ int pgnkit_reader_option(pgnkit_reader *r, const char *name, const char *value,
     if (!strcmp(name, "dedupe"))
         return flag_value(r, name, value, &r->dedupe, err);
     return option_error(r, err, "unknown option '--%s' (encoding, where, player, result, "
-                        "ending, plies, has, reaches, invert, classify, dedupe, skip-invalid)",
+                        "ending, plies, has, reaches, occurs, material, moves, invert, classify, dedupe, "
+                        "skip-invalid)",
                         name);
 }
 
@@ -450,8 +452,7 @@ int pgnkit_reader_option(pgnkit_reader *r, const char *name, const char *value,
 static int check_invert(pgnkit_reader *r, pgnkit_error *err)
 {
     if (r->invert && (!r->select || !select_has_criteria(r->select)))
-        return option_error(r, err, "--invert needs a criterion to invert (--where, --player, "
-                                    "--result, --ending, --plies, --has, --reaches)");
+        return option_error(r, err, "%s", SELECT_INVERT_ALONE);
     return 0;
 }
 

@@ -792,9 +792,7 @@ static int check_combinations(const struct config *cfg, const struct given *give
                                     "only with --format json");
     }
     if (was_given(given, "invert") && cfg->select && !select_has_criteria(cfg->select))
-        return usage_error(cfg, "--invert needs a criterion to invert (--where, --player, "
-                                "--result, --ending, --plies, --has, --reaches, --occurs, "
-                                "--material, --moves)");
+        return usage_error(cfg, "%s", SELECT_INVERT_ALONE);
     /* Classified games (--classify, --add-tags ECO/Opening, --with opening): the criteria
      * on ECO and Opening read the classification, as pgn-extract's -e makes its tag
      * criteria read the tags it adds. */

@@ -883,7 +883,7 @@ bool game_record_cut(const struct game_record *rec, size_t plies, struct game_re
     out->final = rec->start;
     for (size_t i = 0; i < plies; i++)
         rules_do_move(&out->final, rec->mainline[i]);
-    out->end = GAME_END_NONE; /* a move follows: no mate, no stalemate */
+    out->end = ENDING_NONE; /* a move follows: the game did not end there */
     out->error_ply = 0;       /* the first error, if any, lies past the cut */
     out->result_token = (struct slice){"*", 1};
     out->cut = true;

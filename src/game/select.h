@@ -82,6 +82,10 @@ int select_add_material(struct select *s, const char *list, char *why, size_t ca
  * from its start, or from any ply after a leading "...".  Each is resolved in the game's
  * position: compared as moves, not text.  Given once. */
 int select_add_moves(struct select *s, const char *list, char *why, size_t cap);
+/** Why --invert alone is refused: the CLI's and the API's one message. */
+#define SELECT_INVERT_ALONE                                                                  \
+    "--invert needs a criterion to invert (--where, --player, --result, --ending, --plies, " \
+    "--has, --reaches, --occurs, --material, --moves)"
 /** Select the games that do not match instead. */
 void select_set_invert(struct select *s, bool invert);
 /** Games are classified (game_options.openings): the criteria on ECO and Opening, given
