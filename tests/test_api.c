@@ -804,6 +804,7 @@ Test(range, a_byte_range_yields_its_games_as_the_whole_file_reads_them)
     cr_assert_null(pgnkit_open_range("/nonexistent/x.pgn", 0, 1, NULL, &err));
     cr_assert_eq(err.code, ENOENT);
     unlink(path);
+}
 
 /* A mate distance no int holds is no eval (comment.h), not a wrapped cast: #99999999999
  * once came out as mate in -2147483648.  The largest int is still a mate; the move after
