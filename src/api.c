@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,40 @@
 #include "pgn/pgn_reader.h"
 #include "write/writer.h"
 
-/* Per-ply comment facts, filled on the first clock/eval question about a game. */
+/* The replayer a reader's detached games share to read their bytes again (a tree asked
+ * for, pgnkit_game_pgn): made on the first replay, warm from game to game (its SAN cache:
+ * a replayer of its own per game would clear 128 KiB and miss on every first token), and
+ * freed with the last of the reader and its detached games.  Detached games may be used
+ * on different threads: a replay holds the lock; the count is atomic. */
+struct replay_share {
+    unsigned long refs;
+    pthread_mutex_t lock;
+    struct game_replayer *replayer; /* NULL before the first replay */
+};
+
+static struct replay_share *share_new(void)
+{
+    struct replay_share *s = xcalloc(1, sizeof *s);
+    s->refs = 1;
+    pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+static struct replay_share *share_ref(struct replay_share *s)
+{
+    if (s)
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    return s;
+}
+
+static void share_release(struct replay_share *s)
+{
+    if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    game_replayer_free(s->replayer);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
 
 struct pgnkit_game {
     const struct game_record *rec;
@@ -67,6 +101,7 @@ struct pgnkit_game {
      * pgnkit_game_pgn reads and replays again, since the writer needs the tokens. */
     char *source;
     size_t source_len;
+    struct replay_share *share; /* the reader's and its detached games' (NULL: loaded) */
     struct position node_pos; /* the position after node_cursor (0: the start) */
     size_t node_cursor;
 };
@@ -215,6 +250,7 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
     r->game.ep_legal = opts->flags & PGNKIT_EP_LEGAL;
     r->game.flags = opts->flags;
     r->game.encoding = PGN_ENCODING_AUTO;
+    r->game.share = share_new();
     return r;
 }
 
@@ -337,6 +373,7 @@ void pgnkit_close(pgnkit_reader *r)
         close(r->fd);
     free(r->game.notes);
     game_tree_release(&r->game.tree);
+    share_release(r->game.share);
     select_scratch_free(r->select_scratch);
     select_free(r->select);
     game_key_set_release(&r->seen);
@@ -639,6 +676,7 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->ep_legal = game->ep_legal;
     g->flags = game->flags;
     g->encoding = game->encoding;
+    g->share = share_ref(game->share);
     if (!pg->skipped && pg->text && pg->bytes) {
         g->source = xmalloc(pg->bytes);
         memcpy(g->source, pg->text, pg->bytes);
@@ -700,6 +738,7 @@ void pgnkit_game_free(pgnkit_game *g)
     diag_list_release(&g->own_rec.diags);
     free(g->notes);
     game_tree_release(&g->tree);
+    share_release(g->share);
     free(g);
 }
 
@@ -727,8 +766,8 @@ static void write_pgn(struct buf *out, const struct game_record *rec, unsigned f
 /* A detached game has no tokens: its input bytes are read and replayed again, alone, as
  * its reader did (same flags, same encoding; its own size is within the limit), and the
  * record handed to use(rec, ctx), whose tokens live until it returns.  Nothing for a
- * game skipped unread.  A replayer costs a few microseconds (san.h: the SAN pattern is
- * compiled once per process). */
+ * game skipped unread.  With its reader's replayer (replay_share), else (a loaded game)
+ * one of its own: a few microseconds (san.h: the SAN pattern is compiled once). */
 static void replay_detached(const pgnkit_game *g,
                             void (*use)(const struct game_record *rec, void *ctx), void *ctx)
 {
@@ -739,14 +778,26 @@ static void replay_detached(const pgnkit_game *g,
         pgn_reader_from_memory(g->source, g->source_len, g->own_game.file, &lim);
     struct game_options opts = game_options_of(g->flags);
     struct diag d;
-    struct game_replayer *replayer = game_replayer_new(&opts, &d);
+    struct replay_share *share = g->share;
+    struct game_replayer *replayer;
+    if (share) {
+        pthread_mutex_lock(&share->lock);
+        if (!share->replayer)
+            share->replayer = game_replayer_new(&opts, &d);
+        replayer = share->replayer;
+    } else {
+        replayer = game_replayer_new(&opts, &d);
+    }
     struct pgn_text text;
     memset(&text, 0, sizeof text);
     struct pgn_game game;
     if (replayer && pgn_reader_next(reader, &game, &d) == 1)
         use(game_replay(replayer, pgn_text_utf8(&text, &game, g->encoding)), ctx);
     pgn_text_release(&text);
-    game_replayer_free(replayer);
+    if (share)
+        pthread_mutex_unlock(&share->lock);
+    else
+        game_replayer_free(replayer);
     pgn_reader_free(reader);
 }
 
