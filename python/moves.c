@@ -1,19 +1,51 @@
 /*
  * moves.c - pgnkit.Move: one move of a game with its SAN, UCI, position after it,
- * comment, NAGs, clock, eval and variations, built from the C API's move tree
- * (pgnkit_game_node*).  A Move holds plain values only (no reference to its game), so it
- * outlives the game and compares by value.
+ * comment, NAGs, clock, eval and variations, from the C API's move tree
+ * (pgnkit_game_node*).
+ *
+ * A Move is light: a reference to its game's handle (which owns the pgnkit_game once
+ * Game.moves was asked, and frees it when the Game and the last of its Moves are gone,
+ * so that moves outlive their game) and its node number; each attribute is made on its
+ * first use and kept.  Game.moves for a game of N plies is N small objects and no
+ * text: python-chess's loop that reads a comment or two per move pays for those alone
+ * (the FEN, a move played on a cursor, only when asked).  A mainline move's UCI and FEN
+ * come from the mainline (pgnkit_game_uci/fen), the rest from the tree, which a
+ * detached game builds on the first question about it.  Moves still
+ * compare by value (every attribute, variations included): == makes what it compares.
  */
 #include "moves.h"
 
-#include <structmember.h>
+/* ---- the handle: who owns the game ---- */
 
 typedef struct {
     PyObject_HEAD
+    pgnkit_game *game;
+} HandleObject;
+
+static void handle_dealloc(HandleObject *self)
+{
+    pgnkit_game_free(self->game);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject HandleType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pgnkit._GameHandle",
+    .tp_doc = "a game shared by its Game and its Moves (internal)",
+    .tp_basicsize = sizeof(HandleObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)handle_dealloc,
+};
+
+/* ---- Move ---- */
+
+typedef struct {
+    PyObject_HEAD
+    HandleObject *handle;
+    size_t node;
+    /* Made on first use (NULL before). */
     PyObject *san, *uci, *fen, *comment, *starting_comment, *nags, *clock, *eval;
     PyObject *promotion, *variations;
-    Py_ssize_t ply;
-    char is_check, is_checkmate, is_capture;
 } MoveObject;
 
 static void move_dealloc(MoveObject *self)
@@ -28,77 +60,36 @@ static void move_dealloc(MoveObject *self)
     Py_XDECREF(self->eval);
     Py_XDECREF(self->promotion);
     Py_XDECREF(self->variations);
+    Py_DECREF(self->handle);
     Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-/* Every field, in one tuple: what == compares. */
-static PyObject *move_fields(MoveObject *m)
-{
-    return Py_BuildValue("(OOnOOOOOOOOiii)", m->san, m->uci, m->ply, m->fen, m->comment,
-                         m->starting_comment, m->nags, m->clock, m->eval, m->promotion,
-                         m->variations, m->is_check, m->is_checkmate, m->is_capture);
 }
 
 static PyTypeObject MoveType;
 
-static PyObject *move_richcompare(PyObject *a, PyObject *b, int op)
+static PyObject *new_move(HandleObject *handle, size_t node)
 {
-    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(a, &MoveType) ||
-        !PyObject_TypeCheck(b, &MoveType))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *fa = move_fields((MoveObject *)a), *fb = fa ? move_fields((MoveObject *)b) : NULL;
-    PyObject *result = fb ? PyObject_RichCompare(fa, fb, op) : NULL;
-    Py_XDECREF(fa);
-    Py_XDECREF(fb);
-    return result;
+    MoveObject *m = PyObject_New(MoveObject, &MoveType);
+    if (!m)
+        return NULL;
+    m->handle = (HandleObject *)Py_NewRef((PyObject *)handle);
+    m->node = node;
+    m->san = m->uci = m->fen = m->comment = m->starting_comment = m->nags = NULL;
+    m->clock = m->eval = m->promotion = m->variations = NULL;
+    return (PyObject *)m;
 }
 
-static PyObject *move_repr(MoveObject *self)
+/* Node numbers 1 .. ply_count are the mainline's plies (pgnkit.h). */
+static int on_mainline(const MoveObject *m)
 {
-    return PyUnicode_FromFormat("Move(ply=%zd, san=%R, uci=%R)", self->ply, self->san,
-                                self->uci);
+    return m->node <= pgnkit_game_ply_count(m->handle->game);
 }
 
-static PyMemberDef move_members[] = {
-    {"san", T_OBJECT, offsetof(MoveObject, san), READONLY, "canonical SAN ('Nf3', 'exd8=Q#')"},
-    {"uci", T_OBJECT, offsetof(MoveObject, uci), READONLY, "UCI ('g1f3', 'e7e8q')"},
-    {"ply", T_PYSSIZET, offsetof(MoveObject, ply), READONLY,
-     "plies from the game's start to after this move (the mainline's first move is 1)"},
-    {"fen", T_OBJECT, offsetof(MoveObject, fen), READONLY, "the FEN of the position after it"},
-    {"comment", T_OBJECT, offsetof(MoveObject, comment), READONLY,
-     "the comments after it, joined by a space ([%clk]/[%eval] kept), or None"},
-    {"starting_comment", T_OBJECT, offsetof(MoveObject, starting_comment), READONLY,
-     "a variation's first move: the comments between '(' and it, or None"},
-    {"nags", T_OBJECT, offsetof(MoveObject, nags), READONLY,
-     "NAGs as ints in file order ($1 and e4! are 1, ?! is 6)"},
-    {"clock", T_OBJECT, offsetof(MoveObject, clock), READONLY,
-     "seconds from the first [%clk] of its comments, or None"},
-    {"eval", T_OBJECT, offsetof(MoveObject, eval), READONLY,
-     "the first [%eval] of its comments: pawns (float), '#N' for a mate, or None"},
-    {"is_check", T_BOOL, offsetof(MoveObject, is_check), READONLY, "gives check (or mate)"},
-    {"is_checkmate", T_BOOL, offsetof(MoveObject, is_checkmate), READONLY, "gives checkmate"},
-    {"is_capture", T_BOOL, offsetof(MoveObject, is_capture), READONLY,
-     "takes a piece (en passant too)"},
-    {"promotion", T_OBJECT, offsetof(MoveObject, promotion), READONLY,
-     "the piece promoted to, 'q' 'r' 'b' 'n' (as UCI writes it), or None"},
-    {"variations", T_OBJECT, offsetof(MoveObject, variations), READONLY,
-     "the alternatives to this move: a list of lines, each a list of Move"},
-    {NULL, 0, 0, 0, NULL},
-};
-
-static PyTypeObject MoveType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pgnkit.Move",
-    .tp_doc = "One move of a game (Game.moves): its SAN, UCI, the position after it, what is\n"
-              "written about it and the variations that replace it.",
-    .tp_basicsize = sizeof(MoveObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_dealloc = (destructor)move_dealloc,
-    .tp_repr = (reprfunc)move_repr,
-    .tp_hash = PyObject_HashNotImplemented,
-    .tp_richcompare = move_richcompare,
-    .tp_members = move_members,
-};
+static pgnkit_node node_info(const MoveObject *m)
+{
+    pgnkit_node n;
+    pgnkit_game_node(m->handle->game, m->node, &n);
+    return n;
+}
 
 static PyObject *text_or_none(pgnkit_str s)
 {
@@ -131,16 +122,16 @@ static PyObject *eval_value(const pgnkit_node *n)
     return PyFloat_FromDouble(n->eval.pawns);
 }
 
-static PyObject *make_line(pgnkit_game *g, size_t first);
+static PyObject *make_line(HandleObject *handle, size_t first);
 
 /* The alternatives to node n: one line per variation. */
-static PyObject *variation_lines(pgnkit_game *g, const pgnkit_node *n)
+static PyObject *variation_lines(HandleObject *handle, const pgnkit_node *n)
 {
     PyObject *lines = PyList_New(0);
     pgnkit_node alt;
     for (size_t v = n->variation; lines && v; v = alt.next_variation) {
-        pgnkit_game_node(g, v, &alt);
-        PyObject *line = make_line(g, v);
+        pgnkit_game_node(handle->game, v, &alt);
+        PyObject *line = make_line(handle, v);
         if (!line || PyList_Append(lines, line) < 0)
             Py_CLEAR(lines);
         Py_XDECREF(line);
@@ -148,46 +139,227 @@ static PyObject *variation_lines(pgnkit_game *g, const pgnkit_node *n)
     return lines;
 }
 
-static PyObject *make_move(pgnkit_game *g, size_t id, const pgnkit_node *n)
+/* The attributes made from text: the mainline's own calls where there are some. */
+/* The SAN from the tree's cursor (pgnkit_game_node_san: one move from the last SAN's
+ * position), the FEN from the mainline's (pgnkit_game_fen), so that asking a move for
+ * both in either order costs a move each, not a replay from the start. */
+static PyObject *make_san(MoveObject *m)
 {
-    MoveObject *m = PyObject_New(MoveObject, &MoveType);
-    if (!m)
-        return NULL;
-    char san[PGNKIT_SAN_MAX], uci[PGNKIT_UCI_MAX], fen[PGNKIT_FEN_MAX];
-    size_t san_len = pgnkit_game_node_san(g, id, san);
-    size_t fen_len = pgnkit_game_node_fen(g, id, fen);
-    size_t uci_len = pgnkit_game_node_uci(g, id, uci);
-    m->ply = (Py_ssize_t)n->ply;
-    m->is_check = (char)n->is_check;
-    m->is_checkmate = (char)n->is_checkmate;
-    m->is_capture = (char)n->is_capture;
-    m->san = PyUnicode_FromStringAndSize(san, (Py_ssize_t)san_len);
-    m->uci = PyUnicode_FromStringAndSize(uci, (Py_ssize_t)uci_len);
-    m->fen = PyUnicode_FromStringAndSize(fen, (Py_ssize_t)fen_len);
-    m->comment = text_or_none(n->comment);
-    m->starting_comment = text_or_none(n->starting_comment);
-    m->nags = nag_list(n);
-    m->clock = n->has_clock ? PyFloat_FromDouble(n->clock) : Py_NewRef(Py_None);
-    m->eval = eval_value(n);
-    m->promotion = n->promotion ? PyUnicode_FromStringAndSize(&n->promotion, 1)
-                                : Py_NewRef(Py_None);
-    m->variations = n->variation ? variation_lines(g, n) : PyList_New(0);
-    if (!m->san || !m->uci || !m->fen || !m->comment || !m->starting_comment || !m->nags ||
-        !m->clock || !m->eval || !m->promotion || !m->variations) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return (PyObject *)m;
+    char san[PGNKIT_SAN_MAX];
+    size_t len = pgnkit_game_node_san(m->handle->game, m->node, san);
+    return PyUnicode_FromStringAndSize(san, (Py_ssize_t)len);
 }
 
+static PyObject *make_uci(MoveObject *m)
+{
+    char uci[PGNKIT_UCI_MAX];
+    pgnkit_game *g = m->handle->game;
+    size_t len = on_mainline(m) ? pgnkit_game_uci(g, m->node, uci)
+                                : pgnkit_game_node_uci(g, m->node, uci);
+    return PyUnicode_FromStringAndSize(uci, (Py_ssize_t)len);
+}
+
+static PyObject *make_fen(MoveObject *m)
+{
+    char fen[PGNKIT_FEN_MAX];
+    pgnkit_game *g = m->handle->game;
+    size_t len = on_mainline(m) ? pgnkit_game_fen(g, m->node, fen)
+                                : pgnkit_game_node_fen(g, m->node, fen);
+    return PyUnicode_FromStringAndSize(fen, (Py_ssize_t)len);
+}
+
+/* The attributes made from the node's info. */
+static PyObject *make_comment(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return text_or_none(n.comment);
+}
+
+static PyObject *make_starting_comment(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return text_or_none(n.starting_comment);
+}
+
+static PyObject *make_nags(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return nag_list(&n);
+}
+
+static PyObject *make_clock(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return n.has_clock ? PyFloat_FromDouble(n.clock) : Py_NewRef(Py_None);
+}
+
+static PyObject *make_eval(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return eval_value(&n);
+}
+
+static PyObject *make_promotion(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return n.promotion ? PyUnicode_FromStringAndSize(&n.promotion, 1) : Py_NewRef(Py_None);
+}
+
+static PyObject *make_variations(MoveObject *m)
+{
+    pgnkit_node n = node_info(m);
+    return n.variation ? variation_lines(m->handle, &n) : PyList_New(0);
+}
+
+/* *slot, made by make on first use. */
+static PyObject *cached(MoveObject *m, PyObject **slot, PyObject *(*make)(MoveObject *))
+{
+    if (!*slot)
+        *slot = make(m);
+    return Py_XNewRef(*slot);
+}
+
+#define MOVE_GETTER(field)                                                                     \
+    static PyObject *move_get_##field(MoveObject *self, void *closure)                        \
+    {                                                                                          \
+        (void)closure;                                                                         \
+        return cached(self, &self->field, make_##field);                                      \
+    }
+MOVE_GETTER(san)
+MOVE_GETTER(uci)
+MOVE_GETTER(fen)
+MOVE_GETTER(comment)
+MOVE_GETTER(starting_comment)
+MOVE_GETTER(nags)
+MOVE_GETTER(clock)
+MOVE_GETTER(eval)
+MOVE_GETTER(promotion)
+MOVE_GETTER(variations)
+
+static Py_ssize_t move_ply(MoveObject *self)
+{
+    return on_mainline(self) ? (Py_ssize_t)self->node : (Py_ssize_t)node_info(self).ply;
+}
+
+static PyObject *move_get_ply(MoveObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromSsize_t(move_ply(self));
+}
+
+static PyObject *move_get_is_check(MoveObject *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(node_info(self).is_check);
+}
+
+static PyObject *move_get_is_checkmate(MoveObject *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(node_info(self).is_checkmate);
+}
+
+static PyObject *move_get_is_capture(MoveObject *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(node_info(self).is_capture);
+}
+
+/* Every field, in one tuple: what == compares. */
+static PyObject *move_fields(MoveObject *m)
+{
+    PyObject *san = move_get_san(m, NULL), *uci = move_get_uci(m, NULL);
+    PyObject *fen = move_get_fen(m, NULL), *comment = move_get_comment(m, NULL);
+    PyObject *starting = move_get_starting_comment(m, NULL), *nags = move_get_nags(m, NULL);
+    PyObject *clock = move_get_clock(m, NULL), *eval = move_get_eval(m, NULL);
+    PyObject *promotion = move_get_promotion(m, NULL);
+    PyObject *variations = move_get_variations(m, NULL);
+    pgnkit_node n = node_info(m);
+    PyObject *fields = NULL;
+    if (san && uci && fen && comment && starting && nags && clock && eval && promotion &&
+        variations)
+        fields = Py_BuildValue("(OOnOOOOOOOOiii)", san, uci, move_ply(m), fen, comment,
+                               starting, nags, clock, eval, promotion, variations,
+                               n.is_check, n.is_checkmate, n.is_capture);
+    Py_XDECREF(san);
+    Py_XDECREF(uci);
+    Py_XDECREF(fen);
+    Py_XDECREF(comment);
+    Py_XDECREF(starting);
+    Py_XDECREF(nags);
+    Py_XDECREF(clock);
+    Py_XDECREF(eval);
+    Py_XDECREF(promotion);
+    Py_XDECREF(variations);
+    return fields;
+}
+
+static PyObject *move_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(a, &MoveType) ||
+        !PyObject_TypeCheck(b, &MoveType))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *fa = move_fields((MoveObject *)a), *fb = fa ? move_fields((MoveObject *)b) : NULL;
+    PyObject *result = fb ? PyObject_RichCompare(fa, fb, op) : NULL;
+    Py_XDECREF(fa);
+    Py_XDECREF(fb);
+    return result;
+}
+
+static PyObject *move_repr(MoveObject *self)
+{
+    PyObject *san = move_get_san(self, NULL), *uci = san ? move_get_uci(self, NULL) : NULL;
+    PyObject *repr = uci ? PyUnicode_FromFormat("Move(ply=%zd, san=%R, uci=%R)",
+                                                move_ply(self), san, uci)
+                         : NULL;
+    Py_XDECREF(san);
+    Py_XDECREF(uci);
+    return repr;
+}
+
+#define GETTER(name, doc) {#name, (getter)move_get_##name, NULL, doc, NULL}
+static PyGetSetDef move_getset[] = {
+    GETTER(san, "canonical SAN ('Nf3', 'exd8=Q#')"),
+    GETTER(uci, "UCI ('g1f3', 'e7e8q')"),
+    GETTER(ply, "plies from the game's start to after this move (the mainline's first move "
+                "is 1)"),
+    GETTER(fen, "the FEN of the position after it"),
+    GETTER(comment, "the comments after it, joined by a space ([%clk]/[%eval] kept), or None"),
+    GETTER(starting_comment,
+           "a variation's first move: the comments between '(' and it, or None"),
+    GETTER(nags, "NAGs as ints in file order ($1 and e4! are 1, ?! is 6)"),
+    GETTER(clock, "seconds from the first [%clk] of its comments, or None"),
+    GETTER(eval, "the first [%eval] of its comments: pawns (float), '#N' for a mate, or None"),
+    GETTER(is_check, "gives check (or mate)"),
+    GETTER(is_checkmate, "gives checkmate"),
+    GETTER(is_capture, "takes a piece (en passant too)"),
+    GETTER(promotion, "the piece promoted to, 'q' 'r' 'b' 'n' (as UCI writes it), or None"),
+    GETTER(variations, "the alternatives to this move: a list of lines, each a list of Move"),
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject MoveType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pgnkit.Move",
+    .tp_doc = "One move of a game (Game.moves): its SAN, UCI, the position after it, what is\n"
+              "written about it and the variations that replace it.",
+    .tp_basicsize = sizeof(MoveObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)move_dealloc,
+    .tp_repr = (reprfunc)move_repr,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_richcompare = move_richcompare,
+    .tp_getset = move_getset,
+};
+
 /* The line that starts at node first, followed by next to its end. */
-static PyObject *make_line(pgnkit_game *g, size_t first)
+static PyObject *make_line(HandleObject *handle, size_t first)
 {
     PyObject *line = PyList_New(0);
     pgnkit_node n;
     for (size_t id = first; line && id; id = n.next) {
-        pgnkit_game_node(g, id, &n);
-        PyObject *move = make_move(g, id, &n);
+        pgnkit_game_node(handle->game, id, &n);
+        PyObject *move = new_move(handle, id);
         if (!move || PyList_Append(line, move) < 0)
             Py_CLEAR(line);
         Py_XDECREF(move);
@@ -195,18 +367,33 @@ static PyObject *make_line(pgnkit_game *g, size_t first)
     return line;
 }
 
-PyObject *pgnkit_py_moves(pgnkit_game *g)
+PyObject *pgnkit_py_moves(pgnkit_game *g, PyObject **handle)
 {
-    if (!pgnkit_game_ply_count(g))
-        return PyList_New(0);
-    return make_line(g, 1);
+    if (!*handle) {
+        HandleObject *h = PyObject_New(HandleObject, &HandleType);
+        if (!h)
+            return NULL;
+        h->game = g;
+        *handle = (PyObject *)h;
+    }
+    /* The mainline's nodes are 1 .. ply_count: no tree needed to list them. */
+    size_t plies = pgnkit_game_ply_count(g);
+    PyObject *list = PyList_New((Py_ssize_t)plies);
+    for (size_t ply = 1; list && ply <= plies; ply++) {
+        PyObject *move = new_move((HandleObject *)*handle, ply);
+        if (!move)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, (Py_ssize_t)ply - 1, move);
+    }
+    return list;
 }
 
 PyObject *pgnkit_py_game_comment(pgnkit_game *g) { return text_or_none(pgnkit_game_comment(g)); }
 
 int pgnkit_py_moves_init(PyObject *m)
 {
-    if (PyType_Ready(&MoveType) < 0)
+    if (PyType_Ready(&HandleType) < 0 || PyType_Ready(&MoveType) < 0)
         return -1;
     return PyModule_AddObjectRef(m, "Move", (PyObject *)&MoveType);
 }

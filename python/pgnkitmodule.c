@@ -33,11 +33,11 @@ typedef struct {
     int ep_legal; /* the reader's ep convention, for fens() without ep= */
     PyObject *tags, *uci, *san, *diagnostics, *clocks, *evals; /* built on first use */
     PyObject *moves;                                           /* moves.c, on first use */
+    PyObject *handle; /* with moves: owns game, shared with the Moves (moves.h) */
 } GameObject;
 
 static void game_dealloc(GameObject *self)
 {
-    pgnkit_game_free(self->game);
     Py_XDECREF(self->tags);
     Py_XDECREF(self->uci);
     Py_XDECREF(self->san);
@@ -45,6 +45,10 @@ static void game_dealloc(GameObject *self)
     Py_XDECREF(self->clocks);
     Py_XDECREF(self->evals);
     Py_XDECREF(self->moves);
+    if (self->handle) /* the game is its Moves' too: freed with the last of them */
+        Py_DECREF(self->handle);
+    else
+        pgnkit_game_free(self->game);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -265,7 +269,9 @@ CACHED_GETTER(evals)
 static PyObject *game_get_moves(GameObject *self, void *c)
 {
     (void)c;
-    return cached(&self->moves, pgnkit_py_moves, self->game);
+    if (!self->moves)
+        self->moves = pgnkit_py_moves(self->game, &self->handle);
+    return Py_XNewRef(self->moves);
 }
 static PyObject *game_get_comment(GameObject *self, void *c)
 {
@@ -518,7 +524,7 @@ static PyObject *new_game(pgnkit_game *g, int ep_legal)
     obj->game = g;
     obj->ep_legal = ep_legal;
     obj->tags = obj->uci = obj->san = obj->diagnostics = obj->clocks = obj->evals = NULL;
-    obj->moves = NULL;
+    obj->moves = obj->handle = NULL;
     return (PyObject *)obj;
 }
 

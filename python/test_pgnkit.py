@@ -875,6 +875,24 @@ class MovesLikePythonChess(unittest.TestCase):
         gc.collect()
         self.assertEqual(moves[2].san, "Nf3", "moves outlive their game")
 
+    def test_attributes_in_any_order_after_the_game_is_gone(self):
+        # A Move makes each attribute on first use, from its game (kept by its Moves):
+        # asked backwards, FEN before SAN, once the Game is gone, the answers are the
+        # CLI's FENs and the game's lists.
+        (game,) = read_text(ANNOTATED)
+        main = cli_fens(ANNOTATED_LINES["main"] + "\n")[0]
+        san, uci, clocks = game.san, game.uci, game.clocks
+        moves = game.moves
+        del game
+        gc.collect()
+        got = [(m.fen, m.san, m.clock, m.uci) for m in reversed(moves)][::-1]
+        self.assertEqual(got, list(zip(main, san, clocks, uci)))
+        self.assertEqual([m.ply for m in moves], list(range(1, 9)))
+        (line,) = moves[1].variations
+        self.assertEqual([(m.ply, m.san) for m in line], [(2, "c5"), (3, "Nf3")])
+        self.assertEqual(line[0].variations[0][1].fen,
+                         cli_fens(ANNOTATED_LINES["french"] + "\n")[0][2])
+
     def test_every_shared_file(self):
         for path in INPUTS:
             with self.subTest(path=os.path.relpath(path, ROOT)):

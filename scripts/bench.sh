@@ -318,7 +318,7 @@ echo
 echo "== Python (build/python/pgnkit.so, Debian's python3) against pgnkit -j1 on the same file"
 # Alternated with the CLI run each compares to, median of $PY_RUNS (default 3) rounds:
 # read() alone against `pgnkit uci` (goal: within 2x), read() + .uci, read() + .moves +
-# .comment (a Move object per ply), and columns() against `pgnkit uci --tags` (its text
+# .comment (a Move object per ply; goal: 100x python-chess), and columns() against `pgnkit uci --tags` (its text
 # line per game, the same data) and `--format tsv --tags` (a row per ply; goal: 1.5x).
 # python-chess cannot be installed here: its speed on these corpora is the one recorded
 # in ../shared/bench/README.md (python-chess 1.11.2, same machine kind, SAN->UCI).
@@ -351,7 +351,7 @@ if PYTHONPATH=build/python "$py" -c 'import pgnkit' 2>/dev/null; then
             'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded)\n",
                      "ratio", "read() + .uci", p / 1e6 / s / r, r }'
         awk -v p="$plies" -v s="$secs_4" -v r="$(python_chess "$c")" \
-            'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded)\n",
+            'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded; goal 100x)\n",
                      "ratio", "read() + .moves", p / 1e6 / s / r, r }'
         alternate "$bin uci -q -j1 --tags $tags $dir/$c.pgn" \
             "$bin uci -q -j1 --format tsv --tags $tags $dir/$c.pgn" "$pyb columns $dir/$c.pgn"

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,40 @@
 #include "pgn/pgn_reader.h"
 #include "write/writer.h"
 
-/* Per-ply comment facts, filled on the first clock/eval question about a game. */
+/* The replayer a reader's detached games share to read their bytes again (a tree asked
+ * for, pgnkit_game_pgn): made on the first replay, warm from game to game (its SAN cache:
+ * a replayer of its own per game would clear 128 KiB and miss on every first token), and
+ * freed with the last of the reader and its detached games.  Detached games may be used
+ * on different threads: a replay holds the lock; the count is atomic. */
+struct replay_share {
+    unsigned long refs;
+    pthread_mutex_t lock;
+    struct game_replayer *replayer; /* NULL before the first replay */
+};
+
+static struct replay_share *share_new(void)
+{
+    struct replay_share *s = xcalloc(1, sizeof *s);
+    s->refs = 1;
+    pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+static struct replay_share *share_ref(struct replay_share *s)
+{
+    if (s)
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    return s;
+}
+
+static void share_release(struct replay_share *s)
+{
+    if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    game_replayer_free(s->replayer);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
 
 struct pgnkit_game {
     const struct game_record *rec;
@@ -67,6 +101,7 @@ struct pgnkit_game {
      * pgnkit_game_pgn reads and replays again, since the writer needs the tokens. */
     char *source;
     size_t source_len;
+    struct replay_share *share; /* the reader's and its detached games' (NULL: loaded) */
     struct position node_pos; /* the position after node_cursor (0: the start) */
     size_t node_cursor;
 };
@@ -215,6 +250,7 @@ static pgnkit_reader *finish_open(pgnkit_reader *r, struct pgn_source raw,
     r->game.ep_legal = opts->flags & PGNKIT_EP_LEGAL;
     r->game.flags = opts->flags;
     r->game.encoding = PGN_ENCODING_AUTO;
+    r->game.share = share_new();
     return r;
 }
 
@@ -337,6 +373,7 @@ void pgnkit_close(pgnkit_reader *r)
         close(r->fd);
     free(r->game.notes);
     game_tree_release(&r->game.tree);
+    share_release(r->game.share);
     select_scratch_free(r->select_scratch);
     select_free(r->select);
     game_key_set_release(&r->seen);
@@ -612,11 +649,26 @@ static struct slice copy_slice(char **p, struct slice s)
     return c;
 }
 
+/* The tree and the clocks a detached game is given: copies of what its reader's game has
+ * built already; the rest is built on first use from its input bytes (build_tree), which
+ * most games read in a loop never need (a lichess game's tree, with a [%clk] comment
+ * after every move, cost a third of reading it). */
+static void detach_notes(pgnkit_game *g, const pgnkit_game *game)
+{
+    if (game->tree_built) {
+        game_tree_copy(&g->tree, &game->tree);
+        g->tree_built = true;
+    }
+    if (game->notes_filled) {
+        g->notes_cap = game->rec->mainline_count + 1;
+        g->notes = xmalloc(g->notes_cap * sizeof *g->notes);
+        memcpy(g->notes, game->notes, g->notes_cap * sizeof *g->notes);
+        g->notes_filled = true;
+    }
+}
+
 pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
 {
-    build_tree(game); /* both need the tokens, which are not copied */
-    if (!game->notes_filled)
-        fill_notes(game);
     const struct game_record *rec = game->rec;
     const struct pgn_game *pg = rec->game;
     pgnkit_game *g = xcalloc(1, sizeof *g);
@@ -625,6 +677,7 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->ep_legal = game->ep_legal;
     g->flags = game->flags;
     g->encoding = game->encoding;
+    g->share = share_ref(game->share);
     if (!pg->skipped && pg->text && pg->bytes) {
         g->source = xmalloc(pg->bytes);
         memcpy(g->source, pg->text, pg->bytes);
@@ -668,14 +721,9 @@ pgnkit_game *pgnkit_game_detach(pgnkit_game *game)
     g->own_rec.diags = (struct diag_list){.items = NULL};
     for (size_t i = 0; i < rec->diags.count; i++)
         diag_list_push(&g->own_rec.diags, &rec->diags.items[i]);
-    g->notes_cap = rec->mainline_count + 1;
-    g->notes = xmalloc(g->notes_cap * sizeof *g->notes);
-    memcpy(g->notes, game->notes, g->notes_cap * sizeof *g->notes);
-    g->notes_filled = true;
+    detach_notes(g, game);
     g->rec = &g->own_rec;
     g->pos = rec->start;
-    game_tree_copy(&g->tree, &game->tree);
-    g->tree_built = true;
     g->node_pos = rec->start;
     return g;
 }
@@ -691,6 +739,7 @@ void pgnkit_game_free(pgnkit_game *g)
     diag_list_release(&g->own_rec.diags);
     free(g->notes);
     game_tree_release(&g->tree);
+    share_release(g->share);
     free(g);
 }
 
@@ -716,34 +765,60 @@ static void write_pgn(struct buf *out, const struct game_record *rec, unsigned f
 }
 
 /* A detached game has no tokens: its input bytes are read and replayed again, alone, as
- * its reader did (same flags, same encoding; its own size is within the limit). */
-static void write_detached_pgn(struct buf *out, const pgnkit_game *g)
+ * its reader did (same flags, same encoding; its own size is within the limit), and the
+ * record handed to use(rec, ctx), whose tokens live until it returns.  Nothing for a
+ * game skipped unread.  With its reader's replayer (replay_share), else (a loaded game)
+ * one of its own: a few microseconds (san.h: the SAN pattern is compiled once). */
+static void replay_detached(const pgnkit_game *g,
+                            void (*use)(const struct game_record *rec, void *ctx), void *ctx)
 {
     if (!g->source)
-        return; /* skipped unread: the command line writes nothing either */
+        return;
     struct pgn_limits lim = {.max_game_bytes = g->source_len};
     struct pgn_reader *reader =
         pgn_reader_from_memory(g->source, g->source_len, g->own_game.file, &lim);
     struct game_options opts = game_options_of(g->flags);
     struct diag d;
-    struct game_replayer *replayer = game_replayer_new(&opts, &d);
+    struct replay_share *share = g->share;
+    struct game_replayer *replayer;
+    if (share) {
+        pthread_mutex_lock(&share->lock);
+        if (!share->replayer)
+            share->replayer = game_replayer_new(&opts, &d);
+        replayer = share->replayer;
+    } else {
+        replayer = game_replayer_new(&opts, &d);
+    }
     struct pgn_text text;
     memset(&text, 0, sizeof text);
     struct pgn_game game;
     if (replayer && pgn_reader_next(reader, &game, &d) == 1)
-        write_pgn(out, game_replay(replayer, pgn_text_utf8(&text, &game, g->encoding)),
-                  g->flags);
+        use(game_replay(replayer, pgn_text_utf8(&text, &game, g->encoding)), ctx);
     pgn_text_release(&text);
-    game_replayer_free(replayer);
+    if (share)
+        pthread_mutex_unlock(&share->lock);
+    else
+        game_replayer_free(replayer);
     pgn_reader_free(reader);
+}
+
+struct detached_pgn {
+    struct buf *out;
+    unsigned flags;
+};
+
+static void write_replayed_pgn(const struct game_record *rec, void *ctx)
+{
+    const struct detached_pgn *d = ctx;
+    write_pgn(d->out, rec, d->flags);
 }
 
 size_t pgnkit_game_pgn(pgnkit_game *g, char *dst, size_t cap)
 {
     struct buf out;
     buf_init(&out);
-    if (g->owned)
-        write_detached_pgn(&out, g);
+    if (g->owned) /* skipped unread: the command line writes nothing either */
+        replay_detached(g, write_replayed_pgn, &(struct detached_pgn){&out, g->flags});
     else
         write_pgn(&out, g->rec, g->flags);
     size_t len = copy_out(&out, dst, cap);
@@ -1346,11 +1421,51 @@ int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *ou
 
 /* ---- the move tree ---- */
 
+static void build_replayed_tree(const struct game_record *rec, void *tree)
+{
+    game_tree_build(tree, rec);
+}
+
+/* Whether t's mainline nodes are rec's mainline: a detached game's bytes replay to the
+ * moves they gave, with the same flags and encoding. */
+static bool tree_has_mainline(const struct game_tree *t, const struct game_record *rec)
+{
+    if (!t->nodes || t->count < rec->mainline_count)
+        return false;
+    for (size_t i = 0; i < rec->mainline_count; i++)
+        if (memcmp(&t->nodes[i + 1].move, &rec->mainline[i], sizeof rec->mainline[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The mainline alone, without its comments, NAGs or check marks: what a detached game's
+ * tree is if its bytes did not replay to its moves (never seen; a safe answer rather
+ * than nodes that are not its moves), or when it was skipped unread (no moves). */
+static void build_mainline_tree(struct game_tree *t, const struct game_record *rec)
+{
+    game_tree_build(t, rec); /* no tokens: the nodes, zeroed */
+    for (size_t ply = 1; ply <= rec->mainline_count; ply++)
+        t->nodes[ply] = (struct game_tree_node){
+            .move = rec->mainline[ply - 1],
+            .ply = (uint32_t)ply,
+            .parent = (uint32_t)(ply - 1),
+            .next = ply < rec->mainline_count ? (uint32_t)(ply + 1) : 0,
+        };
+}
+
+/* A detached game's tree is built from its input bytes replayed again (it has no
+ * tokens). */
 static void build_tree(pgnkit_game *g)
 {
     if (g->tree_built)
         return;
-    game_tree_build(&g->tree, g->rec);
+    if (!g->owned) {
+        game_tree_build(&g->tree, g->rec);
+    } else {
+        replay_detached(g, build_replayed_tree, &g->tree);
+        if (!tree_has_mainline(&g->tree, g->rec))
+            build_mainline_tree(&g->tree, g->rec);
+    }
     g->tree_built = true;
 }
 
@@ -1359,15 +1474,15 @@ static void build_tree(pgnkit_game *g)
 static void fill_notes(pgnkit_game *g)
 {
     const struct game_record *rec = g->rec;
-    if (!g->tree_built) {
+    if (!g->tree_built && !g->owned) {
         fill_notes_by_walk(g);
         return;
     }
+    build_tree(g); /* a detached game's: from its bytes */
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
-    memset(g->notes, 0, sizeof *g->notes);
-    for (size_t ply = 1; ply <= rec->mainline_count; ply++) {
+    memset(g->notes, 0, (rec->mainline_count + 1) * sizeof *g->notes);
+    for (size_t ply = 1; ply <= rec->mainline_count && ply <= g->tree.count; ply++)
         g->notes[ply] = g->tree.nodes[ply].notes;
-    }
     g->notes_filled = true;
 }
 

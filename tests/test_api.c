@@ -421,6 +421,54 @@ Test(api, move_tree_comments_nags_and_variations)
     pgnkit_game_free(kept);
 }
 
+/* A game detached before any question about its tree builds it from its own bytes once
+ * its reader is gone: the same nodes, comments, NAGs, clocks and evals as the reader's
+ * game gives (the test above checks those by hand), here in Latin-1, which both must
+ * decode alike; and a save of it holds the tree too. */
+Test(api, a_tree_asked_only_after_detach_is_the_readers_tree)
+{
+    static const char text[] = "{ Caf\xe9 } 1. e4 { a [%clk 0:01:00] } e5 $1 "
+                               "(1... c5?! {b [%eval -0.5]} (1... e6 2. d4) 2. Nf3) {c} 2. Nf3! *\n";
+    pgnkit_reader *r = open_text(text), *r2 = open_text(text);
+    pgnkit_game *g, *g2;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_eq(pgnkit_next(r2, &g2, NULL), 1);
+    pgnkit_game *kept = pgnkit_game_detach(g2);
+    pgnkit_close(r2);
+    pgnkit_game *copy = save_and_load(kept);
+    pgnkit_game *kept2 = pgnkit_game_detach(g);
+    double c1, c2;
+    cr_assert(pgnkit_game_clock(kept2, 1, &c1) && c1 == 60.0, "clocks first: the tree too");
+    pgnkit_game_free(kept2);
+    cr_assert_str_eq(str(pgnkit_game_comment(kept)), "Caf\xc3\xa9");
+    cr_assert(pgnkit_game_clock(kept, 1, &c2) && c2 == 60.0);
+    for (pgnkit_game *d = kept; d; d = d == kept ? copy : NULL) {
+        cr_assert_eq(pgnkit_game_node_count(d), pgnkit_game_node_count(g));
+        for (size_t i = 1; i <= pgnkit_game_node_count(g); i++) {
+            pgnkit_node a, b;
+            char sa[PGNKIT_FEN_MAX], sb[PGNKIT_FEN_MAX];
+            cr_assert_eq(pgnkit_game_node(g, i, &a), 0);
+            cr_assert_eq(pgnkit_game_node(d, i, &b), 0);
+            cr_assert(a.ply == b.ply && a.parent == b.parent && a.next == b.next &&
+                      a.variation == b.variation && a.next_variation == b.next_variation);
+            cr_assert(a.comment.len == b.comment.len && (!a.comment.len ||
+                      memcmp(a.comment.ptr, b.comment.ptr, a.comment.len) == 0), "node %zu", i);
+            cr_assert(a.nag_count == b.nag_count && a.has_clock == b.has_clock &&
+                      a.clock == b.clock && a.has_eval == b.has_eval &&
+                      a.eval.pawns == b.eval.pawns);
+            pgnkit_game_node_fen(g, i, sa);
+            pgnkit_game_node_fen(d, i, sb);
+            cr_assert_str_eq(sa, sb);
+        }
+    }
+    pgnkit_node n;
+    cr_assert_eq(pgnkit_game_node(kept, 4, &n), 0);
+    cr_assert(n.has_eval && n.eval.pawns == -0.5 && n.nag_count == 1 && n.nags[0] == 6);
+    pgnkit_game_free(kept);
+    pgnkit_game_free(copy);
+    pgnkit_close(r);
+}
+
 /* ---- the board ---- */
 
 static pgnkit_board *board(const char *fen, const char *variant)

@@ -148,9 +148,10 @@ PGNKIT_API int pgnkit_next(pgnkit_reader *r, pgnkit_game **game, pgnkit_error *e
 
 /**
  * An owned copy of game that outlives the reader's next call (its tags, moves,
- * positions, comments' clocks and evals, diagnostics; not its tokens), to free with
- * pgnkit_game_free().  Every pgnkit_game_* call below works on it.  NULL only when out
- * of memory.
+ * positions, diagnostics and input bytes; not its tokens), to free with
+ * pgnkit_game_free().  Every pgnkit_game_* call below works on it: its move tree,
+ * comments, clocks and evals are built on the first call about them from its input
+ * bytes (unless game had built them already).  NULL only when out of memory.
  */
 PGNKIT_API pgnkit_game *pgnkit_game_detach(pgnkit_game *game);
 /** Free a game from pgnkit_game_detach(); NULL is a no-op (never pass the reader's). */
@@ -316,8 +317,8 @@ PGNKIT_API int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_dia
  * $n, a move's glyph suffix (e4! is $1, e4?! is $6) and glyphs written as words, in file
  * order, each once.  A variation opened before any move of its line is not in the tree,
  * nor are the moves of a line after one that could not be played (its diagnostics say
- * why).  The tree is built on the first call about it (one pass over the game's tokens);
- * a detached game has it already.
+ * why).  The tree is built on the first call about it (one pass over the game's tokens;
+ * a detached game's from its input bytes, read and replayed again).
  */
 
 /** The game's comment (the comments before its first move); ptr NULL when none. */

@@ -9,6 +9,8 @@
 #include "san/san.h"
 
 #include <pcre2.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,18 +297,95 @@ static const char *const group_names[G_COUNT] = {
     "castle", "oq", "zero",  "zq", "lowo", "lq", "null",  "piece", "pawn", "ff",  "fr",  "cap",   "dash",
     "to",     "peq", "pslash", "popen", "promo", "ep",   "check", "mate", "ep2", "suffix"};
 
-struct san_matcher {
+/*
+ * The compiled pattern of one letter set, shared by every matcher of that set in the
+ * process: compiling it is most of what a matcher costs (~40 us, ~160 more for the
+ * JIT), and a library that replays one game at a time (a detached game's tree, its
+ * PGN) would pay that per game.  It is the one state san.c keeps outside a matcher:
+ * made under shared_lock by the first matcher of its set, JIT-compiled under the same
+ * lock when a token first needs the regex (jit_once), never changed after nor freed.
+ * Every matcher takes the lock before its first match, so none matches while the JIT
+ * writes the code; PCRE2 matches one code from many threads, each with its own match
+ * data.  A matcher that must not use the JIT (SAN_MATCHER_NO_JIT) compiles its own.
+ */
+struct san_pattern {
+    char *text;
     pcre2_code *code;
+    uint32_t group[G_COUNT];
+    int jit; /* 1: JIT code, 0: the interpreter, -1: the JIT not tried yet */
+};
+
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct san_pattern *shared[SAN_LETTERS_DUTCH + 1];
+
+struct san_matcher {
+    struct san_pattern *pattern; /* shared[letters], or owned (SAN_MATCHER_NO_JIT) */
+    bool owns_pattern;
     pcre2_match_data *md;
-    int jit; /* 1: JIT code, 0: the interpreter, -1: the JIT not compiled yet (jit_once) */
+    int jit; /* 1: JIT code, 0: the interpreter, -1: not asked yet (jit_once) */
     size_t key_max; /* tokens of 1 to key_max bytes go through the cache: 0 without one */
     bool plain;     /* decode_plain before the regex (not with SAN_MATCHER_REGEX_ONLY) */
-    uint32_t group[G_COUNT];
+    const uint32_t *group; /* pattern->group */
+    pcre2_code *code;      /* pattern->code */
     struct letter letters[256];
-    char *pattern;
     uint64_t hits, misses;
     struct san_cache_slot *cache; /* CACHE_SLOTS, or NULL with SAN_MATCHER_NO_CACHE */
 };
+
+static void pattern_free(struct san_pattern *p)
+{
+    if (!p)
+        return;
+    pcre2_code_free(p->code);
+    free(p->text);
+    free(p);
+}
+
+/* The letter set's pattern compiled, with its groups' numbers; NULL and *err when PCRE2
+ * refuses it (a bug, not user input). */
+static struct san_pattern *pattern_new(const struct letter *letters, struct diag *err)
+{
+    struct san_pattern *p = xcalloc(1, sizeof *p);
+    int errcode;
+    PCRE2_SIZE erroff;
+    p->jit = -1;
+    p->text = build_pattern(letters);
+    p->code = pcre2_compile((PCRE2_SPTR)p->text, PCRE2_ZERO_TERMINATED,
+                            PCRE2_ANCHORED | PCRE2_EXTENDED | PCRE2_NO_AUTO_CAPTURE |
+                                PCRE2_NEVER_UTF | PCRE2_NEVER_UCP,
+                            &errcode, &erroff, NULL);
+    if (!p->code) {
+        PCRE2_UCHAR msg[120];
+        pcre2_get_error_message(errcode, msg, sizeof(msg));
+        diag_set(err, DIAG_SYNTAX, 0, 0, "internal: the SAN pattern does not compile at %zu: %s",
+                 (size_t)erroff, (const char *)msg);
+        pattern_free(p);
+        return NULL;
+    }
+    for (int g = 0; g < G_COUNT; g++) {
+        int n = pcre2_substring_number_from_name(p->code, (PCRE2_SPTR)group_names[g]);
+        if (n <= 0) {
+            diag_set(err, DIAG_SYNTAX, 0, 0, "internal: the SAN pattern has no group %s",
+                     group_names[g]);
+            pattern_free(p);
+            return NULL;
+        }
+        p->group[g] = (uint32_t)n;
+    }
+    return p;
+}
+
+/* The shared pattern of a letter set, made by the first caller (see san_pattern). */
+static struct san_pattern *shared_pattern(enum san_letters set, const struct letter *letters,
+                                          struct diag *err)
+{
+    pthread_mutex_lock(&shared_lock);
+    if (!shared[set])
+        shared[set] = pattern_new(letters, err);
+    struct san_pattern *p = shared[set];
+    pthread_mutex_unlock(&shared_lock);
+    return p;
+}
 
 struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err)
 {
@@ -317,33 +396,16 @@ struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
                                        struct diag *err)
 {
     struct san_matcher *m = xcalloc(1, sizeof(*m));
-    int errcode;
-    PCRE2_SIZE erroff;
-
     letters_init(m->letters, letters);
-    m->pattern = build_pattern(m->letters);
-    m->code = pcre2_compile((PCRE2_SPTR)m->pattern, PCRE2_ZERO_TERMINATED,
-                            PCRE2_ANCHORED | PCRE2_EXTENDED | PCRE2_NO_AUTO_CAPTURE |
-                                PCRE2_NEVER_UTF | PCRE2_NEVER_UCP,
-                            &errcode, &erroff, NULL);
-    if (!m->code) {
-        PCRE2_UCHAR msg[120];
-        pcre2_get_error_message(errcode, msg, sizeof(msg));
-        diag_set(err, DIAG_SYNTAX, 0, 0, "internal: the SAN pattern does not compile at %zu: %s",
-                 (size_t)erroff, (const char *)msg);
+    bool own = flags & SAN_MATCHER_NO_JIT || (unsigned)letters > SAN_LETTERS_DUTCH;
+    m->pattern = own ? pattern_new(m->letters, err) : shared_pattern(letters, m->letters, err);
+    m->owns_pattern = own;
+    if (!m->pattern) {
         san_matcher_free(m);
         return NULL;
     }
-    for (int g = 0; g < G_COUNT; g++) {
-        int n = pcre2_substring_number_from_name(m->code, (PCRE2_SPTR)group_names[g]);
-        if (n <= 0) {
-            diag_set(err, DIAG_SYNTAX, 0, 0, "internal: the SAN pattern has no group %s",
-                     group_names[g]);
-            san_matcher_free(m);
-            return NULL;
-        }
-        m->group[g] = (uint32_t)n;
-    }
+    m->code = m->pattern->code;
+    m->group = m->pattern->group;
     /* The JIT is compiled when a token first needs the regex (jit_once): with the plain
      * spellings decoded without it (decode_plain), many inputs never do. */
     m->jit = flags & SAN_MATCHER_NO_JIT ? 0 : -1;
@@ -364,8 +426,8 @@ void san_matcher_free(struct san_matcher *m)
     if (!m)
         return;
     pcre2_match_data_free(m->md);
-    pcre2_code_free(m->code);
-    free(m->pattern);
+    if (m->owns_pattern)
+        pattern_free(m->pattern);
     free(m->cache);
     free(m);
 }
@@ -373,16 +435,25 @@ void san_matcher_free(struct san_matcher *m)
 /*
  * JIT as git's grep.c does it: any JIT failure (no JIT in this build, or executable
  * memory refused by SELinux/PaX) falls back to the interpreter, which matches the same
- * language; JITSIZE > 0 is the proof that machine code really exists.  Once per matcher.
+ * language; JITSIZE > 0 is the proof that machine code really exists.  Once per pattern,
+ * under the lock (san_pattern); each matcher asks once.
  */
 static void jit_once(struct san_matcher *m)
 {
-    m->jit = 0;
-    if (pcre2_jit_compile(m->code, PCRE2_JIT_COMPLETE) == 0) {
-        size_t jitsize = 0;
-        if (pcre2_pattern_info(m->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
-            m->jit = 1;
+    struct san_pattern *p = m->pattern;
+    if (!m->owns_pattern)
+        pthread_mutex_lock(&shared_lock);
+    if (p->jit < 0) {
+        p->jit = 0;
+        if (pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE) == 0) {
+            size_t jitsize = 0;
+            if (pcre2_pattern_info(p->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
+                p->jit = 1;
+        }
     }
+    m->jit = p->jit;
+    if (!m->owns_pattern)
+        pthread_mutex_unlock(&shared_lock);
 }
 
 int san_matcher_jit(const struct san_matcher *m)
@@ -395,7 +466,7 @@ int san_matcher_jit(const struct san_matcher *m)
 
 const char *san_matcher_pattern(const struct san_matcher *m)
 {
-    return m->pattern;
+    return m->pattern->text;
 }
 
 void san_matcher_cache_stats(const struct san_matcher *m, uint64_t *hits, uint64_t *misses)

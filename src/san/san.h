@@ -1,7 +1,8 @@
 /**
  * san.h - SAN syntax: one token's text to its parts, with no board.
  *
- * The grammar is one PCRE2 pattern with named groups, compiled once per matcher and
+ * The grammar is one PCRE2 pattern with named groups, compiled once per process and
+ * letter set (shared, immutable once made: matchers are cheap to create) and
  * JIT-compiled when a token first needs it (interpreter fallback where JIT is
  * unavailable).  A small cache from token bytes to decoded parts sits in front of the
  * regex, because real games repeat a few thousand distinct tokens, and the plain SAN
@@ -10,7 +11,8 @@
  * Resolving the parts to a move on a board is san_resolve.h's job.
  *
  * A matcher is not thread-safe (match data and cache are per matcher): give each
- * thread its own.
+ * thread its own.  Matchers on different threads may be made, used and freed at once
+ * (the shared pattern is made and JIT-compiled under a lock).
  */
 #ifndef PGNKIT_SAN_H
 #define PGNKIT_SAN_H
