@@ -160,6 +160,7 @@ $(LIB): $(LIB_OBJS) $(OUT)/obj/gen/opening_book.o
 
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS) -lm
+	@echo '$(filter -march=%,$(PGNKIT_CFLAGS) $(CFLAGS))' >$(OUT)/march
 
 # The opening book is compiled in: tools/gen_openings (linked with the library's modules,
 # not the API, which classifies with the book) replays every line of data/openings/*.tsv
