@@ -73,17 +73,18 @@ PROFILE_CFLAGS_callgrind = -O3 -g -DNDEBUG -march=x86-64-v3 $(LTO)
 PROFILE_LDFLAGS_callgrind = -march=x86-64-v3 $(LTO) -O3
 PROFILE_CFLAGS_debug := -O0 -g3
 # generic: what a distribution's x86-64 (or any other) package compiles: no -march, so
-# SSE2 at most on x86-64 — the lexer without its AVX2 windows, the scalar FEN ranks and
-# control scan, magic-bitboard sliders instead of PEXT — with assertions on.  make
+# SSE2 at most on x86-64 — the lexer without its SSSE3 windows, the scalar FEN ranks,
+# magic-bitboard sliders instead of PEXT (the AVX2 twins are still dispatched to) —
+# with assertions on.  make
 # test-generic runs the unit tests on it (in .ci/run), so the fallbacks that ship are
 # tested, not only the vector paths of this machine.
 PROFILE_CFLAGS_generic := -O2 -g
 PROFILE_LDFLAGS_generic := -O2
-# The sanitized builds (asan, tsan, fuzz) take $(ARCH) as the release build does: the
-# reader's and FEN writer's vector paths (AVX2, SSSE3, BMI2: pgn_lexer_fast.c, ctrl.c,
-# pgn_split.c, fen.c) are what ships, and without it they compiled to their SSE2
-# fallbacks, so neither ASan nor the fuzzers ever ran them.  The debug build (make
-# check-leaks) keeps the fallbacks: no $(ARCH) there.
+# The sanitized builds (asan, tsan, fuzz) take $(ARCH) as the release build does, so they
+# run what ships: the SSSE3 paths of the x86-64-v2 baseline (fen.c, the lexer's windows)
+# and, through the run-time dispatch, the AVX2 ones (pgn_lexer_fast.c, ctrl.c,
+# pgn_split.c, pgn_text.c).  The debug build (make check-leaks) keeps the SSE2
+# fallbacks: no $(ARCH) there.
 PROFILE_CFLAGS_asan := -O1 -g $(ARCH) -fsanitize=address,undefined -fno-sanitize-recover=all \
                        -fno-omit-frame-pointer
 PROFILE_LDFLAGS_asan := $(ARCH) -fsanitize=address,undefined
