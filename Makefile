@@ -50,9 +50,19 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 
-# Release: the SAN hot path spans modules (reader, SAN, movegen), so LTO matters (~2x);
-# ARCH=native enables popcnt/BMI2 for the bitboards.  Override ARCH= or LTO= to disable.
-ARCH ?= -march=native
+# Release: the SAN hot path spans modules (reader, SAN, movegen), so LTO matters (~2x).
+# ARCH: the CPUs the binary runs on.  On x86-64 the default is x86-64-v2 (SSE4.2, SSSE3,
+# POPCNT: Nehalem and every x86-64 CPU since 2009), and the byte scanners' AVX2 paths are
+# chosen at run time (src/base/cpu.h: DISPATCH_SRCS below are compiled twice).
+# ARCH=-march=native builds for this machine only (PEXT for the bitboards, AVX2 and
+# AVX-512 everywhere the compiler finds use), ARCH= for the compiler's default.
+# Override LTO= to disable LTO.
+TARGET_X86_64 := $(filter x86_64-%,$(shell $(CC) -dumpmachine 2>/dev/null))
+ifneq ($(TARGET_X86_64),)
+ARCH ?= -march=x86-64-v2
+else
+ARCH ?=
+endif
 LTO ?= -flto=auto
 PROFILE_CFLAGS_release = -O3 -g -DNDEBUG $(ARCH) $(LTO)
 PROFILE_LDFLAGS_release = $(ARCH) $(LTO) -O3
@@ -72,17 +82,18 @@ PROFILE_CFLAGS_callgrind = -O3 -g -DNDEBUG -march=x86-64-v3 $(LTO)
 PROFILE_LDFLAGS_callgrind = -march=x86-64-v3 $(LTO) -O3
 PROFILE_CFLAGS_debug := -O0 -g3
 # generic: what a distribution's x86-64 (or any other) package compiles: no -march, so
-# SSE2 at most on x86-64 — the lexer without its AVX2 windows, the scalar FEN ranks and
-# control scan, magic-bitboard sliders instead of PEXT — with assertions on.  make
+# SSE2 at most on x86-64 — the lexer without its SSSE3 windows, the scalar FEN ranks,
+# magic-bitboard sliders instead of PEXT (the AVX2 twins are still dispatched to) —
+# with assertions on.  make
 # test-generic runs the unit tests on it (in .ci/run), so the fallbacks that ship are
 # tested, not only the vector paths of this machine.
 PROFILE_CFLAGS_generic := -O2 -g
 PROFILE_LDFLAGS_generic := -O2
-# The sanitized builds (asan, tsan, fuzz) take $(ARCH) as the release build does: the
-# reader's and FEN writer's vector paths (AVX2, SSSE3, BMI2: pgn_lexer_fast.c, ctrl.c,
-# pgn_split.c, fen.c) are what ships, and without it they compiled to their SSE2
-# fallbacks, so neither ASan nor the fuzzers ever ran them.  The debug build (make
-# check-leaks) keeps the fallbacks: no $(ARCH) there.
+# The sanitized builds (asan, tsan, fuzz) take $(ARCH) as the release build does, so they
+# run what ships: the SSSE3 paths of the x86-64-v2 baseline (fen.c, the lexer's windows)
+# and, through the run-time dispatch, the AVX2 ones (pgn_lexer_fast.c, ctrl.c,
+# pgn_split.c, pgn_text.c).  The debug build (make check-leaks) keeps the SSE2
+# fallbacks: no $(ARCH) there.
 PROFILE_CFLAGS_asan := -O1 -g $(ARCH) -fsanitize=address,undefined -fno-sanitize-recover=all \
                        -fno-omit-frame-pointer
 PROFILE_LDFLAGS_asan := $(ARCH) -fsanitize=address,undefined
@@ -108,6 +119,16 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/obj/%.o)
+# Run-time CPU dispatch (src/base/cpu.h): on x86-64 these sources are compiled once more
+# for AVX2 (obj/X.avx2.o, PGNKIT_VARIANT_AVX2 renames their entry points), and
+# PGNKIT_DISPATCH_AVX2 tells their callers the copies are there.  Every build on x86-64
+# has them (release, generic, the sanitizers, fuzz), so every build tests both.
+DISPATCH_SRCS := src/pgn/pgn_lexer_fast.c
+AVX2_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt -DPGNKIT_VARIANT_AVX2
+ifneq ($(TARGET_X86_64),)
+PGNKIT_CPPFLAGS += -DPGNKIT_DISPATCH_AVX2
+LIB_OBJS += $(DISPATCH_SRCS:%.c=$(OUT)/obj/%.avx2.o)
+endif
 CLI_OBJS := $(CLI_SRCS:%.c=$(OUT)/obj/%.o)
 TEST_HELPER_OBJS := $(TEST_HELPER_SRCS:%.c=$(OUT)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(OUT)/tests/%)
@@ -127,6 +148,10 @@ $(OUT)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+$(OUT)/obj/%.avx2.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(AVX2_FLAGS) -c $< -o $@
+
 ifeq ($(BUILD)$(PGO),release1)
 # Every release object is compiled from the profile, so any source change retrains.
 $(LIB_OBJS) $(CLI_OBJS): $(OUT)/pgo.stamp
@@ -145,6 +170,7 @@ $(LIB): $(LIB_OBJS) $(OUT)/obj/gen/opening_book.o
 
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(PGNKIT_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS) -lm
+	@echo '$(filter -march=%,$(PGNKIT_CFLAGS) $(CFLAGS))' >$(OUT)/march
 
 # The opening book is compiled in: tools/gen_openings (linked with the library's modules,
 # not the API, which classifies with the book) replays every line of data/openings/*.tsv
@@ -299,11 +325,18 @@ LIB_ARCH ?= $(ARCH)
 LIBRARY_CFLAGS = -std=c11 $(WARN) -O2 -g -DNDEBUG $(LIB_ARCH) -fPIC -fvisibility=hidden -pthread \
                  -MMD -MP $(PKG_CFLAGS)
 LIBRARY_OBJS := $(LIB_SRCS:%.c=build/lib/obj/%.o) build/lib/obj/gen/opening_book.o
+ifneq ($(TARGET_X86_64),)
+LIBRARY_OBJS += $(DISPATCH_SRCS:%.c=build/lib/obj/%.avx2.o)
+endif
 LIBRARY_FILES := build/lib/libpgnkit.a build/lib/libpgnkit.so.$(LIB_VERSION)
 
 build/lib/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(LIBRARY_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/lib/obj/%.avx2.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(LIBRARY_CFLAGS) $(CFLAGS) $(AVX2_FLAGS) -c $< -o $@
 
 # The book's tables, generated by this profile's tools/gen_openings (the same bytes).
 build/lib/obj/gen/opening_book.o: $(OUT)/gen/opening_book.c

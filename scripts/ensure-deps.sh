@@ -11,11 +11,12 @@ case "${1:-build}" in
     # python3 and its headers (a python3 elsewhere on PATH is not the one tested).
     # zip, bzip2, xz, 7z and tar make the archives of tests/cli/archives.sh.  setuptools,
     # wheel, pip and venv: tests/cli/python.sh builds a wheel offline and installs it in
-    # a fresh venv (%module: a module Debian's python3 must import).
+    # a fresh venv (%module: a module Debian's python3 must import).  qemu-user: the
+    # default build runs on an x86-64 without AVX (tests/cli/cpu_baseline.sh).
     test) extra="mandoc:mandoc zstd:zstd parallel:parallel python3:python3 clang:clang pgn-extract:pgn-extract time:time
                  python3-dev:/usr/bin/python3-config zip:zip bzip2:bzip2 xz-utils:xz
                  p7zip-full:7z tar:tar python3-setuptools:%setuptools python3-wheel:%wheel
-                 python3-pip:%pip python3-venv:%ensurepip" ;;
+                 python3-pip:%pip python3-venv:%ensurepip qemu-user:qemu-x86_64" ;;
     bench) extra="pgn-extract:pgn-extract stockfish:stockfish zstd:zstd time:time" ;;
     fuzz) extra="clang:clang" ;;
     # test-scale: Dask distributed (Debian's python3), an sshd and ssh for GNU parallel.

@@ -8,6 +8,25 @@
 
 static bool is_control(unsigned c) { return c <= 8 || (c >= 14 && c <= 31) || c == 127; }
 
+/* ctrl_find_ascii by each path this CPU runs (base/cpu.h): each finds `want`, none calls a
+ * text plain that is not, and the AVX2 path calls every plain text of 32 bytes or more
+ * plain (the baseline path never does).  `at`: the planted byte's place, for messages. */
+static void check_paths(const char *text, size_t n, size_t want, bool plain, unsigned c,
+                        size_t at)
+{
+    for (int level = CPU_BASE; level <= (int)cpu_level(); level++) {
+        bool ascii = true;
+        size_t k = ctrl_find_ascii_at(text, n, &ascii, (enum cpu_level)level);
+        cr_assert_eq(k, want, "level %d: byte 0x%02x at %zu of %zu", level, c, at, n);
+        cr_assert(!ascii || plain, "level %d: byte 0x%02x at %zu called plain", level, c, at);
+        if (level == CPU_AVX2)
+            cr_assert_eq(ascii, plain && n >= 32, "level %d: byte 0x%02x at %zu of %zu", level,
+                         c, at, n);
+        else
+            cr_assert(!ascii, "level %d: the baseline called a text plain", level);
+    }
+}
+
 /* ctrl_find against the definition, and ctrl_find_ascii: ctrl_find's answer, and "plain
  * ASCII" only when it is so (with AVX2, always for a text of 32 bytes or more): every
  * byte value at every position, then clean texts of every length (the 64-byte steps,
@@ -26,9 +45,7 @@ Test(ctrl, find_every_byte_at_every_position)
             size_t k = ctrl_find_ascii(text, sizeof text, &ascii);
             cr_assert_eq(k, want, "byte 0x%02x at %zu", c, at);
             cr_assert(!ascii || plain, "byte 0x%02x at %zu called plain", c, at);
-#ifdef __AVX2__
-            cr_assert_eq(ascii, plain, "byte 0x%02x at %zu", c, at);
-#endif
+            check_paths(text, sizeof text, want, plain, c, at);
         }
     }
     cr_assert_eq(ctrl_find("a\tb\nc\vd\fe\rf\x80\xff", 13), 13, "blanks and 8-bit bytes");
@@ -37,9 +54,7 @@ Test(ctrl, find_every_byte_at_every_position)
     for (size_t n = 0; n <= sizeof text; n++) {
         bool ascii = false;
         cr_assert_eq(ctrl_find_ascii(text, n, &ascii), n);
-#ifdef __AVX2__
-        cr_assert_eq(ascii, n >= 32, "length %zu", n);
-#endif
+        check_paths(text, n, n, true, 'a', n);
     }
 }
 
@@ -71,6 +86,7 @@ Test(ctrl, c1_pairs_at_every_position)
             size_t want = c1 ? at : second == 0x7f ? at + 1 : sizeof text; /* 7F: DEL */
             cr_assert_eq(ctrl_find(text, sizeof text), want,
                          "C2 %02x at %zu", second, at);
+            check_paths(text, sizeof text, want, false, second, at);
             cr_assert_eq(ctrl_len(text, at, sizeof text), c1 ? 2u : 0u, "C2 %02x", second);
             if (c1)
                 cr_assert_eq(ctrl_code(text, at), second);

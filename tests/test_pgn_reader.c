@@ -146,6 +146,15 @@ static char *dump_mem(const char *s, size_t len, const struct pgn_limits *lim)
 
 static char *dump_str(const char *s) { return dump_mem(s, strlen(s), NULL); }
 
+/* dump_mem() read by the vector paths of `level` (base/cpu.h), one this CPU runs. */
+static char *dump_mem_at(const char *s, size_t len, const struct pgn_limits *lim,
+                         enum cpu_level level)
+{
+    struct pgn_reader *r = pgn_reader_from_memory(s, len, "mem.pgn", lim);
+    pgn_reader_set_cpu(r, level);
+    return dump_reader(r);
+}
+
 /* A source giving at most `step` bytes per read. */
 struct trickle {
     const char *s;
@@ -988,12 +997,15 @@ Test(pgn_reader, windowed_plies_read_as_without_windows, .timeout = 60)
             free(want);
             continue;
         }
-        char *got = dump_mem(buf, len, NULL);
-        cr_assert_str_eq(got, want, "iteration %d: windows read otherwise:\n%.*s", iter,
-                         (int)len, buf);
+        /* Each path this CPU runs (the AVX2 copy of scan_fast, the baseline one). */
+        for (int level = CPU_BASE; level <= (int)cpu_level(); level++) {
+            char *got = dump_mem_at(buf, len, NULL, (enum cpu_level)level);
+            cr_assert_str_eq(got, want, "iteration %d, cpu level %d: windows read otherwise:\n%.*s",
+                             iter, level, (int)len, buf);
+            free(got);
+        }
         compared++;
         free(want);
-        free(got);
     }
     cr_assert_gt(compared, 2000, "too few soups compared: %d", compared);
 }
@@ -1190,6 +1202,42 @@ static void check_file(const char *dir, const char *name, size_t *files)
     close(fd);
     free(moves);
     (*files)++;
+}
+
+/* The real files read by each vector path this CPU runs (base/cpu.h: the AVX2 copy of
+ * scan_fast and the baseline one) give the same games, tokens and diagnostics.  On a CPU
+ * without AVX2 there is one path and nothing to compare (the count below says so). */
+Test(pgn_reader, every_cpu_path_reads_the_real_files_alike, .timeout = 60)
+{
+    static const char *const dirs[] = {"chess.js", "mutants", "pgn-extract", "python-chess",
+                                       "scalachess", "tcec"};
+    size_t files = 0;
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "testdata/pgn/%s", dirs[k]);
+        DIR *dir = opendir(path);
+        cr_assert(dir, "cannot open %s (run from the repository root)", path);
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t len = strlen(e->d_name);
+            if (len <= 4 || strcmp(e->d_name + len - 4, ".pgn") != 0)
+                continue;
+            snprintf(path, sizeof path, "testdata/pgn/%s/%s", dirs[k], e->d_name);
+            size_t n;
+            char *s = th_slurp(path, &n);
+            char *want = dump_mem_at(s, n, NULL, CPU_BASE);
+            for (int level = CPU_BASE + 1; level <= (int)cpu_level(); level++) {
+                char *got = dump_mem_at(s, n, NULL, (enum cpu_level)level);
+                cr_assert(strcmp(got, want) == 0, "%s: cpu level %d reads otherwise", path, level);
+                free(got);
+            }
+            free(want);
+            free(s);
+            files++;
+        }
+        closedir(dir);
+    }
+    cr_assert_geq(files, 60);
 }
 
 Test(pgn_reader, real_files_split_into_the_expected_games, .timeout = 60)
@@ -2197,4 +2245,40 @@ Test(parts, converted_games_convert_their_parts)
     }
     cr_assert_geq(parted, 8);
     free(want);
+}
+
+/* The UTF-8 check's paths (base/cpu.h: the AVX2 ASCII scan and the baseline word loop),
+ * each this CPU runs: a lone byte >= 0x80 among ASCII is never UTF-8 (a continuation
+ * byte cannot start a character, a lead byte needs one after it), at every position of
+ * a 150-byte text (both sides of the 8- and 64-byte steps and the overlapping tail); a
+ * two- and a three-byte character there are, and a bad byte after one is found. */
+Test(pgn_reader, every_cpu_path_finds_the_first_non_utf8_byte)
+{
+    char text[150];
+    for (int level = CPU_BASE; level <= (int)cpu_level(); level++) {
+        enum cpu_level lv = (enum cpu_level)level;
+        for (size_t at = 0; at < sizeof text; at++) {
+            for (unsigned c = 0x80; c < 0x100; c++) {
+                memset(text, 'a', sizeof text);
+                text[at] = (char)c;
+                cr_assert_eq(pgn_text_first_non_utf8_at(text, sizeof text, lv), at,
+                             "level %d: byte 0x%02x at %zu", level, c, at);
+            }
+            if (at + 3 > sizeof text)
+                continue;
+            memset(text, 'a', sizeof text);
+            memcpy(text + at, "\xc3\xa9", 2);
+            cr_assert_eq(pgn_text_first_non_utf8_at(text, sizeof text, lv), sizeof text,
+                         "level %d: U+00E9 at %zu", level, at);
+            memcpy(text + at, "\xe2\x82\xac", 3);
+            cr_assert_eq(pgn_text_first_non_utf8_at(text, sizeof text, lv), sizeof text,
+                         "level %d: U+20AC at %zu", level, at);
+            size_t bad = at + 3 + (at * 7) % (sizeof text - at - 3 + 1);
+            if (bad < sizeof text) {
+                text[bad] = '\xff';
+                cr_assert_eq(pgn_text_first_non_utf8_at(text, sizeof text, lv), bad,
+                             "level %d: U+20AC at %zu, FF at %zu", level, at, bad);
+            }
+        }
+    }
 }

@@ -204,10 +204,14 @@ static void fill_random(char *buf, size_t n, const char alphabet[4], unsigned *s
         buf[k] = alphabet[next_random(seed) % 4];
 }
 
+/* The count of each path this CPU runs (base/cpu.h), which must agree. */
 static uint64_t count_lines_in(const char *s, size_t n)
 {
     char *d = exact_copy(s, n);
     uint64_t lines = pgn_split_count_lines(d, n);
+    for (int level = CPU_BASE; level <= (int)cpu_level(); level++)
+        cr_assert_eq(pgn_split_count_lines_at(d, n, (enum cpu_level)level), lines,
+                     "cpu level %d counts otherwise (%zu bytes)", level, n);
     free(d);
     return lines;
 }

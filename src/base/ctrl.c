@@ -3,7 +3,9 @@
 
 #include <string.h>
 
-#ifdef __AVX2__
+#include "base/cpu.h"
+
+#if CPU_HAS_AVX2_PATHS
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -20,12 +22,12 @@ static size_t find_slow(const char *s, size_t from, size_t to, size_t n)
     return to;
 }
 
-#ifdef __AVX2__
+#if CPU_HAS_AVX2_PATHS
 /* Nonzero bytes where v holds a control byte or 0xC2 (the lead byte of a C1 control, and
  * of U+00A0-U+00BF: the slow scan tells them apart): two nibble lookups (pshufb gives 0
  * for bytes 0x80 and up) and one compare.  Bit 1: high nibble 0 and low nibble not 9-13
  * (TAB..CR); bit 2: high nibble 1; bit 4: 0x7F. */
-static inline __m256i hits32(__m256i v)
+CPU_TARGET_AVX2 static inline __m256i hits32(__m256i v)
 {
     const __m256i lo = _mm256_setr_epi8(3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 3, 7, 3, 3, 3,
                                         3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 3, 7);
@@ -35,18 +37,16 @@ static inline __m256i hits32(__m256i v)
     __m256i c0 = _mm256_and_si256(_mm256_shuffle_epi8(lo, v), _mm256_shuffle_epi8(hi, high));
     return _mm256_or_si256(c0, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xc2)));
 }
-#endif
 
 /*
  * ctrl_find(), and whether s[0, n) is plain ASCII (ctrl_find_ascii): the bytes' top bits
  * are ORed as the blocks go by, two instructions a block, so a caller that needs both
- * makes one pass.  Without AVX2, or for a text under 32 bytes, *ascii is false.
+ * makes one pass.  For a text under 32 bytes *ascii is false.
  */
-static size_t find(const char *s, size_t n, bool *ascii)
+CPU_TARGET_AVX2 static size_t find_avx2(const char *s, size_t n, bool *ascii)
 {
     size_t i = 0;
     *ascii = false;
-#ifdef __AVX2__
     __m256i high = _mm256_setzero_si256();
     /* 64 bytes a step, one test; a block with a hit is looked at byte by byte. */
     for (; i + 64 <= n; i += 64) {
@@ -81,7 +81,16 @@ static size_t find(const char *s, size_t n, bool *ascii)
         *ascii = _mm256_movemask_epi8(high) == 0;
         return n;
     }
-#elif defined(__SSE2__)
+    return find_slow(s, i, n, n);
+}
+#endif
+
+/* The baseline twin of find_avx2: SSE2 where there is SSE2; *ascii is always false. */
+static size_t find_base(const char *s, size_t n, bool *ascii)
+{
+    size_t i = 0;
+    *ascii = false;
+#if defined(__SSE2__)
     /* 16 bytes a step: most text has none (a line end, 0x0A, is no control byte). */
     const __m128i minus1 = _mm_set1_epi8(-1), tab = _mm_set1_epi8(0x09);
     const __m128i cr = _mm_set1_epi8(0x0d), space = _mm_set1_epi8(0x20);
@@ -101,6 +110,22 @@ static size_t find(const char *s, size_t n, bool *ascii)
     }
 #endif
     return find_slow(s, i, n, n);
+}
+
+size_t ctrl_find_ascii_at(const char *s, size_t n, bool *ascii, enum cpu_level level)
+{
+#if CPU_HAS_AVX2_PATHS
+    if (level >= CPU_AVX2)
+        return find_avx2(s, n, ascii);
+#else
+    (void)level;
+#endif
+    return find_base(s, n, ascii);
+}
+
+static size_t find(const char *s, size_t n, bool *ascii)
+{
+    return ctrl_find_ascii_at(s, n, ascii, cpu_level());
 }
 
 size_t ctrl_find(const char *s, size_t n)

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "base/cpu.h"
 
 /** Whether c is a control byte (above). */
 static inline bool ctrl_is(unsigned char c)
@@ -51,8 +52,12 @@ size_t ctrl_find(const char *s, size_t n);
 
 /** ctrl_find(), and *ascii true only when s[0, n) holds neither a control character nor
  * a byte >= 0x80 (plain ASCII): found in the same pass.  *ascii may be false for plain
- * ASCII too (a text under 32 bytes, a build without AVX2): it says "known plain". */
+ * ASCII too (a text under 32 bytes, a CPU without AVX2): it says "known plain". */
 size_t ctrl_find_ascii(const char *s, size_t n, bool *ascii);
+
+/** ctrl_find_ascii() by the path of `level` (cpu.h), which this CPU must run: the tests
+ * hold each path to the others. */
+size_t ctrl_find_ascii_at(const char *s, size_t n, bool *ascii, enum cpu_level level);
 
 /** The bytes s[0, n) takes written clean: each control character becomes 3. */
 size_t ctrl_clean_size(const char *s, size_t n);

@@ -9,8 +9,10 @@
 #include "board/attacks.h"
 #include "board/bitboard.h"
 
-/* With BMI2 (the release build's -march=native, x86-64-v3) the slider index is PEXT of
- * the occupancy under the mask, one instruction; otherwise the magic multiply.  This
+/* With BMI2 in the build's baseline (ARCH=-march=native on such a CPU) the slider index
+ * is PEXT of the occupancy under the mask, one instruction; otherwise (the default
+ * x86-64-v2 build: these lookups are inlined into every move's code, too deep for the
+ * run-time dispatch of base/cpu.h, 1.5% of the instructions) the magic multiply.  This
  * and the table fill in attacks.c are the only places that differ.  AMD before Zen 3
  * has BMI2 but runs PEXT/PDEP in microcode (tens of cycles): magics there. */
 #if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)

@@ -16,4 +16,15 @@
  */
 size_t scan_fast(struct pgn_reader *r, size_t i);
 
+/*
+ * The same compiled for AVX2 (cpu.h): the Makefile builds pgn_lexer_fast.c a second time
+ * with -mavx2 -mbmi -mbmi2 and PGNKIT_VARIANT_AVX2, which names that copy's scan_fast
+ * scan_fast_avx2.  Only there when PGNKIT_DISPATCH_AVX2 (the Makefile's x86-64 builds);
+ * the reader calls it when its r->cpu is CPU_AVX2.
+ */
+size_t scan_fast_avx2(struct pgn_reader *r, size_t i);
+#ifdef PGNKIT_VARIANT_AVX2
+#define scan_fast scan_fast_avx2
+#endif
+
 #endif

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cpu.h"
 #include "base/ctrl.h"
 #include "base/xalloc.h"
 #include "pgn/pgn_bytes.h"
@@ -126,6 +127,16 @@ static struct step bracket(struct pgn_reader *r, size_t i, uint64_t eols)
     return j ? step_to(STEP_NEXT, j) : step_to(STEP_BOUNDARY, i);
 }
 
+/* scan_fast by the reader's path (cpu.h): the AVX2 copy where it is built and chosen. */
+static size_t scan_fast_at(struct pgn_reader *r, size_t i)
+{
+#ifdef PGNKIT_DISPATCH_AVX2
+    if (r->cpu >= CPU_AVX2)
+        return scan_fast_avx2(r, i);
+#endif
+    return scan_fast(r, i);
+}
+
 /*
  * The next step of the scan at i: the fast path over the usual tokens, then a blank, an
  * escape line, or the token at i, which starts the game when none has started.  *eols:
@@ -139,7 +150,7 @@ static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
         return step_to(r->in.eof ? STEP_STOP : STEP_MORE, i);
     unsigned cl = cls(r->in.data[i]);
     if (fast_path_starts(r, cl)) {
-        i = scan_fast(r, i);
+        i = scan_fast_at(r, i);
         if (i >= r->in.len)
             return step_to(STEP_NEXT, i);
         cl = cls(r->in.data[i]);
@@ -408,6 +419,7 @@ static struct pgn_reader *reader_alloc(const char *name, const struct pgn_limits
     r->name = name;
     r->scan.line = 1;
     r->stop_at = SIZE_MAX;
+    r->cpu = (unsigned char)cpu_level();
     init_limits(r, limits);
     diag_list_init_capped(&r->diags, r->lim.max_diagnostics);
     return r;
@@ -490,6 +502,11 @@ void pgn_reader_free(struct pgn_reader *r)
 uint64_t pgn_reader_bytes(const struct pgn_reader *r) { return r->in.base_off + r->scan.pos; }
 
 bool pgn_reader_stop_crossed(const struct pgn_reader *r) { return r->stop_crossed; }
+
+void pgn_reader_set_cpu(struct pgn_reader *r, enum cpu_level level)
+{
+    r->cpu = (unsigned char)level;
+}
 
 void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep)
 {

@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/cpu.h"
 #include "base/diag.h"
 #include "board/types.h"
 #include "pgn/pgn_comments.h"
@@ -95,6 +96,11 @@ bool pgn_reader_stop_crossed(const struct pgn_reader *r);
  * tokens kept so far stay (until the next restart); later games' go after them.
  */
 void pgn_reader_keep_tokens(struct pgn_reader *r, bool keep);
+
+/** Read by the vector paths of `level` (cpu.h) rather than the best this CPU runs, which
+ * a new reader takes; `level` must be one this CPU runs.  The tests hold each path to
+ * the others with it. */
+void pgn_reader_set_cpu(struct pgn_reader *r, enum cpu_level level);
 const struct pgn_token *pgn_reader_kept_tokens(const struct pgn_reader *r);
 
 /**

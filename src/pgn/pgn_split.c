@@ -12,7 +12,9 @@
 
 #include <stdbool.h>
 #include <string.h>
-#ifdef __AVX2__
+
+#include "base/cpu.h"
+#if CPU_HAS_AVX2_PATHS
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -66,10 +68,10 @@ static uint64_t count_lines_bytes(const char *d, size_t i, size_t n)
     return lines;
 }
 
-#ifdef __AVX2__
+#if CPU_HAS_AVX2_PATHS
 /* The LFs of d[0, n) when it holds no CR (the usual file): one popcount per 64 bytes, the
  * CRs only OR-ed together; UINT64_MAX when there is a CR, which the exact count handles. */
-static uint64_t count_lf_only(const char *d, size_t n)
+CPU_TARGET_AVX2 static uint64_t count_lf_only(const char *d, size_t n)
 {
     const __m256i lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
     __m256i crs = _mm256_setzero_si256();
@@ -88,15 +90,13 @@ static uint64_t count_lf_only(const char *d, size_t n)
         return UINT64_MAX;
     return lines + count_lines_bytes(d, i, n); /* no CR before i: the tail alone decides */
 }
-#endif
 
 /* Every LF, and every CR that the next byte (an unaligned load one byte on) shows is not
  * part of a CRLF: a compare and a popcount per 32 bytes, CRLF files included. */
-uint64_t pgn_split_count_lines(const char *d, size_t n)
+CPU_TARGET_AVX2 static uint64_t count_lines_avx2(const char *d, size_t n)
 {
     size_t i = 0;
     uint64_t lines = 0;
-#ifdef __AVX2__
     uint64_t lf_only = count_lf_only(d, n);
     if (lf_only != UINT64_MAX)
         return lf_only;
@@ -110,7 +110,16 @@ uint64_t pgn_split_count_lines(const char *d, size_t n)
         lines += (uint64_t)__builtin_popcount(lf_bits) +
                  (uint64_t)__builtin_popcount(cr_bits & ~crlf);
     }
-#elif defined(__SSE2__)
+    return lines + count_lines_bytes(d, i, n);
+}
+#endif
+
+/* The baseline twin of count_lines_avx2: 16 bytes a step where there is SSE2. */
+static uint64_t count_lines_base(const char *d, size_t n)
+{
+    size_t i = 0;
+    uint64_t lines = 0;
+#if defined(__SSE2__)
     const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
     for (; i + 17 <= n; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + i));
@@ -123,6 +132,22 @@ uint64_t pgn_split_count_lines(const char *d, size_t n)
     }
 #endif
     return lines + count_lines_bytes(d, i, n);
+}
+
+uint64_t pgn_split_count_lines_at(const char *d, size_t n, enum cpu_level level)
+{
+#if CPU_HAS_AVX2_PATHS
+    if (level >= CPU_AVX2)
+        return count_lines_avx2(d, n);
+#else
+    (void)level;
+#endif
+    return count_lines_base(d, n);
+}
+
+uint64_t pgn_split_count_lines(const char *d, size_t n)
+{
+    return pgn_split_count_lines_at(d, n, cpu_level());
 }
 
 /* ---- sync points (pgn_split_last_sync) ---- */

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cpu.h"
+
 /**
  * The last cut c with from <= c < len whose whole line (up to its line end) is in
  * d[0, len), so that the reader sees the tag pair it may have to parse there; SIZE_MAX
@@ -53,5 +55,9 @@ size_t pgn_split_last_sync(const char *d, size_t n, size_t pos, bool at_file_sta
  * line.  A CR at d[n - 1] counts as a line end: call it where d[n] is not LF (a cut).
  */
 uint64_t pgn_split_count_lines(const char *d, size_t n);
+
+/** The same by the path of `level` (cpu.h), which this CPU must run: the tests hold each
+ * path to the others. */
+uint64_t pgn_split_count_lines_at(const char *d, size_t n, enum cpu_level level);
 
 #endif

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __AVX2__
+
+#include "base/cpu.h"
+#if CPU_HAS_AVX2_PATHS
 #include <immintrin.h>
 #endif
 
@@ -55,29 +57,9 @@ bool pgn_text_encoding_by_name(const char *name, enum pgn_encoding *out)
     return false;
 }
 
-/* Index of the first byte >= 0x80 in p[0, n), or n.  It runs over every byte of every
- * game: with AVX2, 64 bytes a step (two loads, an OR, one sign-bit test), and the last
- * bytes of the game as one block that overlaps the ones before, not a byte loop. */
-static size_t ascii_prefix(const char *p, size_t n)
+/* The ASCII scan from i: 8 bytes a step, then byte by byte. */
+static size_t ascii_words(const char *p, size_t i, size_t n)
 {
-    size_t i = 0;
-#ifdef __AVX2__
-    if (n >= 64) {
-        for (;; i += 64) {
-            if (i + 64 > n)
-                i = n - 64; /* bytes before i are ASCII: re-reading them finds nothing */
-            __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + 32));
-            unsigned ma = (unsigned)_mm256_movemask_epi8(a);
-            if ((ma | (unsigned)_mm256_movemask_epi8(b)) != 0) {
-                uint64_t bits = ma | (uint64_t)(unsigned)_mm256_movemask_epi8(b) << 32;
-                return i + (size_t)__builtin_ctzll(bits);
-            }
-            if (i + 64 == n)
-                return n;
-        }
-    }
-#endif
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
@@ -89,22 +71,66 @@ static size_t ascii_prefix(const char *p, size_t n)
     return i;
 }
 
-/* Index of the first byte of p[0, n) that is no part of a UTF-8 character, or n. */
-static size_t first_non_utf8(const char *p, size_t n)
+#if CPU_HAS_AVX2_PATHS
+/* Index of the first byte >= 0x80 in p[0, n), or n.  It runs over every byte of every
+ * game: with AVX2, 64 bytes a step (two loads, an OR, one sign-bit test), and the last
+ * bytes of the game as one block that overlaps the ones before, not a byte loop. */
+CPU_TARGET_AVX2 static size_t ascii_prefix_avx2(const char *p, size_t n)
 {
-    size_t i = ascii_prefix(p, n);
+    if (n < 64)
+        return ascii_words(p, 0, n);
+    for (size_t i = 0;; i += 64) {
+        if (i + 64 > n)
+            i = n - 64; /* bytes before i are ASCII: re-reading them finds nothing */
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + 32));
+        unsigned ma = (unsigned)_mm256_movemask_epi8(a);
+        if ((ma | (unsigned)_mm256_movemask_epi8(b)) != 0) {
+            uint64_t bits = ma | (uint64_t)(unsigned)_mm256_movemask_epi8(b) << 32;
+            return i + (size_t)__builtin_ctzll(bits);
+        }
+        if (i + 64 == n)
+            return n;
+    }
+}
+#endif
+
+/* The same by the path of `level` (cpu.h); the baseline is the word loop. */
+static size_t ascii_prefix(const char *p, size_t n, enum cpu_level level)
+{
+#if CPU_HAS_AVX2_PATHS
+    if (level >= CPU_AVX2)
+        return ascii_prefix_avx2(p, n);
+#else
+    (void)level;
+#endif
+    return ascii_words(p, 0, n);
+}
+
+/* Index of the first byte of p[0, n) that is no part of a UTF-8 character, or n. */
+static size_t first_non_utf8(const char *p, size_t n, enum cpu_level level)
+{
+    size_t i = ascii_prefix(p, n, level);
     while (i < n) {
         size_t len = utf8_char_len((const unsigned char *)p + i, n - i);
         if (len == 0)
             return i;
         i += len;
         if (len == 1)
-            i += ascii_prefix(p + i, n - i);
+            i += ascii_prefix(p + i, n - i, level);
     }
     return n;
 }
 
-bool pgn_text_is_utf8(const char *p, size_t n) { return first_non_utf8(p, n) == n; }
+size_t pgn_text_first_non_utf8_at(const char *p, size_t n, enum cpu_level level)
+{
+    return first_non_utf8(p, n, level);
+}
+
+bool pgn_text_is_utf8(const char *p, size_t n)
+{
+    return first_non_utf8(p, n, cpu_level()) == n;
+}
 
 /* Decode s[0, n) into out (room for 3 bytes per byte).  Returns the bytes written. */
 static size_t decode_into(unsigned char *out, const char *s, size_t n, enum pgn_encoding enc)
@@ -223,7 +249,7 @@ static void position_of(const struct pgn_game *g, size_t k, uint64_t *line, uint
 /* The first byte of g that enc decodes to a C1 control (U+0080-U+009F), or g->bytes. */
 static size_t first_c1(const struct pgn_game *g, enum pgn_encoding enc)
 {
-    for (size_t i = ascii_prefix(g->text, g->bytes); i < g->bytes; i++) {
+    for (size_t i = ascii_prefix(g->text, g->bytes, cpu_level()); i < g->bytes; i++) {
         unsigned char c = (unsigned char)g->text[i];
         if (c >= 0x80 && c < 0xa0 && (enc == PGN_ENCODING_LATIN1 || cp1252_high[c - 0x80] < 0xa0))
             return i;
@@ -267,8 +293,8 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
     if (g->skipped || !g->text || g->ascii)
         return g; /* g->ascii: the reader's pass found no byte to convert */
     size_t bad = encoding == PGN_ENCODING_AUTO || encoding == PGN_ENCODING_UTF8
-                     ? first_non_utf8(g->text, g->bytes)
-                     : ascii_prefix(g->text, g->bytes);
+                     ? first_non_utf8(g->text, g->bytes, cpu_level())
+                     : ascii_prefix(g->text, g->bytes, cpu_level());
     if (bad == g->bytes)
         return g;
     enum pgn_encoding enc = encoding == PGN_ENCODING_AUTO ? PGN_ENCODING_CP1252 : encoding;

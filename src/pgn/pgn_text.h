@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cpu.h"
 #include "pgn/pgn_reader.h"
 
 enum pgn_encoding {
@@ -74,6 +75,11 @@ const struct pgn_game *pgn_text_utf8(struct pgn_text *t, const struct pgn_game *
 
 /** Whether p[0, n) is valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF). */
 bool pgn_text_is_utf8(const char *p, size_t n);
+
+/** The index of the first byte of p[0, n) that is no part of a UTF-8 character, or n,
+ * found by the path of `level` (cpu.h), which this CPU must run: the tests hold each
+ * path to the others. */
+size_t pgn_text_first_non_utf8_at(const char *p, size_t n, enum cpu_level level);
 
 /** "auto", "utf-8", "latin1" or "cp1252" -> *out; false for any other name. */
 bool pgn_text_encoding_by_name(const char *name, enum pgn_encoding *out);

@@ -63,6 +63,8 @@ struct pgn_reader {
     bool games_unknown; /* game indexes are not known: each game gets index 0 */
     bool keep_tokens;
     struct pgn_limits lim; /* read by all; set at construction */
+    unsigned char cpu; /* enum cpu_level: which scan_fast runs; cpu_level() at
+                        * construction, pgn_reader_set_cpu() (the tests) after */
     size_t game_start; /* index in data of its first byte (only while !skipping; moved
                         * with the data by reader_buffer.c) */
     uint64_t game_off;
