@@ -63,7 +63,8 @@ s1=$(date +%s.%N)
 "$PGNKIT" check -q --format json --summary-json "$TMP/ref-files.json" $files >"$TMP/ref-files.raw"
 ref_files_rc=$?
 no_game <"$TMP/ref-files.raw" >"$TMP/ref-files.out"
-check "reference runs: exit 1 (the mutants have errors)" [ "$ref_big_rc" -eq 1 ] && [ "$ref_files_rc" -eq 1 ]
+if [ "$ref_big_rc" -eq 1 ] && [ "$ref_files_rc" -eq 1 ]; then held=0; else held=1; fi
+check "reference runs: exit 1 (the mutants have errors)" [ "$held" -eq 0 ]
 echo "single run, big file: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }') s"
 
 # compare WHAT MERGED REF: byte for byte, and after sorting both by (file, offset).

@@ -100,7 +100,8 @@ check "--encoding utf-8: bytes that are not UTF-8 become U+FFFD" cmp -s "$TMP/ou
 run "$PGNKIT" check -q --encoding utf-8 "$TMP/mixed.pgn"
 check "--encoding utf-8: the game is still warned about" grep -q 'game 2: not UTF-8.*U+FFFD' "$TMP/out"
 run "$PGNKIT" uci --encoding ebcdic "$odds"
-check "--encoding with an unknown name: usage error" [ "$rc" -eq 2 ] && grep_err "--encoding"
+if [ "$rc" -eq 2 ] && grep_err "--encoding"; then held=0; else held=1; fi
+check "--encoding with an unknown name: usage error" [ "$held" -eq 0 ]
 
 # The same through --jobs 2 and a compressor.
 "$PGNKIT" check -j1 "$odds" >"$TMP/want" 2>&1

@@ -120,8 +120,10 @@ usage "a range over two files" "one file" "$PGNKIT" uci --range 0:10 "$big" "$bo
 usage "two ranges in one run" "given twice" "$PGNKIT" uci --range 0:10 --range 10:20 "$big"
 usage "a range that is no number" "START:END" "$PGNKIT" uci --range 1x:2 "$big"
 run "$PGNKIT" uci -q --range "$size:" "$big"
-check "START at the end: an empty range, exit 0" [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ]
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ]; then held=0; else held=1; fi
+check "START at the end: an empty range, exit 0" [ "$held" -eq 0 ]
 run "$PGNKIT" uci -q --range 1K:2K "$big"
-check "K suffixes: 1K:2K reads a game or two" [ "$rc" -le 1 ] && [ -s "$TMP/out" ]
+if [ "$rc" -le 1 ] && [ -s "$TMP/out" ]; then held=0; else held=1; fi
+check "K suffixes: 1K:2K reads a game or two" [ "$held" -eq 0 ]
 
 finish

@@ -72,8 +72,8 @@ while read -r w; do set -- "$@" "-Tp$w"; done <"$T/players"
 ours --player "^($alt)" >"$T/a"
 theirs "$@" >"$T/b"
 same "--player vs pgn-extract -Tp ($(lines "$T/players") names)"
-check "the players selected are not all or none" [ "$(lines "$T/a")" -gt 100 ] && \
-    [ "$(lines "$T/a")" -lt "$(ours | wc -l)" ]
+if [ "$(lines "$T/a")" -gt 100 ] && [ "$(lines "$T/a")" -lt "$(ours | wc -l)" ]; then held=0; else held=1; fi
+check "the players selected are not all or none" [ "$held" -eq 0 ]
 # --invert: the games pgn-extract -n writes (the valid games not matched).
 ours --invert --player "^($alt)" >"$T/a"
 "$PE" -s --allownullmoves "$@" -n "$T/pe-n.pgn" -o /dev/null "$T/corpus.pgn" 2>/dev/null
@@ -243,7 +243,8 @@ check "check --where: exit 1 (the selected game has errors)" [ $rc -eq 1 ]
 check "check --where: its summary counts it, the others not selected" \
     grep -q '^pgnkit: 12 games: 0 ok, 0 with warnings, 1 with errors, 0 skipped; 2 plies; .*; 1 kept, 11 dropped (0 invalid, 0 duplicate, 11 not selected)' "$T/err"
 run "$P" check --where 'Event != broken' "$T/facts.pgn"
-check "check --where: the games not selected are not reported (exit 0)" [ $rc -eq 0 ] && ! grep -q ILLEGAL "$T/out"
+if [ $rc -eq 0 ] && ! grep -q ILLEGAL "$T/out"; then held=0; else held=1; fi
+check "check --where: the games not selected are not reported (exit 0)" [ "$held" -eq 0 ]
 
 # ---- usage errors: exit 2, naming the problem ----
 usage() { # PATTERN OPTIONS...
