@@ -306,7 +306,12 @@ bench:
 	@sh scripts/ensure-deps.sh bench
 	@$(MAKE) --no-print-directory BUILD=release all
 	@$(MAKE) --no-print-directory python || echo "bench: no Python module (python3-dev)"
-	@sh scripts/bench.sh build/release/pgnkit
+	@if [ -n "$(TARGET_X86_64)" ]; then \
+	    $(MAKE) --no-print-directory BUILD=release PGO=0 OUT=build/bench-default build/bench-default/pgnkit && \
+	    $(MAKE) --no-print-directory BUILD=release PGO=0 ARCH=-march=native OUT=build/bench-native \
+	        build/bench-native/pgnkit; fi
+	@DISPATCH_BINS="$(if $(TARGET_X86_64),build/bench-default/pgnkit build/bench-native/pgnkit)" \
+	    sh scripts/bench.sh build/release/pgnkit
 
 # The man page must lint clean (mandoc comes with "make deps"); tests/cli/man.sh runs this
 # and also checks the page against --help and the diagnostic codes.

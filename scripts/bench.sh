@@ -314,6 +314,22 @@ run_median "$bin" uci -j1 "$dir/twic.pgn"
 echo "100x: $secs s, peak RSS $rss KB"
 fi
 
+# DISPATCH_BINS="DEFAULT NATIVE" (make bench builds both, PGO=0, on x86-64): the default
+# build, which runs on any x86-64-v2 CPU and picks the AVX2 scanners at run time
+# (src/base/cpu.h), against one built for this CPU alone.  Goal: within 1.05x.
+if [ "$quick" != 1 ] && [ -n "${DISPATCH_BINS:-}" ]; then
+    # shellcheck disable=SC2086
+    set -- $DISPATCH_BINS
+    echo
+    echo "== one binary for every x86-64: default (x86-64-v2 + run-time AVX2) vs -march=native"
+    # twic x100 rather than the issue's x20: at ~0.2 s a run, time's 10 ms steps are 5%.
+    make_corpus twic
+    f="$dir/twic.pgn"
+    alternate "$1 uci -j1 $f" "$2 uci -j1 $f"
+    echo "uci -j1, twic x100, median of $runs alternated pairs: default $secs_1 s, native $secs_2 s:" \
+        "$(awk "BEGIN { printf \"%.3f\", $secs_1 / $secs_2 }")x (goal: at most 1.05x)"
+fi
+
 echo
 echo "== Python (build/python/pgnkit.so, Debian's python3) against pgnkit -j1 on the same file"
 # Alternated with the CLI run each compares to, median of $PY_RUNS (default 3) rounds:
