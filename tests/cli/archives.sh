@@ -272,7 +272,10 @@ if have tar && have zstd && [ -x /usr/bin/time ]; then
             [ "$(grep -c '\.pgn: 0 games' "$TMP/err")" = 40000 ]
         check "40,000 empty members, -j$j: no thread a member ($switches voluntary switches)" \
             [ "$switches" -lt 1000 ]
-        check "40,000 empty members, -j$j: peak RSS $kb KB under 20 MB" [ "$kb" -lt 20480 ]
+        case $PGNKIT in
+        *asan* | *tsan* | *debug*) skip "40,000 empty members, -j$j: RSS bound (release builds only)" ;;
+        *) check "40,000 empty members, -j$j: peak RSS $kb KB under 20 MB" [ "$kb" -lt 20480 ] ;;
+        esac
     done
 else
     skip "many small members: no tar, zstd or /usr/bin/time"
