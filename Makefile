@@ -194,7 +194,8 @@ HOST_LIBS = $(PKG_LIBS)
 else
 HOST_OBJ := $(OUT)/host/obj
 HOST_TOOL_OBJS := $(filter-out $(OUT)/host/obj/src/api.o,$(LIB_SRCS:%.c=$(OUT)/host/obj/%.o))
-HOST_CFLAGS = $(PGNKIT_CPPFLAGS) -std=c11 $(WARN) -O2 -g -pthread -MMD -MP \
+# No run-time dispatch here: the host objects have no AVX2 copy of DISPATCH_SRCS.
+HOST_CFLAGS = $(filter-out -DPGNKIT_DISPATCH_AVX2,$(PGNKIT_CPPFLAGS)) -std=c11 $(WARN) -O2 -g -pthread -MMD -MP \
               $(shell $(PKG_CONFIG_FOR_BUILD) --cflags $(PKGS) $(PKGS_DLOPEN) 2>/dev/null)
 HOST_LDFLAGS = -pthread
 HOST_LIBS = $(shell $(PKG_CONFIG_FOR_BUILD) --libs $(PKGS) 2>/dev/null)
