@@ -139,8 +139,8 @@ static PyObject *variation_lines(HandleObject *handle, const pgnkit_node *n)
     return lines;
 }
 
-/* The attributes made from text: the mainline's own calls where there are some. */
-/* The SAN from the tree's cursor (pgnkit_game_node_san: one move from the last SAN's
+/* The attributes made from text, by the mainline's own calls where there are some: the
+ * SAN from the tree's cursor (pgnkit_game_node_san: one move from the last SAN's
  * position), the FEN from the mainline's (pgnkit_game_fen), so that asking a move for
  * both in either order costs a move each, not a replay from the start. */
 static PyObject *make_san(MoveObject *m)

@@ -9,16 +9,6 @@
 P=$PGNKIT
 T=$TMP
 
-game() { # EVENT TAGS... (name=value) then the moves
-    ev=$1
-    shift
-    printf '[Event "%s"]\n' "$ev"
-    while [ $# -gt 1 ]; do
-        printf '[%s "%s"]\n' "${1%%=*}" "${1#*=}"
-        shift
-    done
-    printf '\n%s\n\n' "$1"
-}
 {
     # ep: 3.exd6 takes the pawn that went d7-d5 en passant (ply 5): capture, en-passant.
     game ep '1. e4 a6 2. e5 d5 3. exd6 *'

@@ -104,16 +104,6 @@ check "--result 1-0 is --where 'Result = 1-0' and the games without a Result tag
     cmp -s "$T/a" "$T/b"
 
 # ---- tags, worked by hand ----
-game() { # EVENT TAGS... (name=value) then the moves after a blank line
-    ev=$1
-    shift
-    printf '[Event "%s"]\n' "$ev"
-    while [ $# -gt 1 ]; do
-        printf '[%s "%s"]\n' "${1%%=*}" "${1#*=}"
-        shift
-    done
-    printf '\n%s\n\n' "$1"
-}
 {
     game A White=Carlsen Black=Anand WhiteElo=2850 Date=2014.11.23 Result=1-0 '1. e4 e5 1-0'
     game B White=Anand Black=Carlsen WhiteElo=2792 Date=2014.??.?? Result=0-1 '1. d4 d5 0-1'

@@ -57,3 +57,16 @@ measure() {
     kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
     secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
 }
+
+# game EVENT TAGS... MOVES: one PGN game on stdout: [Event], the tags given as name=value,
+# then the movetext after a blank line.
+game() {
+    ev=$1
+    shift
+    printf '[Event "%s"]\n' "$ev"
+    while [ $# -gt 1 ]; do
+        printf '[%s "%s"]\n' "${1%%=*}" "${1#*=}"
+        shift
+    done
+    printf '\n%s\n\n' "$1"
+}
