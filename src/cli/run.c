@@ -151,11 +151,15 @@ int run(const struct config *cfg)
             unopened = true;
             continue;
         }
+        /* A compressed file's progress is the share of its bytes taken (input.h). */
+        progress_start_input(&prog, i + 1, input_count, in.size ? NULL : &in.raw_bytes,
+                             in.size ? 0 : in.file_size);
         status = run_members(cfg, &in, &route, &prog, &summary);
         if (status == 1 && !out.reader_gone) {
             report_stop(cfg, &summary, input_count - i - 1);
             stopped = stop_reason(cfg, &summary);
         }
+        progress_start_input(&prog, i + 1, input_count, NULL, 0); /* in.raw_bytes goes */
         input_close(&in);
     }
     progress_finish(&prog);
