@@ -503,7 +503,9 @@ static int summary_usage(const char *fmt, const char *arg)
 static void summary_help(void)
 {
     puts("usage: pgnkit summary [OPTIONS] FILE...\n"
-         "add up the --summary-json objects of runs over parts of a job (ranges, files)\n"
+         "add up the --summary-json objects of runs over parts of a job (ranges, files):\n"
+         "the counts, the wall time of the whole (first start to last end), the CPU time\n"
+         "added up; pieces that stopped early (| head, --stop-after) are named\n"
          "\n"
          "options:\n"
          "  -f, --format FMT               text (the per-file report and the summary line,\n"
