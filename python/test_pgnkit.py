@@ -101,6 +101,19 @@ class AgreesWithTheCli(unittest.TestCase):
         self.assertGreater(clocks_seen, 50000)
         self.assertGreater(evals_seen, 5000)
 
+    def test_json_clocks_are_the_modules(self):
+        # `--with clk` in JSON: seconds (numbers), the values of game.clocks (Move.clock);
+        # clocks.pgn has a fraction, mm:ss, and a malformed [%clk] before a good one.
+        clocks = os.path.join(ROOT, "tests", "cli", "data", "clocks.pgn")
+        for path in (LICHESS, clocks):
+            rows = [json.loads(line) for line in
+                    cli("uci", "--format", "json", "--with", "clk", path).splitlines()]
+            games = list(pgnkit.read(path))
+            self.assertEqual(len(rows), len(games))
+            for row, game in zip(rows, games):
+                self.assertEqual(row["clk"], game.clocks, (path, game.index))
+        self.assertEqual(games[0].clocks, [59.5, 60.0, 3.1])
+
     def test_verdicts_equal_the_games(self):
         verdicts = list(pgnkit.check(MUTANTS))
         games = list(pgnkit.read(MUTANTS))

@@ -53,7 +53,7 @@ echo "data: $(($(wc -c <"$big") / 1000000)) MB big file, 4 files (one .zst), $RA
 # with its (file, offset) key; check --format json: diagnostics (game index nulled: a range
 # that does not start a file does not know it).
 no_game() { sed 's/"game":[0-9][0-9]*/"game":null/g'; }
-strip() { sed 's/"seconds":[0-9.]*/"seconds":0/; s/"range":\[[^]]*\]/"range":null/g' "$1"; }
+strip() { sed -E 's/"(seconds|cpu_seconds|started|ended)":[0-9.]+/"\1":0/g; s/"range":\[[^]]*\]/"range":null/g' "$1"; }
 bysort() { LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n "$1"; }
 s0=$(date +%s.%N)
 "$PGNKIT" uci -q --with file,offset --summary-json "$TMP/ref-big.json" "$big" >"$TMP/ref-big.out" \

@@ -108,9 +108,26 @@ static ssize_t input_read(void *ctx, char *buf, size_t cap)
     return input_source_read(ctx, buf, cap);
 }
 
-static int64_t fd_seek(void *ctx, int64_t offset, int whence)
+/* The raw source: the file's bytes, counted (input.h: raw_bytes). */
+static ssize_t raw_read(void *ctx, char *buf, size_t cap)
 {
-    return (int64_t)lseek(*(int *)ctx, (off_t)offset, whence);
+    struct input *in = ctx;
+    for (;;) {
+        ssize_t got = read(in->fd, buf, cap);
+        if (got > 0)
+            __atomic_fetch_add(&in->raw_bytes, (uint64_t)got, __ATOMIC_RELAXED);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
+static int64_t raw_seek(void *ctx, int64_t offset, int whence)
+{
+    struct input *in = ctx;
+    off_t at = lseek(in->fd, (off_t)offset, whence);
+    if (at >= 0)
+        __atomic_store_n(&in->raw_bytes, (uint64_t)at, __ATOMIC_RELAXED);
+    return (int64_t)at;
 }
 
 /*
@@ -166,12 +183,13 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
         }
         regular = S_ISREG(st.st_mode);
         if (regular)
-            in->size = (uint64_t)st.st_size;
+            in->size = in->file_size = (uint64_t)st.st_size;
     }
-    in->src = source_new(pgn_source_fd(&in->fd));
+    in->src = source_new((struct pgn_source){raw_read, in});
     if (regular)
-        source_set_seek(in->src, fd_seek);
-    /* Progress counts decoded bytes: a compressed file's size would be no guide. */
+        source_set_seek(in->src, raw_seek);
+    /* Decoded bytes are no guide to a compressed file's size: its progress counts the
+     * bytes taken from the file (raw_bytes against file_size). */
     enum source_format format = source_sniff(in->src);
     if (format != SOURCE_FORMAT_PLAIN || source_text_encoding(in->src))
         in->size = 0;

@@ -16,6 +16,12 @@ struct input {
     const char *path;   /* as given ("<stdin>" for "-") */
     int fd;
     uint64_t size;      /* 0 when unknown (pipes, compressed input) */
+    /* A regular file's size on disk, compressed or not (0: a pipe), and the bytes taken
+     * from it so far (its position, after a 7z seek too): how far a compressed input
+     * is, whose decoded size is not known.  raw_bytes is written by whichever thread
+     * decodes (readahead.h) and read by the progress line: __atomic, relaxed. */
+    uint64_t file_size;
+    uint64_t raw_bytes;
     struct source *src; /* undoes compression and archives, found by content; reads fd */
     struct readahead *ahead; /* decodes src on a thread of its own; NULL for plain text */
     bool decode_ahead;       /* start it at the next read */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +30,31 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The Unix time, for the start and end a merge of pieces takes its wall time from. */
+static double unix_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* User + system CPU seconds of the process so far, every thread's. */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* --stop-after or --max-errors: which one stopped the run (status 1 from an input). */
+static enum summary_end stop_reason(const struct config *cfg, const struct summary *s)
+{
+    return cfg->stop_after && s->total.written >= cfg->stop_after ? SUMMARY_STOP_AFTER
+                                                                   : SUMMARY_MAX_ERRORS;
 }
 
 static int run_input(const struct config *cfg, struct input *in, struct router *route,
@@ -100,6 +126,8 @@ int run(const struct config *cfg)
     struct progress prog;
     progress_init(&prog, cfg);
     double start = now_seconds();
+    summary.started = unix_seconds();
+    enum summary_end stopped = SUMMARY_WHOLE;
     /* The TSV header row, once for all inputs; not in a range that does not start the
      * file, so that the outputs of ranges tiling a file concatenate to one run's. */
     if (cfg->command == CMD_UCI && !cfg->no_header && !(cfg->range.set && cfg->range.start)) {
@@ -123,9 +151,15 @@ int run(const struct config *cfg)
             unopened = true;
             continue;
         }
+        /* A compressed file's progress is the share of its bytes taken (input.h). */
+        progress_start_input(&prog, i + 1, input_count, in.size ? NULL : &in.raw_bytes,
+                             in.size ? 0 : in.file_size);
         status = run_members(cfg, &in, &route, &prog, &summary);
-        if (status == 1 && !out.reader_gone)
+        if (status == 1 && !out.reader_gone) {
             report_stop(cfg, &summary, input_count - i - 1);
+            stopped = stop_reason(cfg, &summary);
+        }
+        progress_start_input(&prog, i + 1, input_count, NULL, 0); /* in.raw_bytes goes */
         input_close(&in);
     }
     progress_finish(&prog);
@@ -141,9 +175,11 @@ int run(const struct config *cfg)
     else if (status == 2)
         output_abort(&out);
     summary.seconds = now_seconds() - start;
+    summary.ended = summary.started + summary.seconds;
+    summary.cpu_seconds = cpu_seconds();
     summary.end = out.reader_gone ? SUMMARY_OUTPUT_CLOSED
                 : status == 2     ? SUMMARY_FAILED
-                                  : SUMMARY_WHOLE;
+                                  : stopped;
     summary_print(&summary, cfg);
     if (cfg->summary_json && summary_write_json(&summary, cfg) != 0)
         status = 2;

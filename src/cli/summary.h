@@ -7,6 +7,8 @@
 #ifndef PGNKIT_CLI_SUMMARY_H
 #define PGNKIT_CLI_SUMMARY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cli/config.h"
@@ -58,12 +60,19 @@ struct summary_file {
 };
 extern const struct run_stats summary_zero_stats;
 
-/* Whether the counts are a whole run's: the summary line says when they are not. */
+/* Whether the counts are a whole run's: the summary line says when they are not, and
+ * --summary-json's "stopped" (summary_end_keys: null for a whole run).  A signal leaves
+ * no summary at all (the temporary file is removed): none can pass for a whole run. */
 enum summary_end {
     SUMMARY_WHOLE = 0,     /* every input read to its end */
     SUMMARY_OUTPUT_CLOSED, /* the output's reader went away (| head): counts so far */
     SUMMARY_FAILED,        /* an I/O failure (said above it) ended or marred the run */
+    SUMMARY_STOP_AFTER,    /* --stop-after N games written: the rest not read */
+    SUMMARY_MAX_ERRORS,    /* --max-errors N reached: the rest not read */
+    SUMMARY_END_COUNT
 };
+/* "output_closed", "error", "stop_after", "max_errors" (NULL for SUMMARY_WHOLE). */
+extern const char *const summary_end_keys[SUMMARY_END_COUNT];
 
 struct summary {
     enum summary_end end;
@@ -72,7 +81,12 @@ struct summary {
     struct summary_examples examples;
     struct summary_file *files;
     size_t file_count, file_cap;
-    double seconds;
+    /* Time: wall seconds of the whole (merged: the first start to the last end, or the
+     * longest piece when a piece has no timestamps), CPU seconds (user + system, every
+     * thread; merged: added up), the Unix times of start and end (0: not known). */
+    double seconds, cpu_seconds, started, ended;
+    size_t stopped_pieces; /* merged: the pieces whose "stopped" is not null */
+    bool merged;
 };
 void summary_init(struct summary *s, const struct config *cfg);
 void summary_merge(struct summary *s, const struct run_stats *stats,

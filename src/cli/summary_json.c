@@ -4,10 +4,15 @@
  * prints the usual summary and applies the usual exit status to the sum.  The pieces of
  * a job run anywhere (ranges of a file, files of a dump) thus give one report.
  *
- * The object: {"games", "written", "dropped": {invalid, duplicate, not_selected},
- * "by_status": {ok, warnings, errors, skipped}, "by_code": {CODE: n for the codes seen},
- * "plies", "bytes", "error_diags", "warning_diags", "seconds",
+ * The object: {"schema": 1, "games", "written", "dropped": {invalid, duplicate,
+ * not_selected}, "by_status": {ok, warnings, errors, skipped}, "by_code": {CODE: n for
+ * the codes seen}, "plies", "bytes", "error_diags", "warning_diags", "seconds" (wall),
+ * "cpu_seconds" (user + system), "started", "ended" (Unix times, or null), "stopped"
+ * (null, or why the run did not read all its input: summary_end_keys),
  * "files": [{"name", "range": null or [START, END or null], the same counts}]}.
+ * A merge's wall time is the first start to the last end (pieces run side by side do
+ * not add up), its CPU time the sum; a piece without timestamps (written before they
+ * existed) makes it the longest piece's seconds.
  * Merging refuses (exit 2) pieces that cover the same bytes of a file twice: two ranges
  * that overlap, or a whole-file run and anything else of the same name.
  */
@@ -21,6 +26,7 @@
 #include "cli/output.h"
 #include "cli/summary.h"
 #include "cli/shown.h"
+#include "write/writer.h"
 #include "base/xalloc.h"
 
 static const char *const status_keys[4] = {"ok", "warnings", "errors", "skipped"};
@@ -55,9 +61,19 @@ int summary_write_json(const struct summary *s, const struct config *cfg)
 {
     struct buf b;
     buf_init(&b);
-    buf_putc(&b, '{');
+    buf_printf(&b, "{\"schema\":%d,", WRITER_JSON_SCHEMA);
     put_stats(&b, &s->total);
-    buf_printf(&b, ",\"seconds\":%.3f,\"files\":[", s->seconds);
+    buf_printf(&b, ",\"seconds\":%.3f,\"cpu_seconds\":%.3f", s->seconds, s->cpu_seconds);
+    if (s->started > 0 && s->ended > 0)
+        buf_printf(&b, ",\"started\":%.3f,\"ended\":%.3f", s->started, s->ended);
+    else
+        buf_puts(&b, ",\"started\":null,\"ended\":null");
+    buf_puts(&b, ",\"stopped\":");
+    if (s->end != SUMMARY_WHOLE)
+        buf_printf(&b, "\"%s\"", summary_end_keys[s->end]);
+    else
+        buf_puts(&b, "null");
+    buf_puts(&b, ",\"files\":[");
     for (size_t i = 0; i < s->file_count; i++) {
         buf_puts(&b, i ? ",{\"name\":" : "{\"name\":");
         buf_json_string(&b, s->files[i].name, strlen(s->files[i].name));
@@ -111,6 +127,8 @@ struct merge {
     struct summary sum;
     struct entry *entries;
     size_t entry_count, entry_cap;
+    double first_start, last_end, longest; /* over the pieces read */
+    bool untimed;                          /* a piece had no start or end */
 };
 
 /* A summary being read: where errors point. */
@@ -260,6 +278,76 @@ static int merge_file_entry(void *ctx, const struct jval *e)
     return 0;
 }
 
+/* Whether the summary's "schema" (absent: one written before it existed) is one this
+ * pgnkit reads: not a newer one, whose keys may mean something else. */
+static bool schema_known(const struct reading *r, const struct jval *root)
+{
+    const struct jval *v = json_get(root, "schema");
+    uint64_t n = 0;
+    if (v && !read_count(r, v, "schema", &n))
+        return false;
+    if (n > WRITER_JSON_SCHEMA) {
+        fprintf(stderr, "pgnkit: summary: %s has schema %llu, written by a newer pgnkit: "
+                        "this one reads schema %d and before\n",
+                shown(r->path), (unsigned long long)n, WRITER_JSON_SCHEMA);
+        return false;
+    }
+    return true;
+}
+
+static double number_or(const struct jval *root, const char *key, double dflt)
+{
+    const struct jval *v = json_get(root, key);
+    return v && v->type == J_NUM ? v->num : dflt;
+}
+
+/* The piece's time (wall: its start and end, CPU: added up) and whether it stopped
+ * before the end of its input, said here: its counts are partial. */
+static void merge_time_and_end(struct merge *m, const struct reading *r,
+                               const struct jval *root)
+{
+    double secs = number_or(root, "seconds", 0);
+    if (secs > m->longest)
+        m->longest = secs;
+    m->sum.cpu_seconds += number_or(root, "cpu_seconds", 0);
+    double started = number_or(root, "started", 0), ended = number_or(root, "ended", 0);
+    if (started <= 0 || ended < started) {
+        m->untimed = true;
+    } else {
+        if (m->first_start == 0 || started < m->first_start)
+            m->first_start = started;
+        if (ended > m->last_end)
+            m->last_end = ended;
+    }
+    const struct jval *stopped = json_get(root, "stopped");
+    if (!stopped || stopped->type == J_NULL)
+        return;
+    enum summary_end end = SUMMARY_FAILED; /* a reason this pgnkit does not know */
+    for (int k = 1; k < SUMMARY_END_COUNT; k++)
+        if (stopped->type == J_STR && strcmp(stopped->str, summary_end_keys[k]) == 0)
+            end = (enum summary_end)k;
+    if (m->sum.end == SUMMARY_WHOLE)
+        m->sum.end = end;
+    m->sum.stopped_pieces++;
+    fprintf(stderr, "pgnkit: summary: %s: that run stopped before the end of its input "
+                    "(%s): its counts are partial\n", shown(r->path),
+            stopped->type == J_STR ? shown(stopped->str) : "stopped");
+}
+
+/* The merged time: wall from the first start to the last end of the pieces. */
+static void merge_time_finish(struct merge *m)
+{
+    m->sum.merged = true;
+    if (m->untimed || m->last_end <= 0) {
+        m->sum.seconds = m->longest;
+        m->sum.started = m->sum.ended = 0;
+        return;
+    }
+    m->sum.started = m->first_start;
+    m->sum.ended = m->last_end;
+    m->sum.seconds = m->last_end - m->first_start;
+}
+
 static int merge_one(struct merge *m, const char *path)
 {
     size_t len = 0;
@@ -288,6 +376,8 @@ static int merge_one(struct merge *m, const char *path)
     } else if (bad || root.type != J_OBJ) {
         fprintf(stderr, "pgnkit: summary: %s is no summary object: %s\n", shown(path),
                 bad ? bad : "not a JSON object");
+    } else if (!schema_known(&r, &root)) {
+        /* said why */
     } else if (!read_stats(&r, &root, &st, &lacks)) {
         if (lacks)
             fprintf(stderr, "pgnkit: summary: %s lacks \"%s\" (not written by --summary-json?)\n",
@@ -295,8 +385,7 @@ static int merge_one(struct merge *m, const char *path)
     } else if (!stats_add_checked(&m->sum.total, &st)) {
         fprintf(stderr, "pgnkit: summary: %s: the counts add up past 2^64 - 1\n", shown(path));
     } else {
-        const struct jval *secs = json_get(&root, "seconds");
-        m->sum.seconds += secs && secs->type == J_NUM ? secs->num : 0;
+        merge_time_and_end(m, &r, &root);
         rc = 0;
     }
     if (rc != 0) /* none of a bad summary's entries count */
@@ -414,7 +503,9 @@ static int summary_usage(const char *fmt, const char *arg)
 static void summary_help(void)
 {
     puts("usage: pgnkit summary [OPTIONS] FILE...\n"
-         "add up the --summary-json objects of runs over parts of a job (ranges, files)\n"
+         "add up the --summary-json objects of runs over parts of a job (ranges, files):\n"
+         "the counts, the wall time of the whole (first start to last end), the CPU time\n"
+         "added up; pieces that stopped early (| head, --stop-after) are named\n"
          "\n"
          "options:\n"
          "  -f, --format FMT               text (the per-file report and the summary line,\n"
@@ -476,6 +567,7 @@ int cmd_summary(int argc, char **argv)
             status = 2;
     if (status == 0 && merge_entries(&m) != 0)
         status = 2;
+    merge_time_finish(&m);
     if (status == 0) {
         if (json) {
             cfg.summary_json = "-";

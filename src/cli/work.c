@@ -63,8 +63,7 @@ static void write_diagnostics(struct buf *dst, const struct game_record *rec, bo
     const struct pgn_game *g = rec->game;
     for (size_t i = 0; i < rec->diags.count; i++) {
         if (json) {
-            writer_diag_json(dst, g, &rec->diags.items[i]);
-            buf_putc(dst, '\n');
+            writer_diag_json_line(dst, g, &rec->diags.items[i]);
         } else {
             writer_diag_text(dst, g, &rec->diags.items[i]);
         }

@@ -16,6 +16,12 @@
 
 enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV };
 
+/* The "schema" of every JSON object pgnkit writes (per-game and diagnostic lines here;
+ * --summary-json and pgnkit summary in the CLI): raised only when a reader of the old
+ * form would misread the new one (a key removed, or changed in meaning or type), not
+ * for keys added.  1: the first numbered form (clk and emt as seconds). */
+enum { WRITER_JSON_SCHEMA = 1 };
+
 enum fen_mode { FEN_MODE_FINAL = 0, FEN_MODE_PLY, FEN_MODE_EVERY, FEN_MODE_COMMENTS };
 
 enum writer_extra {
@@ -95,5 +101,8 @@ void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct di
 /** One diagnostic of game g as a JSON object (no newline): file, offset (the game's),
  * line, col, game (null when not known), ply, ... */
 void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d);
+/** The same as a line of its own, as check --format json writes it: "schema" first, then
+ * the same keys, and a newline. */
+void writer_diag_json_line(struct buf *out, const struct pgn_game *g, const struct diag *d);
 
 #endif

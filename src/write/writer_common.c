@@ -6,6 +6,7 @@
 #include "write/writer_common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/ctrl.h"
@@ -95,47 +96,74 @@ static void put_json_opening(struct buf *out, const struct opening *op)
     buf_putc(out, '}');
 }
 
-/* --with clk,eval,emt: one array per value, aligned with "uci". */
+/* --with clk,eval,emt: one array per value, aligned with "uci".  clk and emt are
+ * numbers of seconds (60, 59.5), as the library (and the Python module's Move.clock)
+ * gives them: the first comment whose [%clk] reads as a clock (comment_parse_clock),
+ * else null.  eval stays the text ("0.31", "#-2"): a mate is no number. */
 
-/* One element of an array: a string, or null.  (*first, not a look at the last byte
- * written: the output may have been written out between two parts of a game.) */
-static void put_json_extra(struct buf *out, struct slice v, bool *first)
+/* The shortest decimal that reads back as x (Python's repr of a float): 59.5, not
+ * 59.500000000000000. */
+static void put_json_seconds(struct buf *out, double x)
+{
+    char text[40];
+    if (x == (double)(int64_t)x && x < 1e15 && x > -1e15) { /* 60, not 6e+01 */
+        buf_printf(out, "%.0f", x);
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, x);
+        if (strtod(text, NULL) == x)
+            break;
+    }
+    buf_puts(out, text);
+}
+
+/* One element of an array: a string, a number of seconds, or null.  (*first, not a look
+ * at the last byte written: the output may have been written out between two parts of a
+ * game.) */
+static void put_json_extra(struct buf *out, struct slice v, const double *seconds,
+                           bool *first)
 {
     if (!*first)
         buf_putc(out, ',');
     *first = false;
-    if (v.ptr)
+    if (seconds)
+        put_json_seconds(out, *seconds);
+    else if (v.ptr)
         buf_json_string(out, v.ptr, v.len);
     else
         buf_puts(out, "null");
 }
 
 /* ,"name":[...]: for each mainline move, [%name] from the first of its comments that has
- * one (game_mainline.h), as the TSV rows take it, else null.  A value is written as soon
- * as it is found, so nothing is kept from part to part. */
+ * one (game_mainline.h), as the TSV rows take it (clk, emt: the first that reads as a
+ * clock, as the library takes it), else null.  A value is written as soon as it is
+ * found, so nothing is kept from part to part. */
 static void put_json_extra_array(struct buf *out, const struct game_record *rec,
                                  const char *name)
 {
     buf_printf(out, ",\"%s\":[", name);
+    bool clock = strcmp(name, "eval") != 0;
     bool open = false, found = false, first = true;
     struct mainline_walk walk;
     mainline_walk_start(&walk, rec);
     for (enum mainline_step step; (step = mainline_walk_next(&walk)) != MAINLINE_END;) {
         if (step == MAINLINE_MOVE) {
             if (open && !found)
-                put_json_extra(out, (struct slice){NULL, 0}, &first);
+                put_json_extra(out, (struct slice){NULL, 0}, NULL, &first);
             open = true;
             found = false;
         } else if (step == MAINLINE_COMMENT && !found) {
             struct slice v = comment_command(walk.tok->text, walk.tok->len, name);
-            if (v.ptr) {
-                put_json_extra(out, v, &first);
+            double secs;
+            if (clock ? comment_parse_clock(v, &secs) : v.ptr != NULL) {
+                put_json_extra(out, v, clock ? &secs : NULL, &first);
                 found = true;
             }
         }
     }
     if (open && !found)
-        put_json_extra(out, (struct slice){NULL, 0}, &first);
+        put_json_extra(out, (struct slice){NULL, 0}, NULL, &first);
     buf_putc(out, ']');
 }
 
@@ -157,7 +185,7 @@ void writer_game_json_fields(struct buf *out, const struct game_record *rec,
                              const struct writer_options *o)
 {
     const struct pgn_game *g = rec->game;
-    buf_puts(out, "\"file\":");
+    buf_printf(out, "\"schema\":%d,\"file\":", WRITER_JSON_SCHEMA);
     buf_json_string(out, g->file, strlen(g->file));
     buf_printf(out, ",\"offset\":%llu,\"game\":", (unsigned long long)g->offset);
     if (g->index)

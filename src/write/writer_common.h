@@ -99,7 +99,8 @@ static inline size_t fen_text_write(const struct fen_text *t, const struct posit
 
 /* ---- per-game JSON ---- */
 
-/** The fields every per-game JSON object has: file, game, status, tags, uci, san, fen,
+/** The fields every per-game JSON object has: schema (WRITER_JSON_SCHEMA), file, game,
+ * status, tags, uci, san, fen,
  * result, diagnostics, and the opening and per-move values o->with asks for (no braces
  * around them, so callers can add their own). */
 void writer_game_json_fields(struct buf *out, const struct game_record *rec,

@@ -28,9 +28,11 @@ void writer_diag_text(struct buf *out, const struct pgn_game *g, const struct di
     buf_putc(out, '\n');
 }
 
-void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d)
+/* The members of a diagnostic's object, without the braces. */
+static void put_diag_json_fields(struct buf *out, const struct pgn_game *g,
+                                 const struct diag *d)
 {
-    buf_puts(out, "{\"file\":");
+    buf_puts(out, "\"file\":");
     buf_json_string(out, g->file, strlen(g->file));
     buf_printf(out, ",\"offset\":%llu,\"line\":%llu,\"col\":%llu,\"game\":",
                (unsigned long long)g->offset, (unsigned long long)d->line,
@@ -68,5 +70,18 @@ void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct di
         buf_json_string(out, d->fen, strlen(d->fen));
     else
         buf_puts(out, "null");
+}
+
+void writer_diag_json(struct buf *out, const struct pgn_game *g, const struct diag *d)
+{
+    buf_putc(out, '{');
+    put_diag_json_fields(out, g, d);
     buf_putc(out, '}');
+}
+
+void writer_diag_json_line(struct buf *out, const struct pgn_game *g, const struct diag *d)
+{
+    buf_printf(out, "{\"schema\":%d,", WRITER_JSON_SCHEMA);
+    put_diag_json_fields(out, g, d);
+    buf_puts(out, "}\n");
 }

@@ -29,7 +29,7 @@ run qemu-x86_64 -cpu Nehalem "$PGNKIT" --help
 check "starts on a Nehalem (no AVX; status $rc)" [ "$rc" -eq 0 ]
 
 # The summary line's time and rate differ from run to run: not compared.
-untimed() { sed 's/ in [0-9.]* s ([0-9.]* [kMG]*B\/s)//' "$1" >"$1.untimed"; }
+untimed() { sed 's/ in [0-9.]* s wall, [0-9.]* s CPU ([0-9.]* [kMG]*B\/s)//' "$1" >"$1.untimed"; }
 
 files="tcec/TCEC_Match_1.pgn chess.js/benchmark.pgn mutants/mutants.pgn
        pgn-extract/fischer.pgn python-chess/utf8-bom.pgn"

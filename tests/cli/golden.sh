@@ -6,7 +6,7 @@
 #
 # NAME.args is one line of arguments, split by the shell (quotes work; no expansion
 # of variables is intended).  The summary line on stderr ends with the run time
-# (" in 0.01 s (3.4 MB/s)"): that part, and only that part, is cut from the actual
+# (" in 0.01 s wall, 0.01 s CPU (3.4 MB/s)"): that part, and only that part, is cut from the actual
 # stderr before comparing, so the counts stay tested.  --update (make check-update)
 # rewrites the expected files from the current binary: review the diff before
 # committing, since a golden file that records a bug is a defect.
@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 
-strip_timing() { sed -E 's/ in [0-9]+\.[0-9]+ s \([0-9]+\.[0-9]+ MB\/s\)$//'; }
+strip_timing() { sed -E 's/ in [0-9]+\.[0-9]+ s wall, [0-9]+\.[0-9]+ s CPU \([0-9]+\.[0-9]+ MB\/s\)$//'; }
 
 for args_file in "$dir"/*.args; do
     name=$(basename "$args_file" .args)

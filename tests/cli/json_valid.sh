@@ -1,6 +1,7 @@
 #!/bin/sh
 # json_valid.sh - every --format json output is valid JSON Lines: one JSON value per
-# line, valid UTF-8 (Latin-1 input bytes are escaped as \u00XX), control bytes escaped.
+# line, valid UTF-8 (Latin-1 input bytes are escaped as \u00XX), control bytes escaped;
+# each object starts with "schema": 1.
 # Inputs: the Latin-1 file odds.pgn, a file with control bytes and a NUL, errors,
 # variants, the mutants.  Uses python3 when present (strict UTF-8 and JSON), else jq
 # (install it yourself; scripts/ensure-deps.sh test installs python3) plus iconv;
@@ -20,10 +21,11 @@ n = 0
 for line in sys.stdin.buffer:
     obj = json.loads(line.decode("utf-8"))
     assert isinstance(obj, dict), "not an object"
+    assert next(iter(obj), None) == "schema" and obj["schema"] == 1, "no schema 1 first"
     n += 1
 print(n)' <"$1"
     else
-        iconv -f UTF-8 -t UTF-8 "$1" >/dev/null && jq -c 'if type != "object" then error("not an object") else . end' <"$1" >/dev/null && wc -l <"$1"
+        iconv -f UTF-8 -t UTF-8 "$1" >/dev/null && jq -c 'if type != "object" then error("not an object") elif .schema != 1 then error("no schema 1") else . end' <"$1" >/dev/null && wc -l <"$1"
     fi
 }
 

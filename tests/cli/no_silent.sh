@@ -146,17 +146,26 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 tsv = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])][1:]
 # Game 1 as written: 1. e4 { [%clk 0:01:00] } 1... c5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:01:00] } 2... d6 { [%clk 0:00:59] }
-assert rows[0]["clk"][:4] == ["0:01:00", "0:01:00", "0:01:00", "0:00:59"], rows[0]["clk"][:4]
+# JSON gives clocks in seconds (numbers), TSV as written (h:mm:ss).
+assert rows[0]["clk"][:4] == [60, 60, 60, 59], rows[0]["clk"][:4]
+assert all(type(c) is int for c in rows[0]["clk"][:4])
 assert rows[0]["eval"][0] is None and rows[0]["emt"][0] is None
+def seconds(text):
+    if not text:
+        return None
+    h, m, s = text.split(":")
+    return int(h) * 3600 + int(m) * 60 + float(s)
+def same(j, t):
+    return [j[0], j[1], j[2], j[3], j[4], j[5], j[6]] == [t[0], t[1], t[2], t[3], seconds(t[4]), t[5], seconds(t[6])]
 flat = []
 for r in rows:
     assert len(r["clk"]) == len(r["eval"]) == len(r["emt"]) == len(r["uci"])
     for i, u in enumerate(r["uci"]):
-        flat.append([str(r["game"]), str(i + 1), u, r["san"][i]] +
-                    [r[k][i] or "" for k in ("clk", "eval", "emt")])
-assert flat == tsv, "JSON and TSV disagree"
+        flat.append([str(r["game"]), str(i + 1), u, r["san"][i], r["clk"][i],
+                     r["eval"][i] or "", r["emt"][i]])
+assert len(flat) == len(tsv) and all(same(j, t) for j, t in zip(flat, tsv)), "JSON and TSV disagree"
 ' "$TMP/with.json" "$TMP/with.tsv"
-    check "uci -f json --with: clk/eval/emt arrays as the comments say, equal to the TSV columns" [ $? -eq 0 ]
+    check "uci -f json --with: clk/eval/emt arrays as the comments say, clk in seconds, equal to the TSV columns" [ $? -eq 0 ]
     "$PGNKIT" fen -q -f json --with clk "$lichess" >"$TMP/fen-with.json"
     "$PY" -c '
 import json, sys

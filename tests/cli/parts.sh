@@ -40,7 +40,7 @@ printf '[Event "latin"]\n[White "J\351r\364me"]\n\n1. e4 {caf\351} e5 (1... c5 {
 printf '[Event "crlf"]\r\n\r\n1. e4 e5\r\n(1... c5 2. Nf3)\r\n2. Nf3 Nc6 1-0\r\n' >"$TMP/crlf.pgn"
 
 # untimed FILE: FILE without the summary's time and speed (they differ from run to run).
-untimed() { sed 's/ in [0-9.]* s ([0-9.]* MB\/s)//' "$1"; }
+untimed() { sed 's/ in [0-9.]* s wall, [0-9.]* s CPU ([0-9.]* MB\/s)//' "$1"; }
 
 # same NAME ARGS...: stdout, stderr and status with parts of 1, 2, 3, 7 and 64 tokens
 # equal those with every game whole.

@@ -58,6 +58,27 @@ done
 check "--progress -j2: the line counts the games flushed" \
     grep -qE ': [0-9.]+ MB, [1-9][0-9]* games, ' "$TMP/err"
 
+# Compressed input: the decoded size is not known, but the compressed bytes taken from
+# the file against its size are: a percentage and an ETA; with two inputs, "file 1 of
+# 2".  150 MB of blanks, gzip -1: ~650 KB, read 64 KiB at a time, ~1 s to decode and
+# scan at ~100-200 MB/s (a machine that does it in under 0.25 s draws no line: skipped).
+yes ' ' | head -c 150000000 | gzip -1 >"$TMP/blanks.gz"
+for j in 1 2; do
+    "$PGNKIT" check --progress -j$j "$TMP/blanks.gz" "$a" >/dev/null 2>"$TMP/err"
+    tr '\r' '\n' <"$TMP/err" | grep 'blanks.gz' >"$TMP/lines"
+    if [ -s "$TMP/lines" ]; then
+        check "--progress -j$j, .gz input: a percentage and an ETA ($(lines "$TMP/lines") lines)" \
+            grep -qE ': [0-9.]+ MB, [0-9]+ games, [0-9.]+ MB/s, [0-9]+%, ETA [0-9]+ s' "$TMP/lines"
+        check "--progress -j$j, .gz input: never past 100%" \
+            sh -c '! grep -qE ", ([2-9][0-9][0-9]|1[1-9][0-9]|10[1-9]|[0-9]{4,})%" "$1"' sh "$TMP/lines"
+        check "--progress -j$j, two inputs: \"file 1 of 2\"" grep -q 'blanks.gz (file 1 of 2): ' "$TMP/lines"
+    else
+        skip "--progress -j$j, .gz input: done in under 0.25 s, no line drawn"
+    fi
+done
+slow_input | "$PGNKIT" uci -q --progress >/dev/null 2>"$TMP/err"
+check "--progress, one input: no \"file k of n\"" sh -c '! grep -q "(file " "$1"' sh "$TMP/err"
+
 # With -o FILE, progress still goes to stderr and FILE gets exactly the output.
 slow_input | "$PGNKIT" uci -q --progress -o "$TMP/file.uci" >"$TMP/out" 2>"$TMP/err"
 check "--progress -o FILE: FILE unchanged" cmp -s "$TMP/file.uci" "$TMP/want"

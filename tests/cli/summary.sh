@@ -8,7 +8,7 @@ m=$TESTDATA/mutants/mutants.pgn
 t=$TESTDATA/tcec/TCEC_Match_1.pgn
 size=$(wc -c <"$m" | tr -d ' ')
 # The parts that differ between a run and a sum of runs: time, and where a range was.
-strip() { sed 's/"seconds":[0-9.]*/"seconds":0/; s/"range":[^,]*,[^,]*,/"range":null,/g; s/"range":null,/"range":null,/g' "$1"; }
+strip() { sed -E 's/"(seconds|cpu_seconds|started|ended)":[0-9.]+/"\1":0/g' "$1" | sed 's/"range":[^,]*,[^,]*,/"range":null,/g; s/"range":null,/"range":null,/g'; }
 
 "$PGNKIT" check -q "$m" "$t" --summary-json "$TMP/whole.json" >/dev/null
 check "--summary-json: has every top-level key" \
@@ -109,6 +109,59 @@ summ 18446744073709551615 '[100,null]' >"$TMP/s2.json"
 run "$PGNKIT" summary "$TMP/s1.json" "$TMP/s2.json"
 if [ "$rc" -eq 2 ] && grep_err "past 2^64 - 1"; then held=0; else held=1; fi
 check "counts adding up past 2^64 - 1: exit 2" [ "$held" -eq 0 ]
+
+# Time: a merge's wall time is the first start to the last end, its CPU time the sum
+# (pieces run side by side: 10 s each, overlapping, are 12 s of wall, 17 s of CPU).
+timed() { # GAMES-FILE STARTED ENDED SECONDS CPU
+    printf '{"schema":1,"games":1,"by_status":{"ok":1},"by_code":{},"plies":1,"bytes":1000000,'
+    printf '"seconds":%s,"cpu_seconds":%s,"started":%s,"ended":%s,"stopped":null,"files":[\n' "$4" "$5" "$2" "$3"
+    printf '{"name":"%s","range":null,"games":1,"by_status":{"ok":1},"by_code":{},"plies":1,"bytes":1000000}]}\n' "$1"
+}
+timed a.pgn 1000.5 1010.5 10 9 >"$TMP/t1.json"
+timed b.pgn 1002.5 1012.5 10 8 >"$TMP/t2.json"
+run "$PGNKIT" summary "$TMP/t1.json" "$TMP/t2.json"
+check "two overlapping 10 s pieces: 12.00 s wall, 17.00 s CPU, MB/s of the wall" \
+    grep -q "^pgnkit: 2 games: .* in 12\.00 s wall, 17\.00 s CPU (0\.2 MB/s)$" "$TMP/err"
+run "$PGNKIT" summary --format json "$TMP/t1.json" "$TMP/t2.json"
+check "summary --format json: seconds 12 (wall), cpu_seconds 17, started/ended the extremes" \
+    grep -q '"seconds":12.000,"cpu_seconds":17.000,"started":1000.500,"ended":1012.500,"stopped":null,' "$TMP/out"
+summ 1 '[0,100]' | sed 's/a\.pgn/c.pgn/' >"$TMP/old.json" # before timestamps: none
+run "$PGNKIT" summary --format json "$TMP/t1.json" "$TMP/old.json"
+check "a piece without timestamps: wall is the longest piece's, started/ended null" \
+    grep -q '"seconds":10.000,"cpu_seconds":9.000,"started":null,"ended":null,' "$TMP/out"
+"$PGNKIT" check -q "$m" --summary-json "$TMP/real.json" >/dev/null
+check "a run's summary: schema 1, cpu_seconds, ended - started = seconds (to 2 ms)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == 1 and d["cpu_seconds"] > 0 and d["stopped"] is None, d
+assert abs(d["ended"] - d["started"] - d["seconds"]) <= 0.002, d
+' "$TMP/real.json"
+
+# "schema": absent (before it existed) and 1 are read; a newer one is refused, exit 2.
+sed 's/"schema":1/"schema":2/' "$TMP/t1.json" >"$TMP/new.json"
+run "$PGNKIT" summary "$TMP/new.json"
+check "schema 2: refused, exit 2, saying so" [ "$rc" -eq 2 ] && grep_err "new.json has schema 2"
+check "summary --format json writes schema 1 first" sh -c "\"\$0\" summary -f json \"\$1\" | grep -q '^{\"schema\":1,'" \
+    "$PGNKIT" "$TMP/t1.json"
+
+# "stopped": a run cut short says why, so that its counts are not taken for a whole run's.
+"$PGNKIT" uci "$m" --summary-json "$TMP/closed.json" 2>/dev/null | head -1 >/dev/null
+check "uci | head -1: stopped output_closed" grep -q '"stopped":"output_closed"' "$TMP/closed.json"
+"$PGNKIT" uci -q --stop-after 3 "$m" --summary-json "$TMP/three.json" >/dev/null
+check "--stop-after 3: stopped stop_after, 3 written" \
+    grep -q '"written":3,.*"stopped":"stop_after"' "$TMP/three.json"
+"$PGNKIT" check -q --max-errors 2 "$m" --summary-json "$TMP/maxerr.json" >/dev/null 2>&1
+check "--max-errors 2: stopped max_errors" grep -q '"stopped":"max_errors"' "$TMP/maxerr.json"
+"$PGNKIT" check -q "$m" "$TMP/no-such.pgn" --summary-json "$TMP/failed.json" >/dev/null 2>&1
+check "a missing input: stopped error" grep -q '"stopped":"error"' "$TMP/failed.json"
+check "a whole run: stopped null" grep -q '"stopped":null' "$TMP/real.json"
+run "$PGNKIT" summary "$TMP/three.json" "$TMP/t.json"
+check "summary of a stopped piece: says which, and that the sum is partial" \
+    grep_err "three.json: that run stopped before the end of its input (stop_after)" &&
+    grep_err "1 of the pieces stopped before the end of their input"
+run "$PGNKIT" summary --format json "$TMP/three.json" "$TMP/t.json"
+check "summary --format json of a stopped piece: stopped stop_after" \
+    grep -q '"stopped":"stop_after"' "$TMP/out"
 
 measure_bounds_or_finish
 # 100,000 entries (10,000 files of 10 ranges each, in one summary): sorted, not matched
