@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "cli/encoding_note.h"
 #include "game/game.h"
 
 /* Why a game read is not written: counted per reason (route.c decides). */
@@ -70,6 +71,7 @@ struct summary {
     struct run_stats total;
     struct run_stats file_start; /* totals when the current file began */
     struct summary_examples examples;
+    struct encoding_note encoding; /* the current file's first ENCODING warning */
     struct summary_file *files;
     size_t file_count, file_cap;
     double seconds;
