@@ -76,6 +76,16 @@ for cmd in uci pgn fen "uci -j2" "check --format json"; do
 done
 "$PGNKIT" pgn -q "$odds" >/dev/null 2>"$TMP/err"
 check "pgn -q: no note" lacks ENCODING "$TMP/err"
+# The pipeline finds the file's first such game wherever its batch is: UTF-8 games
+# first (three TWICs), then odds.pgn twice; -j1 and -j4 say the same.
+zstd -dcq "$(pwd)/testdata/bench/twic1599.pgn.zst" >"$TMP/twic.pgn"
+cat "$TMP/twic.pgn" "$TMP/twic.pgn" "$TMP/twic.pgn" "$odds" "$odds" >"$TMP/late.pgn"
+first=$(( 3 * $(grep -c '^\[Event ' "$TMP/twic.pgn") + 1 ))
+"$PGNKIT" uci -j1 "$TMP/late.pgn" 2>"$TMP/e1" >/dev/null
+"$PGNKIT" uci -j4 "$TMP/late.pgn" 2>"$TMP/e4" >/dev/null
+check "a late first game (game $first), $((2 * n)) in all: one note, -j1 as -j4" \
+    sh -c "[ \$(grep -c ENCODING '$TMP/e4') -eq 1 ] && cmp -s '$TMP/e1' '$TMP/e4' &&
+           grep -q 'game $first: not UTF-8.*so were $((2 * n - 1)) more games' '$TMP/e4'"
 run "$PGNKIT" check "$TMP/odds-utf8.pgn"
 check "no ENCODING warning on UTF-8 input" lacks 'ENCODING' "$TMP/out"
 run "$PGNKIT" check --fail-on warning "$odds"
