@@ -128,10 +128,10 @@ static int read_lines(struct eco_book *b, const char *text, size_t len, const ch
     while (rc == 1 && (rc = pgn_reader_next(rd, &game, &d)) == 1) {
         const struct pgn_game *g = pgn_text_utf8(&conv, &game, PGN_ENCODING_AUTO);
         const struct game_record *rec = game_replay(rp, g);
-        if (check_entry(g, rec, err) != 0)
+        if (b->count == MAX_LINES) /* the table's slots are 16 bits, as the book's */
+            fail(err, g->line, 1, "more than %d entries", MAX_LINES);
+        if (b->count == MAX_LINES || check_entry(g, rec, err) != 0)
             rc = -1;
-        else if (b->count == MAX_LINES)
-            fail(err, g->line, 1, "more than %d entries", MAX_LINES), rc = -1;
         else
             add_line(b, g, rec);
     }
