@@ -185,7 +185,7 @@ static void write_openings(const struct rows *rows, uint32_t *index_of)
         put_c_string(rows->items[i].eco);
         printf(", ");
         put_c_string(rows->items[i].name);
-        printf("},\n");
+        printf(", NULL, NULL},\n");
     }
     printf("};\n\n");
 }
@@ -269,7 +269,7 @@ int main(int argc, char **argv)
     struct poskey_carry carry;
     poskey_carry_init(&carry, &start);
     printf("const struct opening_book opening_book_lichess = {keys, slots, %uu, openings, %zuu, "
-           "{0x%016llxULL, 0x%016llxULL}, reach};\n", slot_count - 1, positions,
+           "{0x%016llxULL, 0x%016llxULL}, reach, NULL};\n", slot_count - 1, positions,
            (unsigned long long)carry.pieces, (unsigned long long)carry.castling);
     fprintf(stderr, "gen_openings: %zu rows, %zu positions (%zu rows share their position "
             "with a later row, which names it)\n", rows.count, positions, rows.count - positions);

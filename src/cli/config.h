@@ -5,6 +5,8 @@
 #ifndef PGNKIT_CLI_CONFIG_H
 #define PGNKIT_CLI_CONFIG_H
 
+struct eco_book;
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +65,7 @@ struct config {
     const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */
     bool force;               /* --split may replace existing files */
     const char *added_tag_names[MAX_ADDED_TAGS]; /* --add-tags */
+    struct eco_book *eco_book; /* --eco-file: the book game.openings names, owned here */
     /* --where, --player, --result, --ending, --plies, --has, --reaches, --invert: built
      * while options are read, read-only afterwards (select.h); NULL keeps every game. */
     struct select *select;

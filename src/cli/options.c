@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/config.h"
+#include "cli/eco_option.h"
 #include "game/opening_book.h"
 #include "cli/range.h"
 #include "cli/split.h"
@@ -186,10 +187,27 @@ static int opt_stop_after(struct config *cfg, const char *arg)
     return 0;
 }
 
+/* The book games are classified in: --eco-file's, else the built-in one. */
+static void classify_games(struct config *cfg)
+{
+    cfg->game.openings = cfg->eco_book ? eco_book_openings(cfg->eco_book) : &opening_book_lichess;
+}
+
 static int opt_classify(struct config *cfg, const char *arg)
 {
     (void)arg;
-    cfg->game.openings = &opening_book_lichess;
+    classify_games(cfg);
+    return 0;
+}
+
+static int opt_eco_file(struct config *cfg, const char *arg)
+{
+    if (cfg->eco_book)
+        return usage_error(cfg, "--eco-file is given twice: one ECO file per run");
+    cfg->eco_book = eco_option_load(arg);
+    if (!cfg->eco_book)
+        return 2; /* eco_option_load said why, with the file's line and column */
+    classify_games(cfg);
     return 0;
 }
 
@@ -260,7 +278,8 @@ static int opt_tags(struct config *cfg, const char *arg)
 
 /* The tags --add-tags can compute (the writer knows these; more plug in through
  * writer_options.tag_value).  ECO and Opening classify each game in the built-in book. */
-static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "ECO", "Opening"};
+static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "ECO", "Opening",
+                                           "Variation", "SubVariation"};
 enum { ADDABLE_COUNT = sizeof addable_tags / sizeof *addable_tags };
 
 static int opt_add_tags(struct config *cfg, const char *arg)
@@ -272,12 +291,12 @@ static int opt_add_tags(struct config *cfg, const char *arg)
         while (k < ADDABLE_COUNT && strcmp(tok, addable_tags[k]) != 0)
             k++;
         if (k == ADDABLE_COUNT)
-            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, ECO and Opening, "
-                                    "not '%s'", tok);
+            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, ECO, Opening, "
+                                    "Variation and SubVariation, not '%s'", tok);
         if (n == MAX_ADDED_TAGS)
             return usage_error(cfg, "--add-tags takes at most %d names", MAX_ADDED_TAGS);
         if (k >= 2)
-            cfg->game.openings = &opening_book_lichess;
+            classify_games(cfg);
         cfg->added_tag_names[n++] = addable_tags[k];
     }
     cfg->writer.add_tags = cfg->added_tag_names;
@@ -305,7 +324,7 @@ static int opt_with(struct config *cfg, const char *arg)
             return usage_error(cfg, "--with knows clk, eval, emt, file, offset and opening, "
                                     "not '%s'", tok);
         if (cfg->writer.with & WRITER_WITH_OPENING)
-            cfg->game.openings = &opening_book_lichess;
+            classify_games(cfg);
     }
     return 0;
 }
@@ -442,13 +461,14 @@ static const struct option_entry option_table[] = {
     {"moves", 0, true, ALL_CMDS, opt_moves, "'M M ..'  only games whose mainline starts with these moves (SAN or UCI); '... M M': anywhere"},
     {"first-plies", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN) | CMD_BIT(CMD_PGN), opt_first_plies, "N  write only the first N plies of each game (pgn: result *); selection sees it whole"},
     {"classify", 0, false, ALL_CMDS, opt_classify, "name each game's opening from the book: --where on ECO and Opening reads it"},
+    {"eco-file", 0, true, ALL_CMDS, opt_eco_file, "FILE  classify by this ECO file (pgn-extract's eco.pgn) instead of the book; pgn adds ECO, Opening, Variation"},
     {"invert", 0, false, ALL_CMDS, opt_invert, "only the games the criteria above reject (pgn-extract -n)"},
     {"verbatim", 0, false, CMD_BIT(CMD_PGN), opt_verbatim, "write each game as its input bytes, not normalized"},
     {"split", 0, true, CMD_BIT(CMD_PGN), opt_split, "N  N games per file, named by -o with a %d (out-%04d.pgn)"},
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
-    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, ECO, Opening"},
+    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, ECO, Opening, Variation, SubVariation"},
     {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
@@ -823,6 +843,29 @@ void config_release(struct config *cfg)
 {
     select_free(cfg->select);
     cfg->select = NULL;
+    eco_book_free(cfg->eco_book);
+    cfg->eco_book = NULL;
+}
+
+/* pgn --eco-file without --add-tags naming the opening's tags: the tags pgn-extract -e
+ * writes, ECO, Opening, Variation (and SubVariation where the file has one). */
+static int add_eco_tags(struct config *cfg)
+{
+    static const char *const eco_tags[] = {"ECO", "Opening", "Variation", "SubVariation"};
+    if (!cfg->eco_book || cfg->command != CMD_PGN || cfg->verbatim)
+        return 0;
+    size_t n = cfg->writer.add_tag_count;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++)
+            if (strcmp(cfg->added_tag_names[i], eco_tags[k]) == 0)
+                return 0; /* the user chose which */
+    if (n + 4 > MAX_ADDED_TAGS)
+        return usage_error(cfg, "--add-tags takes at most %d names", MAX_ADDED_TAGS);
+    for (int k = 0; k < 4; k++)
+        cfg->added_tag_names[n++] = eco_tags[k];
+    cfg->writer.add_tags = cfg->added_tag_names;
+    cfg->writer.add_tag_count = n;
+    return 0;
 }
 
 /* Options that only make sense together, checked once all are read.  0 or 2. */
@@ -868,6 +911,8 @@ int options_parse(int argc, char **argv, struct config *cfg)
         cfg->inputs[cfg->input_count++] = a;
     }
     int rc = check_combinations(cfg, &given);
+    if (!rc)
+        rc = add_eco_tags(cfg);
     if (rc)
         return rc;
     if (cfg->range.set && cfg->input_count != 1)

@@ -79,6 +79,29 @@ static void report_stop(const struct config *cfg, const struct summary *s, size_
     fputc('\n', stderr);
 }
 
+/* The file just added to the summary had games not in UTF-8: one note for them all, in
+ * check's output (its diagnostics are its product), else on stderr unless --quiet. */
+static int say_encoding(const struct config *cfg, struct summary *s, struct router *route)
+{
+    const struct summary_file *f = &s->files[s->file_count - 1];
+    bool check = cfg->command == CMD_CHECK;
+    if (!s->encoding.set || (!check && cfg->quiet)) {
+        memset(&s->encoding, 0, sizeof s->encoding);
+        return 0;
+    }
+    struct buf note;
+    buf_init(&note);
+    encoding_note_put(&s->encoding, f->stats->by_code[DIAG_ENCODING],
+                      check && cfg->writer.format == FORMAT_JSON, &note);
+    int rc = 0;
+    if (check)
+        rc = output_flush(route->out, &note) != 0 ? 2 : 0;
+    else
+        output_flush_stderr(&note);
+    buf_release(&note);
+    return rc;
+}
+
 /* Each .pgn member of an archive in turn, as files of their own; other input is one. */
 static int run_members(const struct config *cfg, struct input *in, struct router *route,
                        struct progress *prog, struct summary *summary)
@@ -89,6 +112,8 @@ static int run_members(const struct config *cfg, struct input *in, struct router
         in->bytes_so_far = 0;
         int rc = run_input(cfg, in, route, prog, summary);
         summary_add_file(summary, in->name, in->bytes_read);
+        if (say_encoding(cfg, summary, route) != 0 && rc == 0)
+            rc = 2;
         if (rc != 0)
             return rc;
         int next = input_next_member(in);

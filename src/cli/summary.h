@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "cli/encoding_note.h"
 #include "game/game.h"
 
 /* Why a game read is not written: counted per reason (route.c decides). */
@@ -79,6 +80,7 @@ struct summary {
     struct run_stats total;
     struct run_stats file_start; /* totals when the current file began */
     struct summary_examples examples;
+    struct encoding_note encoding; /* the current file's first ENCODING warning */
     struct summary_file *files;
     size_t file_count, file_cap;
     /* Time: wall seconds of the whole (merged: the first start to the last end, or the

@@ -58,10 +58,13 @@ static void check_ply_reached(const struct config *cfg, const struct game_record
         writer_diag_text(&o->err, rec->game, &d);
 }
 
+/* Every diagnostic but ENCODING, which is said once per file (encoding_note.h). */
 static void write_diagnostics(struct buf *dst, const struct game_record *rec, bool json)
 {
     const struct pgn_game *g = rec->game;
     for (size_t i = 0; i < rec->diags.count; i++) {
+        if (rec->diags.items[i].code == DIAG_ENCODING)
+            continue;
         if (json) {
             writer_diag_json_line(dst, g, &rec->diags.items[i]);
         } else {
@@ -145,6 +148,7 @@ void process_game(struct game_replayer *r, const struct config *cfg, const struc
     }
     count_game(&o->stats, rec);
     summary_note_examples(&o->examples, rec);
+    encoding_note_keep(&o->encoding, rec);
     /* check's output is the diagnostics: every game's, whatever becomes of the game. */
     bool check = cfg->command == CMD_CHECK;
     if (check)
@@ -188,6 +192,8 @@ int work_output_flush(struct work_output *o, struct router *route, struct summar
     if (o->route.invalid.len && output_flush(&route->invalid, &o->route.invalid) != 0)
         rc = -1;
     summary_merge(summary, &o->stats, &o->examples);
+    encoding_note_merge(&summary->encoding, &o->encoding);
+    memset(&o->encoding, 0, sizeof o->encoding);
     summary_examples_release(&o->examples);
     memset(&o->stats, 0, sizeof o->stats);
     return rc;

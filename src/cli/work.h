@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "cli/encoding_note.h"
 #include "cli/progress.h"
 #include "cli/route.h"
 #include "cli/summary.h"
@@ -32,6 +33,7 @@ struct work_output {
     struct route_queue route;     /* games set aside or kept for route_settle */
     struct run_stats stats;
     struct summary_examples examples;
+    struct encoding_note encoding; /* the first ENCODING warning of these games */
     /* The selection's match data: made on first use, used by one thread at a time (the
      * one processing these games), so by as many threads as there are work_outputs. */
     struct select_scratch *select;

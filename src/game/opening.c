@@ -49,6 +49,36 @@ static bool standard_start(const struct position *pos)
            pos->castle_rook[BLACK][CASTLE_QUEEN_SIDE] == 56;
 }
 
+/* The same moves, in the same order: the game followed the line move for move. */
+static bool same_moves(const struct move *a, const struct move *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].from != b[i].from || a[i].to != b[i].to || a[i].promo != b[i].promo)
+            return false;
+    return true;
+}
+
+/* An ECO file's book (opening.h, struct opening_lines): of the lines at the position the
+ * game reached after plies moves[0, plies), the one it followed move for move, else the
+ * first in file order; only lines at most OPENING_LINE_SLACK plies shorter count.  NULL
+ * when none does. */
+static const struct opening *pick_line(const struct opening_book *book, const struct opening *o,
+                                       const struct move *moves, size_t plies)
+{
+    const struct opening_lines *l = book->lines;
+    const struct opening *first = NULL;
+    for (uint32_t i = (uint32_t)(o - book->openings) + 1; i; i = l->next[i - 1]) {
+        uint32_t k = i - 1;
+        if (plies > (size_t)l->plies[k] + OPENING_LINE_SLACK)
+            continue;
+        if (l->plies[k] == plies && same_moves(l->moves + l->first[k], moves, plies))
+            return &book->openings[k];
+        if (!first)
+            first = &book->openings[k];
+    }
+    return first;
+}
+
 const struct opening *opening_classify(const struct opening_book *book,
                                        const struct position *start, const struct move *moves,
                                        size_t count)
@@ -66,6 +96,8 @@ const struct opening *opening_classify(const struct opening_book *book,
         *after = *before;
         position_do_move(after, moves[i]);
         const struct opening *o = opening_lookup(book, poskey_carry_move(&key, before, after));
+        if (o && book->lines)
+            o = pick_line(book, o, moves, i + 1);
         if (o)
             found = o;
         cur ^= 1;

@@ -27,6 +27,24 @@
 struct opening {
     const char *eco;  /* "B90" */
     const char *name; /* "Sicilian Defense: Najdorf Variation", UTF-8 */
+    /* An ECO file's Variation and SubVariation tags (eco_file.h); NULL when none (the
+     * built-in book's names hold the variation after a colon). */
+    const char *variation, *subvariation;
+};
+
+/*
+ * What a book read from an ECO file adds (eco_file.h): pgn-extract -e's rules, measured
+ * against pgn-extract 19.04 itself.  A line matches a position the game reaches at most
+ * SLACK plies after the line's own length (a game that wanders into a book position
+ * late is not classified by it); when lines share a position, the one the game
+ * followed move for move wins, else the first of them in the file.
+ */
+enum { OPENING_LINE_SLACK = 6 };
+struct opening_lines {
+    const uint32_t *plies;    /* per opening: the length of its line */
+    const uint32_t *first;    /* per opening: where its moves start in moves */
+    const struct move *moves;
+    const uint32_t *next;     /* per opening: 1 + the next opening at its position, 0 none */
 };
 
 /* The pawns still on their home ranks, as reach[] indexes them: White's rank 2 in bits
@@ -50,6 +68,7 @@ struct opening_book {
      * never come back, so a position with fewer pieces than that reaches no book
      * position any more. */
     const uint8_t *reach;
+    const struct opening_lines *lines; /* an ECO file's book; NULL for the built-in one */
 };
 
 /** The opening whose position has this key, or NULL. */

@@ -93,6 +93,15 @@ static void put_json_opening(struct buf *out, const struct opening *op)
     buf_json_string(out, op->eco, strlen(op->eco));
     buf_puts(out, ",\"name\":");
     buf_json_string(out, op->name, strlen(op->name));
+    /* An ECO file's lines (--eco-file) may name a variation and a sub-variation. */
+    if (op->variation) {
+        buf_puts(out, ",\"variation\":");
+        buf_json_string(out, op->variation, strlen(op->variation));
+    }
+    if (op->subvariation) {
+        buf_puts(out, ",\"subvariation\":");
+        buf_json_string(out, op->subvariation, strlen(op->subvariation));
+    }
     buf_putc(out, '}');
 }
 

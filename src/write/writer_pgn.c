@@ -318,10 +318,14 @@ static bool added_value(const struct pgn_out *w, const char *name, struct buf *v
         buf_append(value, fen, fen_write(&rec->final, fen, sizeof fen, w->o->fen_flags));
         return true;
     }
-    if (strcmp(name, "ECO") == 0 || strcmp(name, "Opening") == 0) {
-        if (!rec->opening)
-            return false; /* not classified: the game's own tag, if any, stays */
-        buf_puts(value, name[0] == 'E' ? rec->opening->eco : rec->opening->name);
+    if (strcmp(name, "ECO") == 0 || strcmp(name, "Opening") == 0 ||
+        strcmp(name, "Variation") == 0 || strcmp(name, "SubVariation") == 0) {
+        const struct opening *op = rec->opening;
+        const char *v = !op ? NULL : name[0] == 'E' ? op->eco : name[0] == 'O' ? op->name
+                                   : name[0] == 'V' ? op->variation : op->subvariation;
+        if (!v)
+            return false; /* not classified, or no such tag in its line: the game's own stays */
+        buf_puts(value, v);
         return true;
     }
     return w->o->tag_value && w->o->tag_value(w->o->tag_value_ctx, rec, name, value);

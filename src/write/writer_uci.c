@@ -176,6 +176,21 @@ static void put_tsv_head(struct buf *head, const struct game_record *rec,
     buf_putc(head, '\t');
 }
 
+/* The opening column: the name, and an ECO file's variation after a colon (as the
+ * built-in book's names have it), its sub-variation after a comma. */
+static void put_opening_name(struct buf *out, const struct opening *op)
+{
+    ctrl_put_column(out, op->name, strlen(op->name));
+    if (op->variation) {
+        buf_puts(out, ": ");
+        ctrl_put_column(out, op->variation, strlen(op->variation));
+    }
+    if (op->subvariation) {
+        buf_puts(out, ", ");
+        ctrl_put_column(out, op->subvariation, strlen(op->subvariation));
+    }
+}
+
 static void put_tsv_row(struct buf *out, const struct buf *head, const struct game_record *rec,
                         const struct writer_options *o, const struct tsv_row *row)
 {
@@ -198,7 +213,7 @@ static void put_tsv_row(struct buf *out, const struct buf *head, const struct ga
             ctrl_put_column(out, op->eco, strlen(op->eco));
         buf_putc(out, '\t');
         if (op)
-            ctrl_put_column(out, op->name, strlen(op->name));
+            put_opening_name(out, op);
     }
     buf_putc(out, '\n');
 }

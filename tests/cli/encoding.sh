@@ -50,8 +50,8 @@ done
 "$PGNKIT" uci --tags Black -q "$odds" 2>/dev/null | grep -c 'François André Philidor' >"$TMP/n"
 check "the names come out right" [ "$(cat "$TMP/n")" -ge 1 ]
 
-# One ENCODING warning per game with a byte that is not UTF-8 (21 of the 32 games), none
-# for the UTF-8 conversion; each says where and what.
+# One ENCODING note per file, not per game: the first game with a byte that is not UTF-8
+# (file:line:col, game), and how many games of the file were (n of the 32 by the oracle).
 n=$(python3 -c '
 import re, sys
 games = re.split(rb"(?m)^(?=\[Event )", open(sys.argv[1], "rb").read())
@@ -63,10 +63,29 @@ def utf8(g):
         return False
 print(sum(not utf8(g) for g in games))' "$odds")
 run "$PGNKIT" check -q "$odds"
-check "one ENCODING warning per game that is not UTF-8 ($n)" \
-    [ "$(grep -c 'warning\[ENCODING\]' "$TMP/out")" -eq "$n" ] && [ "$n" -ge 15 ]
-check "ENCODING names line and column" \
-    grep -q "odds.pgn:8:13: warning\[ENCODING\]: game 1: not UTF-8 (byte 0xE7): the game is read as CP1252" "$TMP/out"
+check "check: one ENCODING note for the file's $n games" \
+    [ "$(grep -c 'warning\[ENCODING\]' "$TMP/out")" -eq 1 ] && [ "$n" -ge 15 ]
+check "ENCODING names line, column, the first game and the count" \
+    grep -q "odds.pgn:8:13: warning\[ENCODING\]: game 1: not UTF-8 (byte 0xE7): the game is read as CP1252 (Latin-1); so were $((n - 1)) more games of this file" "$TMP/out"
+for cmd in uci pgn fen "uci -j2" "check --format json"; do
+    # shellcheck disable=SC2086
+    "$PGNKIT" $cmd "$odds" "$odds" >"$TMP/out" 2>"$TMP/err"
+    cat "$TMP/out" "$TMP/err" >"$TMP/both"
+    check "$cmd: one ENCODING note per file (two files, two notes)" \
+        [ "$(grep -c 'ENCODING' "$TMP/both")" -eq 2 ]
+done
+"$PGNKIT" pgn -q "$odds" >/dev/null 2>"$TMP/err"
+check "pgn -q: no note" lacks ENCODING "$TMP/err"
+# The pipeline finds the file's first such game wherever its batch is: UTF-8 games
+# first (three TWICs), then odds.pgn twice; -j1 and -j4 say the same.
+zstd -dcq "$(pwd)/testdata/bench/twic1599.pgn.zst" >"$TMP/twic.pgn"
+cat "$TMP/twic.pgn" "$TMP/twic.pgn" "$TMP/twic.pgn" "$odds" "$odds" >"$TMP/late.pgn"
+first=$(( 3 * $(grep -c '^\[Event ' "$TMP/twic.pgn") + 1 ))
+"$PGNKIT" uci -j1 "$TMP/late.pgn" 2>"$TMP/e1" >/dev/null
+"$PGNKIT" uci -j4 "$TMP/late.pgn" 2>"$TMP/e4" >/dev/null
+check "a late first game (game $first), $((2 * n)) in all: one note, -j1 as -j4" \
+    sh -c "[ \$(grep -c ENCODING '$TMP/e4') -eq 1 ] && cmp -s '$TMP/e1' '$TMP/e4' &&
+           grep -q 'game $first: not UTF-8.*so were $((2 * n - 1)) more games' '$TMP/e4'"
 run "$PGNKIT" check "$TMP/odds-utf8.pgn"
 check "no ENCODING warning on UTF-8 input" lacks 'ENCODING' "$TMP/out"
 run "$PGNKIT" check --fail-on warning "$odds"

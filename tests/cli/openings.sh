@@ -203,7 +203,7 @@ check "fen text --with opening: usage error" sh -c "[ $rc = 2 ] && grep -qF 'nee
 run "$P" check --with opening "$T/two.pgn"
 check "check --with opening: usage error (check writes diagnostics, no games)" [ $rc = 2 ]
 run "$P" pgn --add-tags Eco "$T/two.pgn"
-check "--add-tags Eco: usage error listing ECO" sh -c "[ $rc = 2 ] && grep -qF 'ECO and Opening' '$T/err'"
+check "--add-tags Eco: usage error listing ECO" sh -c "[ $rc = 2 ] && grep -qF 'ECO, Opening, Variation' '$T/err'"
 
 # --- --jobs ------------------------------------------------------------------------------
 
