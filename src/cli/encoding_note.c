@@ -46,8 +46,7 @@ void encoding_note_put(struct encoding_note *n, uint64_t games, bool json, struc
     g.index = n->index;
     g.offset = n->offset;
     if (json) {
-        writer_diag_json(out, &g, &d);
-        buf_putc(out, '\n');
+        writer_diag_json_line(out, &g, &d);
     } else {
         writer_diag_text(out, &g, &d);
     }
