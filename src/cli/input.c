@@ -7,8 +7,9 @@
  * Input that is decoded (compressed, archived, UTF-16) is decoded on a thread of its own
  * (readahead.h), a member at a time, whatever --jobs says: with --jobs 1 it overlaps
  * with parsing on a second core, with --jobs N it keeps the reading thread, which also
- * cuts chunks and replays, from doing the decoding too.  Plain text is read directly; a
- * pipe is made 1 MiB deep first (grow_pipe).
+ * cuts chunks and replays, from doing the decoding too, unless the run's threads take
+ * every core already (input_decode_here).  Plain text is read directly; a pipe is made
+ * 1 MiB deep first (grow_pipe).
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "cli/input.h"
@@ -211,6 +212,15 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
     }
     start_reader(in);
     return 0;
+}
+
+bool input_decode_here(struct input *in)
+{
+    if (!in->decode_ahead)
+        return false;
+    in->decode_ahead = false;
+    in->decoder_bytes -= sizeof(struct readahead);
+    return true;
 }
 
 int input_next_member(struct input *in)
