@@ -8,7 +8,9 @@
 # MB/s, games/s, plies/s, peak RSS, and the ratios.  Then per corpus the machine's
 # ceilings (cat > /dev/null, wc -l, zstd -dc, gzip -dc over the same bytes) next to
 # pgnkit -j1/-j2 on the corpus as .pgn, .pgn.zst and .pgn.gz (made here, in BENCH_DIR),
-# memory at 1x and 44x, how time grows, Python, and perft nodes/s against Stockfish.
+# the pipe ratio (cat F | pgnkit uci -j1 - against the file) and uci -j2 on .zst and .gz
+# against the two-core floor (the decoder's CPU plus uci -j1's, over 2 cores), memory
+# at 1x and 44x, how time grows, Python, and perft nodes/s against Stockfish.
 # Timings are wall-clock of the whole process, output to /dev/null.
 #
 # Environment: BENCH_DIR (default build/bench), RUNS (default 5), PY_RUNS (the Python
@@ -32,6 +34,12 @@ peer=/usr/games/pgn-extract
 mkdir -p "$dir"
 # pair.sh CMD...: two copies of CMD at once (compare's per-task ceiling of --jobs 2).
 printf '%s\n' '"$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait' >"$dir/pair.sh"
+# piped.sh FILE CMD...: cat FILE | CMD (the pipe ratio: CMD reads its standard input).
+printf '%s\n' 'f=$1; shift; cat "$f" | "$@"' >"$dir/piped.sh"
+# pinned.sh FILE CMD...: the same with cat on CPU 1 and CMD on CPU 0 (cat on a core of
+# its own: pipes wake their reader's partner on the reader's core, where cat's CPU
+# otherwise adds to the wall time whenever the other core is busy).
+printf '%s\n' 'f=$1; shift; taskset -c 1 cat "$f" | taskset -c 0 "$@"' >"$dir/pinned.sh"
 
 # ---- corpora (the same repetition as shared/bench/make-corpus.sh) ----
 sample() { # corpus name -> sample file, copies
@@ -61,16 +69,18 @@ make_corpus() {
 }
 
 # ---- measuring ----
-# time_one CMD... : one run; prints "wall_seconds peak_rss_kb" (a failing command too)
+# time_one CMD... : one run; prints "wall_seconds peak_rss_kb user_seconds sys_seconds"
+# (a failing command too)
 time_one() {
-    /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || true
+    /usr/bin/time -f '%e %M %U %S' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || true
     # GNU time puts "Command exited with non-zero status N" first on a failure.
     tail -n 1 "$dir/time.txt"
 }
 
 # alternate "CMD1" "CMD2" ... : $runs rounds, each running every command once in turn
 # (so a noisy neighbour hurts them alike); sets secs_K and rss_K (K = 1, 2, ...) to
-# command K's median wall time and that run's peak RSS.  Commands are split on blanks
+# command K's median wall time and that run's peak RSS, and cpu_K to the median of its
+# CPU time (user + sys, every process of the command).  Commands are split on blanks
 # (the paths here have none).  Sets k, r, _cmd, med, medrss too (sh has no locals).
 alternate() {
     k=1
@@ -91,7 +101,9 @@ alternate() {
 $(sort -n "$dir/alt.$k" | awk '{ w[NR] = $1; m[NR] = $2 } END { i = int((NR + 1) / 2); print w[i], m[i] }')
 EOF2
         awk "BEGIN { exit !($med < 0.01) }" && med=0.01
-        eval "secs_$k=$med rss_$k=$medrss"
+        medcpu=$(awk '{ print $3 + $4 }' "$dir/alt.$k" | sort -n |
+                 awk '{ c[NR] = $1 } END { print c[int((NR + 1) / 2)] }')
+        eval "secs_$k=$med rss_$k=$medrss cpu_$k=$medcpu"
         k=$((k + 1))
     done
 }
@@ -191,9 +203,9 @@ ceilings() {
     echo "ceiling      wc -l                    $(rate "$secs_2") ($secs_2 s)"
     echo "ceiling      zstd -dc > /dev/null     $(rate "$secs_3") ($secs_3 s; $(stat -c %s "$f.zst") bytes .zst)"
     echo "ceiling      gzip -dc > /dev/null     $(rate "$secs_4") ($secs_4 s; $(stat -c %s "$f.gz") bytes .gz)"
-    zstd_secs=$secs_3 gzip_secs=$secs_4
+    zstd_secs=$secs_3 gzip_secs=$secs_4 zstd_cpu=$cpu_3 gzip_cpu=$cpu_4
     alternate "$bin uci -j1 $f" "$bin uci -j2 $f" "$bin uci -j1 $f.zst" "$bin uci -j2 $f.zst" \
-        "$bin uci -j1 $f.gz" "$bin uci -j2 $f.gz"
+        "$bin uci -j1 $f.gz" "$bin uci -j2 $f.gz" "sh $dir/piped.sh $f $bin uci -j1 -"
     row "pgnkit -j1" "uci, .pgn" "$secs_1" "$rss_1"
     row "pgnkit -j2" "uci, .pgn" "$secs_2" "$rss_2"
     row "pgnkit -j1" "uci, .pgn.zst" "$secs_3" "$rss_3"
@@ -203,13 +215,36 @@ ceilings() {
     awk -v p1="$secs_1" -v p2="$secs_2" -v z1="$secs_3" -v z2="$secs_4" -v g1="$secs_5" -v g2="$secs_6" \
         'BEGIN { printf "%-12s %-24s %8.2fx plain at -j1, %.2fx at -j2 (goal at -j2: <= 1.10x)\n", "compressed", ".zst", z1 / p1, z2 / p2
                  printf "%-12s %-24s %8.2fx plain at -j1, %.2fx at -j2\n", "compressed", ".gz", g1 / p1, g2 / p2 }'
-    # The floor at -j2 on this machine's cores: the decoder's CPU time (zstd -dc / gzip -dc
-    # alone) adds to the workers' (uci -j1) when every core already runs a worker; where
-    # -j2 plain leaves a core idle part of the time, the decoder can use it (floor 1).
-    awk -v p1="$secs_1" -v p2="$secs_2" -v zd="$zstd_secs" -v gd="$gzip_secs" -v n="$(nproc)" \
-        'function floor(d) { f = (p1 + d) / (n < 2 ? 1 : 2) / p2; return f < 1 ? 1 : f }
-         BEGIN { printf "%-12s %-24s %8.2fx .zst, %.2fx .gz at -j2: (uci -j1 + decoder alone) / %d cores / uci -j2\n",
-                        "floor", "compressed, CPU", floor(zd), floor(gd), n < 2 ? 1 : 2 }'
+    # A pipe: cat F | pgnkit uci -j1 - against pgnkit uci -j1 F, in the same rounds
+    # (goal: within 1.05x).  cat's own CPU (reading the file, writing the pipe) runs on
+    # another core when one is free; on a busy machine it adds to the wall time, so the
+    # CPU of both runs (every process) is printed beside the ratio.
+    row "pgnkit -j1" "uci, cat F | -" "$secs_7" "$rss_7"
+    awk -v f="$secs_1" -v p="$secs_7" -v fc="$cpu_1" -v pc="$cpu_7" \
+        'BEGIN { printf "%-12s %-24s %8.2fx the file at -j1 (goal: <= 1.05x); CPU %.2f s against %.2f s (cat included)\n",
+                 "pipe", "cat F | uci -j1 -", p / f, pc, fc }'
+    # The floor at -j2 on two cores: (CPU of the decoder alone + CPU of uci -j1 on the
+    # plain file) / 2, CPU times (user + sys) of this run's own medians; uci -j2 on the
+    # compressed file against it (goal for .zst: <= 1.10x).  With one core the floor is
+    # that CPU time whole; it is never under the decoder's own CPU time (one stream is
+    # decoded on one core: tcec-comments parses faster than zstd decodes).  gzip -dc is
+    # slower than the zlib pgnkit calls (its own inflate: performance.md), so the .gz
+    # floor is high and -j2 .gz may come under it.
+    awk -v p1="$cpu_1" -v z2="$secs_4" -v g2="$secs_6" -v zc="$zstd_cpu" -v gc="$gzip_cpu" \
+        -v n="$(nproc)" \
+        'function floor(d) { f = (p1 + d) / (n < 2 ? 1 : 2); f = f < d ? d : f; return f < 0.01 ? 0.01 : f }
+         BEGIN { zf = floor(zc); gf = floor(gc)
+                 printf "%-12s %-24s %8.2fx the floor at -j2 (%.3f s = (zstd -dc %.2f s + uci -j1 %.2f s of CPU) / %d cores; goal <= 1.10x)\n",
+                        "floor", "uci -j2 .zst", z2 / zf, zf, zc, p1, n < 2 ? 1 : 2
+                 printf "%-12s %-24s %8.2fx the floor at -j2 (%.3f s = (gzip -dc %.2f s + uci -j1 %.2f s of CPU) / %d cores)\n",
+                        "floor", "uci -j2 .gz", g2 / gf, gf, gc, p1, n < 2 ? 1 : 2 }'
+    # Last: it sets secs_K anew.
+    if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+        alternate "taskset -c 0 $bin uci -j1 $f" "sh $dir/pinned.sh $f $bin uci -j1 -"
+        awk -v f="$secs_1" -v p="$secs_2" -v fc="$cpu_1" -v pc="$cpu_2" \
+            'BEGIN { printf "%-12s %-24s %8.2fx the file at -j1, cat on CPU 1 and pgnkit on CPU 0 (%.3f s against %.3f s; CPU %.2f s against %.2f s)\n",
+                     "pipe", "pinned", p / f, p, f, pc, fc }'
+    fi
 }
 
 echo "pgnkit bench: $(uname -m), $(nproc) cores, median of $runs runs alternated tool by tool, output to /dev/null"

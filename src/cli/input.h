@@ -53,6 +53,15 @@ ssize_t input_source_read(struct input *in, char *buf, size_t cap);
 bool input_member_small(struct input *in, size_t bytes);
 
 /*
+ * Decode the current member on the calling thread, as it is read, rather than on a
+ * thread of its own (readahead.h): for a parallel run whose threads take every core
+ * already, where a decoding thread only takes turns with them (pipeline.c).  Call before
+ * the member's first read.  True when that changed anything (decoder_bytes no longer
+ * counts the read-ahead's blocks); false for plain text.
+ */
+bool input_decode_here(struct input *in);
+
+/*
  * Returns 0, or -1 after printing why (no such file, a directory, unreadable, no PGN
  * text, a damaged archive).  *in must stay where it is until input_close: the reader
  * refers to it.

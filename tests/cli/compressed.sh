@@ -137,6 +137,28 @@ if [ -s "$TMP/big.pgn" ]; then
     cut_and_damage gz gzip
     zstd -qc "$TMP/big.pgn" | "$PGNKIT" uci -q -j2 - >"$TMP/out" 2>"$TMP/err"
     check "1 MB zstd from a pipe at -j2: same output as the plain file" cmp -s "$TMP/out" "$TMP/want-big"
+    # Where the decoding runs at -j2 (pipeline.c, budget_decoding): on the reading thread
+    # when the run's threads take every core (one core here, by taskset), on a thread of
+    # its own when a core is spare (three cores); the same output either way.
+    # where_decoded CPUS WHERE: uci -j2 on big.zst with the CPUs CPUS only.
+    where_decoded() {
+        PGNKIT_TRACE_JOBS=1 taskset -c "$1" "$PGNKIT" uci -q -j2 "$TMP/big.zst" >"$TMP/out" \
+            2>"$TMP/err"
+        check "1 MB .zst at -j2 on CPUs $1: decoded on $2" grep -q "decoding on $2" "$TMP/err"
+        check "1 MB .zst at -j2 on CPUs $1: same output as the plain file" \
+            cmp -s "$TMP/out" "$TMP/want-big"
+    }
+    if ! command -v taskset >/dev/null 2>&1; then
+        skip "where the decoding runs: no taskset command"
+    else
+        where_decoded 0 "the reading thread"
+        if [ "$(nproc --all)" -ge 3 ] && taskset -c 0-2 true 2>/dev/null &&
+           [ "$(taskset -c 0-2 nproc)" -ge 3 ]; then
+            where_decoded 0-2 "a thread of its own"
+        else
+            skip "where the decoding runs with a core to spare: fewer than 3 CPUs"
+        fi
+    fi
 else
     skip "1 MB tests: no zstd command"
 fi
