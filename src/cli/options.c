@@ -260,7 +260,7 @@ static int opt_tags(struct config *cfg, const char *arg)
 
 /* The tags --add-tags can compute (the writer knows these; more plug in through
  * writer_options.tag_value).  ECO and Opening classify each game in the built-in book. */
-static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "ECO", "Opening"};
+static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "HashCode", "ECO", "Opening"};
 enum { ADDABLE_COUNT = sizeof addable_tags / sizeof *addable_tags };
 
 static int opt_add_tags(struct config *cfg, const char *arg)
@@ -272,11 +272,11 @@ static int opt_add_tags(struct config *cfg, const char *arg)
         while (k < ADDABLE_COUNT && strcmp(tok, addable_tags[k]) != 0)
             k++;
         if (k == ADDABLE_COUNT)
-            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, ECO and Opening, "
-                                    "not '%s'", tok);
+            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, HashCode, ECO and "
+                                    "Opening, not '%s'", tok);
         if (n == MAX_ADDED_TAGS)
             return usage_error(cfg, "--add-tags takes at most %d names", MAX_ADDED_TAGS);
-        if (k >= 2)
+        if (k >= 3) /* ECO, Opening */
             cfg->game.openings = &opening_book_lichess;
         cfg->added_tag_names[n++] = addable_tags[k];
     }
@@ -448,7 +448,7 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
-    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, ECO, Opening"},
+    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, HashCode (Polyglot key), ECO, Opening"},
     {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
@@ -487,7 +487,7 @@ static const struct {
     {"ending", "checkmate stalemate insufficient fifty-moves threefold none"},
     {"result", "1-0 0-1 1/2-1/2 *"},
     {"with", "clk eval emt file offset opening"},
-    {"add-tags", "PlyCount FinalFEN ECO Opening"},
+    {"add-tags", "PlyCount FinalFEN HashCode ECO Opening"},
 };
 
 bool options_about(size_t i, enum command cmd, struct option_about *out)

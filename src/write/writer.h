@@ -48,7 +48,8 @@ struct writer_options {
     bool fix_result;          /* the result a final checkmate or stalemate decides wins */
     /* Tags added after the game's own (one of the same name is replaced when the added one
      * has a value), in this order.  The writer knows PlyCount (mainline plies replayed),
-     * FinalFEN (after them), ECO and Opening (game_record.opening; none when NULL);
+     * FinalFEN (after them), HashCode (polyglot_key of that
+     * position, 16 lowercase hex digits), ECO and Opening (game_record.opening; none when NULL);
      * for any other name it asks tag_value, which appends the value and returns true,
      * or returns false to leave the tag out (tag_value may be NULL). */
     const char *const *add_tags;

@@ -49,6 +49,7 @@
 
 #include "base/ctrl.h"
 #include "board/fen.h"
+#include "board/polyglot.h"
 #include "san/san_resolve.h"
 #include "board/uci.h"
 #include "write/writer.h"
@@ -316,6 +317,10 @@ static bool added_value(const struct pgn_out *w, const char *name, struct buf *v
     if (strcmp(name, "FinalFEN") == 0) {
         char fen[FEN_MAX];
         buf_append(value, fen, fen_write(&rec->final, fen, sizeof fen, w->o->fen_flags));
+        return true;
+    }
+    if (strcmp(name, "HashCode") == 0) { /* pgn-extract --addhashcode's tag, Polyglot's key */
+        buf_printf(value, "%016llx", (unsigned long long)polyglot_key(&rec->final));
         return true;
     }
     if (strcmp(name, "ECO") == 0 || strcmp(name, "Opening") == 0) {
