@@ -393,6 +393,8 @@ FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true; cfg->writer.dro
 FLAG_OPTION(opt_no_comments, cfg->writer.drop_comments = true)
 FLAG_OPTION(opt_no_nags, cfg->writer.drop_nags = true)
 FLAG_OPTION(opt_fix_result, cfg->writer.fix_result = true)
+FLAG_OPTION(opt_seven_tags, cfg->writer.tag_set = PGN_TAGS_ROSTER)
+FLAG_OPTION(opt_no_tags, cfg->writer.tag_set = PGN_TAGS_NONE)
 FLAG_OPTION(opt_variations, cfg->game.skip_variations = false; cfg->writer.drop_variations = false)
 FLAG_OPTION(opt_skip_invalid, cfg->skip_invalid = true)
 FLAG_OPTION(opt_dedupe, cfg->dedupe = true)
@@ -448,6 +450,8 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
+    {"seven-tags", 0, false, CMD_BIT(CMD_PGN), opt_seven_tags, "only the Seven Tag Roster (and --add-tags'), as pgn-extract -7"},
+    {"no-tags", 0, false, CMD_BIT(CMD_PGN), opt_no_tags, "no tags: the movetext alone, as pgn-extract --notags"},
     {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, HashCode (Polyglot key), ECO, Opening"},
     {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
@@ -801,7 +805,14 @@ static int check_combinations(const struct config *cfg, const struct given *give
     if (cfg->max_errors && cfg->jobs != 1 && was_given(given, "jobs"))
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);
+    if (was_given(given, "seven-tags") && was_given(given, "no-tags"))
+        return usage_error(cfg, "--seven-tags and --no-tags contradict each other");
     const struct writer_options *w = &cfg->writer;
+    if (w->tag_set == PGN_TAGS_NONE && w->add_tag_count)
+        return usage_error(cfg, "--no-tags writes no tags: it cannot also --add-tags");
+    if (cfg->verbatim && w->tag_set != PGN_TAGS_ALL)
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot also %s",
+                           w->tag_set == PGN_TAGS_NONE ? "--no-tags" : "--seven-tags");
     if (cfg->verbatim && cfg->first_plies_set)
         return usage_error(cfg, "--verbatim writes the input bytes: it cannot cut them "
                                 "(--first-plies)");

@@ -18,6 +18,10 @@ enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV };
 
 enum fen_mode { FEN_MODE_FINAL = 0, FEN_MODE_PLY, FEN_MODE_EVERY, FEN_MODE_COMMENTS };
 
+/* The tags `pgn` writes (--seven-tags, --no-tags): all of them (the roster first), only
+ * the Seven Tag Roster (then any added ones), or none (the movetext alone). */
+enum pgn_tag_set { PGN_TAGS_ALL = 0, PGN_TAGS_ROSTER, PGN_TAGS_NONE };
+
 enum writer_extra {
     WRITER_WITH_CLK = 1 << 0,  /* [%clk h:mm:ss] per move */
     WRITER_WITH_EVAL = 1 << 1, /* [%eval x] per move */
@@ -46,6 +50,7 @@ struct writer_options {
     bool drop_nags;           /* no NAGs, suffix annotations (! ?) included */
     bool drop_variations;     /* no variations */
     bool fix_result;          /* the result a final checkmate or stalemate decides wins */
+    enum pgn_tag_set tag_set; /* which tags: all, the Seven Tag Roster, none */
     /* Tags added after the game's own (one of the same name is replaced when the added one
      * has a value), in this order.  The writer knows PlyCount (mainline plies replayed),
      * FinalFEN (after them), HashCode (polyglot_key of that

@@ -32,6 +32,7 @@
  *   moves.  Added tags (--add-tags) follow the game's own tags, replacing one of the same
  *   name.  --fix-result: a final checkmate or stalemate decides the result written
  *   (a fix[RESULT] line says so when it differs from the tag or marker).
+ *   --seven-tags writes only the roster (and added tags), --no-tags no tag section.
  * - A game that could not be set up (bad FEN tag, unsupported variant) is copied as
  *   written (tags ordered as above).  A game skipped without its bytes (over the size
  *   limit) writes nothing: its diagnostic on stderr is all that is left of it.
@@ -369,6 +370,8 @@ static void write_added_tags(struct pgn_out *w)
 static void write_tags(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
+    if (w->o->tag_set == PGN_TAGS_NONE)
+        return; /* the movetext alone: nothing about tags to fix either */
     /* Each roster tag's first occurrence (game_tag's answer), in one pass. */
     size_t first[7] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
     for (size_t i = 0; i < g->tag_count; i++) {
@@ -383,7 +386,7 @@ static void write_tags(struct pgn_out *w, struct slice result)
                                                     : (struct slice){fill, strlen(fill)};
         writer_put_tag(w->line.out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
-    for (size_t i = 0; i < g->tag_count; i++)
+    for (size_t i = 0; w->o->tag_set == PGN_TAGS_ALL && i < g->tag_count; i++)
         if (roster_index(&g->tags[i].name) < 0 && !is_replaced(w, &g->tags[i].name))
             writer_put_tag(w->line.out, g->tags[i].name.ptr, g->tags[i].name.len,
                            g->tags[i].value.ptr, g->tags[i].value.len);
