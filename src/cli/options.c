@@ -208,12 +208,13 @@ static int opt_output(struct config *cfg, const char *arg)
     return 0;
 }
 
-static const char *const format_names[] = {"text", "json", "pgn", "tsv"};
+static const char *const format_names[] = {"text", "json", "pgn", "tsv", "san", "lalg", "epd"};
 enum { FORMAT_COUNT = sizeof format_names / sizeof *format_names };
 static const unsigned formats_of[CMD_COUNT] = {
     [CMD_CHECK] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
-    [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV,
-    [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
+    [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV |
+                1u << FORMAT_SAN | 1u << FORMAT_LALG,
+    [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_EPD,
     [CMD_PGN] = 1u << FORMAT_PGN,
 };
 
@@ -789,8 +790,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
                     was_given(given, "comments");
         if (modes > 1)
             return usage_error(cfg, "--ply, --every and --comments exclude each other");
-        if (f == FORMAT_JSON && was_given(given, "comments"))
-            return usage_error(cfg, "--comments writes PGN: it cannot be --format json");
+        if (f != FORMAT_TEXT && was_given(given, "comments"))
+            return usage_error(cfg, "--comments writes PGN: it cannot be --format %s", fmt);
         if (f != FORMAT_JSON && was_given(given, "castling"))
             return usage_error(cfg, "--castling changes UCI moves: fen writes them (\"uci\") "
                                     "only with --format json");

@@ -14,7 +14,11 @@
 #include "base/buf.h"
 #include "game/game.h"
 
-enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV };
+/* SAN and LALG: uci's line per game in SAN or pgn-extract's long algebraic (-Wlalg);
+ * EPD: fen's lines with the FEN's first four fields. */
+enum output_format {
+    FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV, FORMAT_SAN, FORMAT_LALG, FORMAT_EPD
+};
 
 enum fen_mode { FEN_MODE_FINAL = 0, FEN_MODE_PLY, FEN_MODE_EVERY, FEN_MODE_COMMENTS };
 
