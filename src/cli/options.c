@@ -17,6 +17,7 @@
 #include "cli/split.h"
 #include "cli/shown.h"
 #include "board/fen.h"
+#include "write/pgn_line.h"
 #include "version.h"
 
 const char *const command_names[CMD_COUNT] = {"check", "uci", "fen", "pgn", "perft"};
@@ -183,6 +184,18 @@ static int opt_stop_after(struct config *cfg, const char *arg)
         return usage_error(cfg, "--stop-after wants a number of games (1 or more), not '%s'",
                            arg);
     cfg->stop_after = v;
+    return 0;
+}
+
+/* --line-width N: 0 never wraps; else from PGN_LINE_MIN_WIDTH (a line narrower than a
+ * numbered move would hold single words only). */
+static int opt_line_width(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, 1u << 20, &v) != 0 || (v && v < PGN_LINE_MIN_WIDTH))
+        return usage_error(cfg, "--line-width wants 0 (no wrapping) or a number of columns "
+                                "from %d to %u, not '%s'", PGN_LINE_MIN_WIDTH, 1u << 20, arg);
+    cfg->writer.line_width = v ? (size_t)v : PGN_LINE_UNLIMITED;
     return 0;
 }
 
@@ -451,6 +464,7 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
+    {"line-width", 0, true, CMD_BIT(CMD_PGN), opt_line_width, "N  wrap movetext lines at N columns (80; 0: never), as pgn-extract -w"},
     {"seven-tags", 0, false, CMD_BIT(CMD_PGN), opt_seven_tags, "only the Seven Tag Roster (and --add-tags'), as pgn-extract -7"},
     {"no-tags", 0, false, CMD_BIT(CMD_PGN), opt_no_tags, "no tags: the movetext alone, as pgn-extract --notags"},
     {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, HashCode (Polyglot key), ECO, Opening"},
@@ -811,6 +825,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
     const struct writer_options *w = &cfg->writer;
     if (w->tag_set == PGN_TAGS_NONE && w->add_tag_count)
         return usage_error(cfg, "--no-tags writes no tags: it cannot also --add-tags");
+    if (cfg->verbatim && w->line_width)
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot also --line-width");
     if (cfg->verbatim && w->tag_set != PGN_TAGS_ALL)
         return usage_error(cfg, "--verbatim writes the input bytes: it cannot also %s",
                            w->tag_set == PGN_TAGS_NONE ? "--no-tags" : "--seven-tags");

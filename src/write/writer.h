@@ -55,6 +55,7 @@ struct writer_options {
     bool drop_variations;     /* no variations */
     bool fix_result;          /* the result a final checkmate or stalemate decides wins */
     enum pgn_tag_set tag_set; /* which tags: all, the Seven Tag Roster, none */
+    size_t line_width;        /* the columns a movetext line may fill; 0: 80 */
     /* Tags added after the game's own (one of the same name is replaced when the added one
      * has a value), in this order.  The writer knows PlyCount (mainline plies replayed),
      * FinalFEN (after them), HashCode (polyglot_key of that

@@ -483,7 +483,7 @@ static inline PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
     }
     memcpy(fen + n, " }", 2);
     size_t column = pgn_line_wrap_first(&w->line, p, at, board_len, n - board_len);
-    if (column && n - board_len <= 32)
+    if (column && n - board_len <= 32 && w->line.width == PGN_LINE_COLUMNS)
         pgn_line_wrap_tail_once(&w->line, column, fen, n, board_len,
                                 fen_blanks(fen + board_len, n - board_len));
     else if (column)
@@ -542,7 +542,7 @@ static inline PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct pos
     q[n] = mark; /* '\0' when none */
     n += mark != 0;
     if (at) {
-        bool fits = column + 1 + n <= PGN_LINE_COLUMNS;
+        bool fits = column + 1 + n <= w->line.width;
         p[0] = fits ? ' ' : '\n';
         column = fits ? column + 1 : 0;
     }
@@ -920,6 +920,7 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
     struct pgn_out w;
     memset(&w, 0, offsetof(struct pgn_out, fen_text));
     w.line.out = out;
+    w.line.width = o->line_width ? o->line_width : PGN_LINE_COLUMNS;
     w.fixes = fixes;
     w.rec = rec;
     w.o = o;
