@@ -407,6 +407,7 @@ FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true; cfg->writer.dro
 FLAG_OPTION(opt_no_comments, cfg->writer.drop_comments = true)
 FLAG_OPTION(opt_no_nags, cfg->writer.drop_nags = true)
 FLAG_OPTION(opt_fix_result, cfg->writer.fix_result = true)
+FLAG_OPTION(opt_split_variations, cfg->split_variations = true)
 FLAG_OPTION(opt_seven_tags, cfg->writer.tag_set = PGN_TAGS_ROSTER)
 FLAG_OPTION(opt_no_tags, cfg->writer.tag_set = PGN_TAGS_NONE)
 FLAG_OPTION(opt_variations, cfg->game.skip_variations = false; cfg->writer.drop_variations = false)
@@ -464,6 +465,7 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
+    {"split-variations", 0, false, CMD_BIT(CMD_PGN), opt_split_variations, "each line of play (mainline, every variation) as its own game, moves only (pgn-extract --splitvariants)"},
     {"line-width", 0, true, CMD_BIT(CMD_PGN), opt_line_width, "N  wrap movetext lines at N columns (80; 0: never), as pgn-extract -w"},
     {"seven-tags", 0, false, CMD_BIT(CMD_PGN), opt_seven_tags, "only the Seven Tag Roster (and --add-tags'), as pgn-extract -7"},
     {"no-tags", 0, false, CMD_BIT(CMD_PGN), opt_no_tags, "no tags: the movetext alone, as pgn-extract --notags"},
@@ -825,6 +827,13 @@ static int check_combinations(const struct config *cfg, const struct given *give
     const struct writer_options *w = &cfg->writer;
     if (w->tag_set == PGN_TAGS_NONE && w->add_tag_count)
         return usage_error(cfg, "--no-tags writes no tags: it cannot also --add-tags");
+    if (cfg->split_variations && (cfg->verbatim || cfg->first_plies_set || cfg->fixes ||
+                                  w->drop_variations || w->add_tag_count))
+        return usage_error(cfg, "--split-variations writes each line's moves: it cannot also "
+                                "%s", cfg->verbatim ? "--verbatim" : cfg->first_plies_set
+                                ? "--first-plies" : cfg->fixes ? "--fixes"
+                                : w->drop_variations ? "--no-variations"
+                                : "--add-tags (they describe the mainline)");
     if (cfg->verbatim && w->line_width)
         return usage_error(cfg, "--verbatim writes the input bytes: it cannot also --line-width");
     if (cfg->verbatim && w->tag_set != PGN_TAGS_ALL)

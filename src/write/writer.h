@@ -90,6 +90,12 @@ void writer_fen(struct buf *out, const struct game_record *rec, const struct wri
  * (`fen --comments`), a comment holding the FEN after each mainline move. */
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o);
 
+/** `pgn --split-variations`: each line of play (the mainline, then every variation in
+ * the order it starts, nested ones too) as a game of its own: the game's tag section and
+ * result, the moves leading to the line and its own, in canonical SAN (writer_lines.c). */
+void writer_pgn_lines(struct buf *out, const struct game_record *rec,
+                      const struct writer_options *o);
+
 /**
  * writer_pgn(), and when fixes is not NULL, one line per change the normalization made
  * appended to it, in the compiler form of the diagnostics:

@@ -951,6 +951,19 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
         free(w.levels);
 }
 
+struct slice writer_pgn_tag_section(struct buf *out, const struct game_record *rec,
+                                    const struct writer_options *o)
+{
+    struct pgn_out w;
+    memset(&w, 0, offsetof(struct pgn_out, fen_text));
+    w.line.out = out;
+    w.rec = rec;
+    w.o = o;
+    struct slice result = game_result(rec);
+    write_tags(&w, result);
+    return result;
+}
+
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o)
 {
     writer_pgn_fixes(out, NULL, rec, o);
