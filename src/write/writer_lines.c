@@ -8,7 +8,8 @@
  * text, the mainline first; each game carries the game's tags (pgn's tag section, so
  * --seven-tags and --no-tags apply) and its result, and its moves only, in canonical SAN
  * with export move numbers: comments, NAGs and the other lines are not carried.  A line
- * stopped by an error ends with its last move played.  A game that could not be set up
+ * stopped by an error ends with its last move played; the variations after the error
+ * (never replayed) are not written.  A game that could not be set up
  * is written whole, as pgn writes it.
  *
  * The lines are gathered first (the mainline ends last in the text), their moves copied
@@ -44,8 +45,15 @@ struct open_line {
     size_t slot;
 };
 
+/* A complete line; unreached: it starts after an error in the line it branches from, so
+ * none of its moves was replayed and it is not written. */
+struct done_line {
+    struct line_moves m;
+    bool unreached;
+};
+
 struct lines {
-    struct line_moves *done; /* by the order the lines start */
+    struct done_line *done;  /* by the order the lines start */
     size_t done_count, done_cap;
     struct open_line *open;  /* the mainline, then the variations open inside it */
     size_t depth, open_cap;
@@ -91,13 +99,14 @@ static void open_line(struct lines *ls, size_t parent, size_t n)
     for (size_t i = 0; i < n; i++)
         moves_push(&o->m, from->moves[i], from->marks[i]);
     o->dead = ls->open[parent].dead;
+    ls->done[o->slot].unreached = o->dead;
 }
 
 /* The innermost open line is complete: its moves go to its slot. */
 static void close_line(struct lines *ls)
 {
     struct open_line *o = &ls->open[ls->depth];
-    ls->done[o->slot] = o->m;
+    ls->done[o->slot].m = o->m;
     if (ls->depth)
         ls->depth--;
 }
@@ -188,8 +197,9 @@ void writer_pgn_lines(struct buf *out, const struct game_record *rec,
     struct lines ls = {0};
     gather(&ls, rec);
     for (size_t k = 0; k < ls.done_count; k++) {
-        write_line(out, rec, o, &ls.done[k]);
-        moves_release(&ls.done[k]);
+        if (!ls.done[k].unreached)
+            write_line(out, rec, o, &ls.done[k].m);
+        moves_release(&ls.done[k].m);
     }
     free(ls.done);
     free(ls.open);
