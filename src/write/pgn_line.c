@@ -220,16 +220,17 @@ static char advance_word(size_t *column, size_t len, char first, size_t width)
 static void wrap_tail(struct pgn_line *w, size_t column, char *body, size_t blen, size_t first,
                       uint64_t tail)
 {
+    size_t width = w->width; /* in a local: the stores to body could alias *w */
     if (first < blen) {
         size_t word = first + 1; /* tail's bit 0 is the blank before it */
         for (tail &= tail - 1; tail; tail &= tail - 1) {
             size_t end = first + (size_t)__builtin_ctzll(tail);
-            body[word - 1] = advance_word(&column, end - word, body[word], w->width);
+            body[word - 1] = advance_word(&column, end - word, body[word], width);
             word = end + 1;
         }
-        body[word - 1] = advance_word(&column, blen - word, body[word], w->width);
+        body[word - 1] = advance_word(&column, blen - word, body[word], width);
     }
-    body[blen] = pgn_line_advance(&column, 1, w->width); /* before "}" */
+    body[blen] = pgn_line_advance(&column, 1, width); /* before "}" */
     w->column = column;
 }
 
@@ -237,10 +238,11 @@ static void wrap_tail(struct pgn_line *w, size_t column, char *body, size_t blen
 void pgn_line_wrap_slow(struct pgn_line *w, char *p, size_t at, char *body, size_t blen)
 {
     size_t column = w->column, word = 0, extra = 2; /* "{ " belongs to the first word */
+    size_t width = w->width; /* in a local: the stores to body could alias *w */
     for (size_t i = 0; i <= blen; i++) {
         if (i < blen && body[i] != ' ')
             continue;
-        char sep = advance_word(&column, i - word + extra, extra ? '{' : body[word], w->width);
+        char sep = advance_word(&column, i - word + extra, extra ? '{' : body[word], width);
         if (!extra)
             body[word - 1] = sep;
         else if (at)
@@ -248,7 +250,7 @@ void pgn_line_wrap_slow(struct pgn_line *w, char *p, size_t at, char *body, size
         extra = 0;
         word = i + 1;
     }
-    body[blen] = pgn_line_advance(&column, 1, w->width);
+    body[blen] = pgn_line_advance(&column, 1, width);
     w->column = column;
 }
 
