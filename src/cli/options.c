@@ -466,9 +466,9 @@ static const struct option_entry option_table[] = {
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
     {"split-variations", 0, false, CMD_BIT(CMD_PGN), opt_split_variations, "each line of play (mainline, every variation) as its own game, moves only (pgn-extract --splitvariants)"},
-    {"line-width", 0, true, CMD_BIT(CMD_PGN), opt_line_width, "N  wrap movetext lines at N columns (80; 0: never), as pgn-extract -w"},
-    {"seven-tags", 0, false, CMD_BIT(CMD_PGN), opt_seven_tags, "only the Seven Tag Roster (and --add-tags'), as pgn-extract -7"},
-    {"no-tags", 0, false, CMD_BIT(CMD_PGN), opt_no_tags, "no tags: the movetext alone, as pgn-extract --notags"},
+    {"line-width", 0, true, CMD_BIT(CMD_PGN), opt_line_width, "N  wrap movetext lines at N columns (80; 0: never) (pgn-extract -w)"},
+    {"seven-tags", 0, false, CMD_BIT(CMD_PGN), opt_seven_tags, "only the Seven Tag Roster, then any --add-tags (pgn-extract -7)"},
+    {"no-tags", 0, false, CMD_BIT(CMD_PGN), opt_no_tags, "no tags: the movetext alone (pgn-extract --notags)"},
     {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, HashCode (Polyglot key), ECO, Opening"},
     {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
@@ -797,6 +797,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
                            cfg->command == CMD_UCI ? "tsv or json" : "json",
                            pgn_out ? "PGN" : fmt, pgn_out ? " (pgn --add-tags ECO,Opening)" : "");
     if (cfg->command == CMD_UCI) {
+        if ((f == FORMAT_SAN || f == FORMAT_LALG) && was_given(given, "castling"))
+            return usage_error(cfg, "--castling changes UCI moves: --format %s writes none", fmt);
         if (f != FORMAT_JSON && (was_given(given, "ep") || was_given(given, "shredder")))
             return usage_error(cfg, "--%s changes FENs: uci writes one (\"fen\") only with "
                                     "--format json", was_given(given, "ep") ? "ep" : "shredder");
