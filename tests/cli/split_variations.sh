@@ -20,6 +20,8 @@ lines=$(grep -c '^\[Event ' "$TMP/out")
 check "one game per line of play: $lines = $games + $variations" [ "$lines" -eq $((games + variations)) ]
 check "no game written holds a variation" sh -c '! grep -v "^\[" "$1" | grep -q "("' _ "$TMP/out"
 cp "$TMP/out" "$TMP/split.pgn"
+"$PGNKIT" pgn -q --split-variations --part-tokens 16 "$TMP/clean.pgn" >"$TMP/parts.pgn" 2>/dev/null
+check "games replayed in parts of 16 tokens: the same lines" cmp -s "$TMP/parts.pgn" "$TMP/split.pgn"
 run "$PGNKIT" check "$TMP/split.pgn"
 check "every line's game replays cleanly" [ "$rc" -eq 0 ]
 
