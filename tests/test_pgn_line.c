@@ -137,7 +137,7 @@ Test(pgn_line, words_wrap_at_column_80)
         struct buf out, ref;
         buf_init(&out);
         buf_init(&ref);
-        struct pgn_line line = {&out, 0};
+        struct pgn_line line = {&out, 0, PGN_LINE_COLUMNS};
         size_t column = 0;
         int words = 1 + (int)(next(&seed) % 40);
         for (int k = 0; k < words; k++) {
@@ -171,7 +171,7 @@ static void round_start(struct round *r, uint64_t *seed)
 {
     buf_init(&r->out);
     buf_init(&r->ref);
-    r->line = (struct pgn_line){&r->out, 0};
+    r->line = (struct pgn_line){&r->out, 0, PGN_LINE_COLUMNS};
     r->column = 0;
     r->lead_len = next(seed) % 90;
     char lead[96];
@@ -263,7 +263,7 @@ Test(pgn_line, control_characters_and_braces)
 {
     struct buf out;
     buf_init(&out);
-    struct pgn_line line = {&out, 0};
+    struct pgn_line line = {&out, 0, PGN_LINE_COLUMNS};
     pgn_line_word_ex(&line, "", "a\x01" "b\xc2\x9b" "c}", 7, false);
     pgn_line_word_ex(&line, "{ ", "x}\x7f", 3, true);
     cr_assert_str_eq(out.data, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c} { x)\xef\xbf\xbd");

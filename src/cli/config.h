@@ -61,6 +61,7 @@ struct config {
     bool first_plies_set;     /* --first-plies: write only the first first_plies plies */
     unsigned long long first_plies;
     bool verbatim;            /* pgn: the input bytes, not the normalized game */
+    bool split_variations;    /* pgn: each line of play as its own game */
     unsigned long long split_games; /* --split N: games per file, -o the name pattern */
     const char *split_by;     /* --split-by TAG: one file per value, -o the name pattern */
     bool force;               /* --split may replace existing files */

@@ -18,6 +18,7 @@
 #include "cli/split.h"
 #include "cli/shown.h"
 #include "board/fen.h"
+#include "write/pgn_line.h"
 #include "version.h"
 
 const char *const command_names[CMD_COUNT] = {"check", "uci", "fen", "pgn", "perft"};
@@ -193,6 +194,18 @@ static void classify_games(struct config *cfg)
     cfg->game.openings = cfg->eco_book ? eco_book_openings(cfg->eco_book) : &opening_book_lichess;
 }
 
+/* --line-width N: 0 never wraps; else from PGN_LINE_MIN_WIDTH (a line narrower than a
+ * numbered move would hold single words only). */
+static int opt_line_width(struct config *cfg, const char *arg)
+{
+    unsigned long long v;
+    if (parse_count(arg, 1u << 20, &v) != 0 || (v && v < PGN_LINE_MIN_WIDTH))
+        return usage_error(cfg, "--line-width wants 0 (no wrapping) or a number of columns "
+                                "from %d to %u, not '%s'", PGN_LINE_MIN_WIDTH, 1u << 20, arg);
+    cfg->writer.line_width = v ? (size_t)v : PGN_LINE_UNLIMITED;
+    return 0;
+}
+
 static int opt_classify(struct config *cfg, const char *arg)
 {
     (void)arg;
@@ -226,12 +239,13 @@ static int opt_output(struct config *cfg, const char *arg)
     return 0;
 }
 
-static const char *const format_names[] = {"text", "json", "pgn", "tsv"};
+static const char *const format_names[] = {"text", "json", "pgn", "tsv", "san", "lalg", "epd"};
 enum { FORMAT_COUNT = sizeof format_names / sizeof *format_names };
 static const unsigned formats_of[CMD_COUNT] = {
     [CMD_CHECK] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
-    [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV,
-    [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON,
+    [CMD_UCI] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_PGN | 1u << FORMAT_TSV |
+                1u << FORMAT_SAN | 1u << FORMAT_LALG,
+    [CMD_FEN] = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_EPD,
     [CMD_PGN] = 1u << FORMAT_PGN,
 };
 
@@ -278,8 +292,8 @@ static int opt_tags(struct config *cfg, const char *arg)
 
 /* The tags --add-tags can compute (the writer knows these; more plug in through
  * writer_options.tag_value).  ECO and Opening classify each game in the built-in book. */
-static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "ECO", "Opening",
-                                           "Variation", "SubVariation"};
+static const char *const addable_tags[] = {"PlyCount", "FinalFEN", "HashCode", "ECO",
+                                           "Opening", "Variation", "SubVariation"};
 enum { ADDABLE_COUNT = sizeof addable_tags / sizeof *addable_tags };
 
 static int opt_add_tags(struct config *cfg, const char *arg)
@@ -291,11 +305,11 @@ static int opt_add_tags(struct config *cfg, const char *arg)
         while (k < ADDABLE_COUNT && strcmp(tok, addable_tags[k]) != 0)
             k++;
         if (k == ADDABLE_COUNT)
-            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, ECO, Opening, "
-                                    "Variation and SubVariation, not '%s'", tok);
+            return usage_error(cfg, "--add-tags knows PlyCount, FinalFEN, HashCode, ECO, "
+                                    "Opening, Variation and SubVariation, not '%s'", tok);
         if (n == MAX_ADDED_TAGS)
             return usage_error(cfg, "--add-tags takes at most %d names", MAX_ADDED_TAGS);
-        if (k >= 2)
+        if (k >= 3) /* ECO, Opening, Variation, SubVariation */
             classify_games(cfg);
         cfg->added_tag_names[n++] = addable_tags[k];
     }
@@ -412,6 +426,9 @@ FLAG_OPTION(opt_no_variations, cfg->game.skip_variations = true; cfg->writer.dro
 FLAG_OPTION(opt_no_comments, cfg->writer.drop_comments = true)
 FLAG_OPTION(opt_no_nags, cfg->writer.drop_nags = true)
 FLAG_OPTION(opt_fix_result, cfg->writer.fix_result = true)
+FLAG_OPTION(opt_split_variations, cfg->split_variations = true)
+FLAG_OPTION(opt_seven_tags, cfg->writer.tag_set = PGN_TAGS_ROSTER)
+FLAG_OPTION(opt_no_tags, cfg->writer.tag_set = PGN_TAGS_NONE)
 FLAG_OPTION(opt_variations, cfg->game.skip_variations = false; cfg->writer.drop_variations = false)
 FLAG_OPTION(opt_skip_invalid, cfg->skip_invalid = true)
 FLAG_OPTION(opt_dedupe, cfg->dedupe = true)
@@ -468,7 +485,11 @@ static const struct option_entry option_table[] = {
     {"split-by", 0, true, CMD_BIT(CMD_PGN), opt_split_by, "TAG  one file per value of TAG, named by -o with a %s"},
     {"no-comments", 0, false, CMD_BIT(CMD_PGN), opt_no_comments, "leave comments out"},
     {"no-nags", 0, false, CMD_BIT(CMD_PGN), opt_no_nags, "leave NAGs and ! ? suffixes out"},
-    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, ECO, Opening, Variation, SubVariation"},
+    {"split-variations", 0, false, CMD_BIT(CMD_PGN), opt_split_variations, "each line of play (mainline, every variation) as its own game, moves only (pgn-extract --splitvariants)"},
+    {"line-width", 0, true, CMD_BIT(CMD_PGN), opt_line_width, "N  wrap movetext lines at N columns (80; 0: never) (pgn-extract -w)"},
+    {"seven-tags", 0, false, CMD_BIT(CMD_PGN), opt_seven_tags, "only the Seven Tag Roster, then any --add-tags (pgn-extract -7)"},
+    {"no-tags", 0, false, CMD_BIT(CMD_PGN), opt_no_tags, "no tags: the movetext alone (pgn-extract --notags)"},
+    {"add-tags", 0, true, CMD_BIT(CMD_PGN), opt_add_tags, "A,B,..  add tags computed from the replay: PlyCount, FinalFEN, HashCode (Polyglot key), ECO, Opening, Variation, SubVariation"},
     {"fix-result", 0, false, CMD_BIT(CMD_PGN), opt_fix_result, "a final checkmate or stalemate sets the result"},
     {"force", 0, false, CMD_BIT(CMD_PGN), opt_force, "--split and --split-by may replace existing files"},
     {"castling", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN), opt_castling, "STYLE  standard (e1g1) or king-takes-rook (e1h1)"},
@@ -507,7 +528,7 @@ static const struct {
     {"ending", "checkmate stalemate insufficient fifty-moves threefold none"},
     {"result", "1-0 0-1 1/2-1/2 *"},
     {"with", "clk eval emt file offset opening"},
-    {"add-tags", "PlyCount FinalFEN ECO Opening"},
+    {"add-tags", "PlyCount FinalFEN HashCode ECO Opening"},
 };
 
 bool options_about(size_t i, enum command cmd, struct option_about *out)
@@ -796,6 +817,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
                            cfg->command == CMD_UCI ? "tsv or json" : "json",
                            pgn_out ? "PGN" : fmt, pgn_out ? " (pgn --add-tags ECO,Opening)" : "");
     if (cfg->command == CMD_UCI) {
+        if ((f == FORMAT_SAN || f == FORMAT_LALG) && was_given(given, "castling"))
+            return usage_error(cfg, "--castling changes UCI moves: --format %s writes none", fmt);
         if (f != FORMAT_JSON && (was_given(given, "ep") || was_given(given, "shredder")))
             return usage_error(cfg, "--%s changes FENs: uci writes one (\"fen\") only with "
                                     "--format json", was_given(given, "ep") ? "ep" : "shredder");
@@ -805,8 +828,8 @@ static int check_combinations(const struct config *cfg, const struct given *give
                     was_given(given, "comments");
         if (modes > 1)
             return usage_error(cfg, "--ply, --every and --comments exclude each other");
-        if (f == FORMAT_JSON && was_given(given, "comments"))
-            return usage_error(cfg, "--comments writes PGN: it cannot be --format json");
+        if (f != FORMAT_TEXT && was_given(given, "comments"))
+            return usage_error(cfg, "--comments writes PGN: it cannot be --format %s", fmt);
         if (f != FORMAT_JSON && was_given(given, "castling"))
             return usage_error(cfg, "--castling changes UCI moves: fen writes them (\"uci\") "
                                     "only with --format json");
@@ -821,7 +844,23 @@ static int check_combinations(const struct config *cfg, const struct given *give
     if (cfg->max_errors && cfg->jobs != 1 && was_given(given, "jobs"))
         return usage_error(cfg, "--max-errors stops at an exact game, on one thread: "
                                 "--jobs %d cannot apply", cfg->jobs);
+    if (was_given(given, "seven-tags") && was_given(given, "no-tags"))
+        return usage_error(cfg, "--seven-tags and --no-tags contradict each other");
     const struct writer_options *w = &cfg->writer;
+    if (w->tag_set == PGN_TAGS_NONE && w->add_tag_count)
+        return usage_error(cfg, "--no-tags writes no tags: it cannot also --add-tags");
+    if (cfg->split_variations && (cfg->verbatim || cfg->first_plies_set || cfg->fixes ||
+                                  w->drop_variations || w->add_tag_count))
+        return usage_error(cfg, "--split-variations writes each line's moves: it cannot also "
+                                "%s", cfg->verbatim ? "--verbatim" : cfg->first_plies_set
+                                ? "--first-plies" : cfg->fixes ? "--fixes"
+                                : w->drop_variations ? "--no-variations"
+                                : "--add-tags (they describe the mainline)");
+    if (cfg->verbatim && w->line_width)
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot also --line-width");
+    if (cfg->verbatim && w->tag_set != PGN_TAGS_ALL)
+        return usage_error(cfg, "--verbatim writes the input bytes: it cannot also %s",
+                           w->tag_set == PGN_TAGS_NONE ? "--no-tags" : "--seven-tags");
     if (cfg->verbatim && cfg->first_plies_set)
         return usage_error(cfg, "--verbatim writes the input bytes: it cannot cut them "
                                 "(--first-plies)");

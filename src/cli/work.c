@@ -105,6 +105,8 @@ static void write_game(const struct config *cfg, const struct game_record *rec,
     case CMD_PGN:
         if (cfg->verbatim)
             write_verbatim(&o->out, rec->game);
+        else if (cfg->split_variations)
+            writer_pgn_lines(&o->out, rec, &cfg->writer);
         else
             writer_pgn_fixes(&o->out, cfg->fixes ? &o->err : NULL, rec, &cfg->writer);
         break;

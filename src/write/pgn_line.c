@@ -60,7 +60,7 @@ void pgn_line_word_ex(struct pgn_line *w, const char *pre, const char *s, size_t
     size_t total = prelen + (ctrl ? ctrl_clean_size(s, len) : len);
     char first = prelen ? pre[0] : len ? s[0] : '\0';
     if (w->column) {
-        bool fits = w->column + 1 + total <= PGN_LINE_COLUMNS;
+        bool fits = w->column + 1 + total <= w->width;
         buf_putc(w->out, fits || first == '%' ? ' ' : '\n');
         w->column = fits || first == '%' ? w->column + 1 : 0;
     } else if (first == '%') {
@@ -205,13 +205,13 @@ static inline PGNKIT_HOT bool comment_is_simple(const char *s, size_t len, uint6
 
 /* pgn_line_advance() for a word starting with first: a word starting with '%' never starts a line
  * (pgn_line_separator()'s rule; never the first word, here). */
-static char advance_word(size_t *column, size_t len, char first)
+static char advance_word(size_t *column, size_t len, char first, size_t width)
 {
     if (first == '%' && *column) {
         *column += 1 + len;
         return ' ';
     }
-    return pgn_line_advance(column, len);
+    return pgn_line_advance(column, len, width);
 }
 
 /* The separators after the first word (pgn_line_wrap_first's column after it given): `tail` holds
@@ -220,16 +220,17 @@ static char advance_word(size_t *column, size_t len, char first)
 static void wrap_tail(struct pgn_line *w, size_t column, char *body, size_t blen, size_t first,
                       uint64_t tail)
 {
+    size_t width = w->width; /* in a local: the stores to body could alias *w */
     if (first < blen) {
         size_t word = first + 1; /* tail's bit 0 is the blank before it */
         for (tail &= tail - 1; tail; tail &= tail - 1) {
             size_t end = first + (size_t)__builtin_ctzll(tail);
-            body[word - 1] = advance_word(&column, end - word, body[word]);
+            body[word - 1] = advance_word(&column, end - word, body[word], width);
             word = end + 1;
         }
-        body[word - 1] = advance_word(&column, blen - word, body[word]);
+        body[word - 1] = advance_word(&column, blen - word, body[word], width);
     }
-    body[blen] = pgn_line_advance(&column, 1); /* before "}" */
+    body[blen] = pgn_line_advance(&column, 1, width); /* before "}" */
     w->column = column;
 }
 
@@ -237,10 +238,11 @@ static void wrap_tail(struct pgn_line *w, size_t column, char *body, size_t blen
 void pgn_line_wrap_slow(struct pgn_line *w, char *p, size_t at, char *body, size_t blen)
 {
     size_t column = w->column, word = 0, extra = 2; /* "{ " belongs to the first word */
+    size_t width = w->width; /* in a local: the stores to body could alias *w */
     for (size_t i = 0; i <= blen; i++) {
         if (i < blen && body[i] != ' ')
             continue;
-        char sep = advance_word(&column, i - word + extra, extra ? '{' : body[word]);
+        char sep = advance_word(&column, i - word + extra, extra ? '{' : body[word], width);
         if (!extra)
             body[word - 1] = sep;
         else if (at)
@@ -248,7 +250,7 @@ void pgn_line_wrap_slow(struct pgn_line *w, char *p, size_t at, char *body, size
         extra = 0;
         word = i + 1;
     }
-    body[blen] = pgn_line_advance(&column, 1);
+    body[blen] = pgn_line_advance(&column, 1, width);
     w->column = column;
 }
 
@@ -291,7 +293,7 @@ static inline PGNKIT_HOT bool put_simple_comment(struct pgn_line *w, const char 
     char *body = p + at + 2;
     pgn_line_copy(body, s + a, blen);
     memcpy(body + blen, " }", 2);
-    if (w->column + at + total <= PGN_LINE_COLUMNS) {
+    if (w->column + at + total <= w->width) {
         /* Fits whole on the line: every separator a blank. */
         if (at)
             p[0] = ' ';
@@ -301,7 +303,7 @@ static inline PGNKIT_HOT bool put_simple_comment(struct pgn_line *w, const char 
         uint64_t body_blanks = (blanks >> a) & (((uint64_t)2 << (blen - 1)) - 1);
         size_t first = body_blanks ? (size_t)__builtin_ctzll(body_blanks) : blen;
         size_t column = pgn_line_wrap_first(w, p, at, first, blen - first);
-        if (column && !starts_with_percent(body, blen, body_blanks))
+        if (column && w->width == PGN_LINE_COLUMNS && !starts_with_percent(body, blen, body_blanks))
             pgn_line_wrap_tail_once(w, column, body, blen, first, body_blanks >> first);
         else if (column)
             wrap_tail(w, column, body, blen, first, body_blanks >> first);

@@ -22,12 +22,18 @@
 
 #include "base/buf.h"
 
-enum { PGN_LINE_COLUMNS = 80 };
+/* The default width (columns a line may fill), and the narrowest pgnkit pgn takes
+ * (--line-width): a numbered move with a check and a NAG ("123... exd8=Q+ $1") fits. */
+enum { PGN_LINE_COLUMNS = 80, PGN_LINE_MIN_WIDTH = 20 };
+/* A width for "never wrap" (--line-width 0). */
+#define PGN_LINE_UNLIMITED ((size_t)1 << 40)
 
-/* The output and the column its last line has reached (0: at a line's start). */
+/* The output, the column its last line has reached (0: at a line's start), and the
+ * columns a line may fill (PGN_LINE_COLUMNS unless asked otherwise). */
 struct pgn_line {
     struct buf *out;
     size_t column;
+    size_t width;
 };
 
 /** A word from pre then s[0, len): a control character as U+FFFD and, in_comment, '}'
@@ -53,7 +59,7 @@ void pgn_line_wrap_slow(struct pgn_line *w, char *p, size_t at, char *body, size
 static inline size_t pgn_line_separator(struct pgn_line *w, char first, size_t total, char *p)
 {
     if (w->column) {
-        bool fits = w->column + 1 + total <= PGN_LINE_COLUMNS;
+        bool fits = w->column + 1 + total <= w->width;
         p[0] = fits || first == '%' ? ' ' : '\n';
         w->column = fits || first == '%' ? w->column + 1 : 0;
         return 1;
@@ -103,15 +109,15 @@ static inline void pgn_line_word(struct pgn_line *w, const char *pre, const char
 }
 
 /* pgn_line_advance(): the column after a word of len bytes, and the separator before it ('\n'
- * when it would pass column 80, '\0' for none at a line's start); pgn_line_plain_word()'s
+ * when it would pass the width, '\0' for none at a line's start); pgn_line_plain_word()'s
  * rule for a word that does not start with '%'. */
-static inline char pgn_line_advance(size_t *column, size_t len)
+static inline char pgn_line_advance(size_t *column, size_t len, size_t width)
 {
     if (!*column) {
         *column = len;
         return '\0';
     }
-    bool fits = *column + 1 + len <= PGN_LINE_COLUMNS;
+    bool fits = *column + 1 + len <= width;
     *column = fits ? *column + 1 + len : len;
     return fits ? ' ' : '\n';
 }
@@ -137,9 +143,10 @@ static inline void pgn_line_copy(char *p, const char *s, size_t n)
 }
 
 /*
- * wrap_tail() when no word of the tail starts with '%' (a FEN's never does): the line
- * breaks at most once in it, before its first word that ends past column 80, since the
- * rest (at most 64 bytes, then " }") fits on the new line.  That word's blank is the last
+ * wrap_tail() when no word of the tail starts with '%' (a FEN's never does) and the
+ * width is the default: the line breaks at most once in it, before its first word that
+ * ends past column 80, since the rest (at most 64 bytes, then " }") fits on the new line
+ * (other widths take wrap_tail() or pgn_line_wrap_slow()).  That word's blank is the last
  * one at most 80 - column bytes into the tail (a word ending there still fits).
  */
 static inline void pgn_line_wrap_tail_once(struct pgn_line *w, size_t column, char *body,
@@ -172,10 +179,10 @@ static inline size_t pgn_line_wrap_first(struct pgn_line *w, char *p, size_t at,
                                           size_t first, size_t rest)
 {
     size_t column = w->column;
-    char sep = pgn_line_advance(&column, first + 2);
+    char sep = pgn_line_advance(&column, first + 2, w->width);
     if (at)
         p[0] = sep;
-    if (column + rest + 2 <= PGN_LINE_COLUMNS) {
+    if (column + rest + 2 <= w->width) {
         w->column = column + rest + 2;
         return 0;
     }

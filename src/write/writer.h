@@ -14,7 +14,11 @@
 #include "base/buf.h"
 #include "game/game.h"
 
-enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV };
+/* SAN and LALG: uci's line per game in SAN or pgn-extract's long algebraic (-Wlalg);
+ * EPD: fen's lines with the FEN's first four fields. */
+enum output_format {
+    FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV, FORMAT_SAN, FORMAT_LALG, FORMAT_EPD
+};
 
 /* The "schema" of every JSON object pgnkit writes (per-game and diagnostic lines here;
  * --summary-json and pgnkit summary in the CLI): raised only when a reader of the old
@@ -23,6 +27,10 @@ enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_PGN, FORMAT_TSV };
 enum { WRITER_JSON_SCHEMA = 1 };
 
 enum fen_mode { FEN_MODE_FINAL = 0, FEN_MODE_PLY, FEN_MODE_EVERY, FEN_MODE_COMMENTS };
+
+/* The tags `pgn` writes (--seven-tags, --no-tags): all of them (the roster first), only
+ * the Seven Tag Roster (then any added ones), or none (the movetext alone). */
+enum pgn_tag_set { PGN_TAGS_ALL = 0, PGN_TAGS_ROSTER, PGN_TAGS_NONE };
 
 enum writer_extra {
     WRITER_WITH_CLK = 1 << 0,  /* [%clk h:mm:ss] per move */
@@ -52,9 +60,12 @@ struct writer_options {
     bool drop_nags;           /* no NAGs, suffix annotations (! ?) included */
     bool drop_variations;     /* no variations */
     bool fix_result;          /* the result a final checkmate or stalemate decides wins */
+    enum pgn_tag_set tag_set; /* which tags: all, the Seven Tag Roster, none */
+    size_t line_width;        /* the columns a movetext line may fill; 0: 80 */
     /* Tags added after the game's own (one of the same name is replaced when the added one
      * has a value), in this order.  The writer knows PlyCount (mainline plies replayed),
-     * FinalFEN (after them), ECO and Opening (game_record.opening; none when NULL);
+     * FinalFEN (after them), HashCode (polyglot_key of that
+     * position, 16 lowercase hex digits), ECO and Opening (game_record.opening; none when NULL);
      * for any other name it asks tag_value, which appends the value and returns true,
      * or returns false to leave the tag out (tag_value may be NULL). */
     const char *const *add_tags;
@@ -84,6 +95,12 @@ void writer_fen(struct buf *out, const struct game_record *rec, const struct wri
 /** `pgn`: the game normalized in export format.  With o->fen_mode FEN_MODE_COMMENTS
  * (`fen --comments`), a comment holding the FEN after each mainline move. */
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o);
+
+/** `pgn --split-variations`: each line of play (the mainline, then every variation in
+ * the order it starts, nested ones too) as a game of its own: the game's tag section and
+ * result, the moves leading to the line and its own, in canonical SAN (writer_lines.c). */
+void writer_pgn_lines(struct buf *out, const struct game_record *rec,
+                      const struct writer_options *o);
 
 /**
  * writer_pgn(), and when fixes is not NULL, one line per change the normalization made

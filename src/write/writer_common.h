@@ -127,4 +127,10 @@ void writer_put_key_header(struct buf *out, const struct writer_options *o);
 /** The game's index, or nothing when it is not known (0): for TSV columns. */
 void writer_put_game_index(struct buf *out, const struct pgn_game *g);
 
+/* pgn's tag section of a game (writer_pgn.c: the roster first, as --seven-tags and
+ * --no-tags shape it, then a blank line), and the result it writes there, which is also
+ * the termination marker: for the games of pgn --split-variations (writer_lines.c). */
+struct slice writer_pgn_tag_section(struct buf *out, const struct game_record *rec,
+                                    const struct writer_options *o);
+
 #endif

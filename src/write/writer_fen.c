@@ -1,6 +1,7 @@
 /*
  * writer_fen.c - `pgnkit fen`: the position after the last move (default), after ply N,
- * or after every ply (game<TAB>ply<TAB>FEN, joinable).  --comments is the PGN writer's
+ * or after every ply (game<TAB>ply<TAB>FEN, joinable); --format epd writes the FENs'
+ * first four fields (EPD's position, as pgn-extract -Wepd).  --comments is the PGN writer's
  * job (writer_pgn.c), since it re-emits the whole game: the CLI calls it (writer.h).
  */
 #include <stdio.h>
@@ -14,11 +15,23 @@
 #include "board/rules.h"
 #include "write/writer_common.h"
 
-static void put_fen(struct buf *out, const struct position *pos, unsigned flags)
+/* The length of the FEN's first four fields (EPD's position: board, side, castling, en
+ * passant), without the clocks. */
+static size_t epd_len(const char *fen, size_t n)
 {
-    char *p = buf_reserve(out, 128);
-    out->len += fen_write(pos, p, 128, flags);
-    out->data[out->len] = '\0';
+    size_t blanks = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fen[i] == ' ' && ++blanks == 4)
+            return i;
+    return n;
+}
+
+/* The FEN of pos, or its EPD fields (epd). */
+static void put_fen_as(struct buf *out, const struct position *pos, unsigned flags, bool epd)
+{
+    char fen[FEN_MAX];
+    size_t n = fen_write(pos, fen, sizeof fen, flags);
+    buf_append(out, fen, epd ? epd_len(fen, n) : n);
 }
 
 /* The position after ply `ply` of the mainline (0 = start); false if the game is shorter. */
@@ -41,10 +54,11 @@ static bool position_at(const struct game_record *rec, uint32_t ply, struct posi
 enum { EVERY_RUN = 256 };
 
 /* A variant move may change any rank (explosions) and the fields carry pockets or
- * counters: the whole FEN each ply. */
-static void write_every_variant(struct buf *out, const struct game_record *rec,
-                                const struct writer_options *o)
+ * counters: the whole FEN each ply.  --format epd takes this way too (not a hot path). */
+static void write_every_plain(struct buf *out, const struct game_record *rec,
+                              const struct writer_options *o)
 {
+    bool epd = o->format == FORMAT_EPD;
     struct position pos = rec->start;
     for (size_t i = 0; i < rec->mainline_count; i++) {
         if (i % EVERY_RUN == EVERY_RUN - 1)
@@ -54,9 +68,7 @@ static void write_every_variant(struct buf *out, const struct game_record *rec,
         buf_putc(out, '\t');
         buf_put_u64(out, i + 1);
         buf_putc(out, '\t');
-        char fen[FEN_MAX];
-        size_t n = fen_write(&pos, fen, sizeof fen, o->fen_flags);
-        buf_append(out, fen, n);
+        put_fen_as(out, &pos, o->fen_flags, epd);
         buf_putc(out, '\n');
     }
 }
@@ -227,8 +239,8 @@ static inline PGNKIT_HOT void write_every_standard(struct buf *out, const struct
 static void write_every(struct buf *out, const struct game_record *rec,
                         const struct writer_options *o)
 {
-    if (rec->start.variant) {
-        write_every_variant(out, rec, o);
+    if (rec->start.variant || o->format == FORMAT_EPD) {
+        write_every_plain(out, rec, o);
         return;
     }
     if (!rec->mainline_count)
@@ -283,13 +295,13 @@ void writer_fen(struct buf *out, const struct game_record *rec, const struct wri
          * aligned with games. */
         writer_put_key_columns(out, rec->game, o);
         if (position_at(rec, o->fen_ply, &pos))
-            put_fen(out, &pos, o->fen_flags);
+            put_fen_as(out, &pos, o->fen_flags, o->format == FORMAT_EPD);
         buf_putc(out, '\n');
         return;
     default:
         writer_put_key_columns(out, rec->game, o);
         if (rec->started)
-            put_fen(out, &rec->final, o->fen_flags);
+            put_fen_as(out, &rec->final, o->fen_flags, o->format == FORMAT_EPD);
         buf_putc(out, '\n');
         return;
     }

@@ -32,6 +32,7 @@
  *   moves.  Added tags (--add-tags) follow the game's own tags, replacing one of the same
  *   name.  --fix-result: a final checkmate or stalemate decides the result written
  *   (a fix[RESULT] line says so when it differs from the tag or marker).
+ *   --seven-tags writes only the roster (and added tags), --no-tags no tag section.
  * - A game that could not be set up (bad FEN tag, unsupported variant) is copied as
  *   written (tags ordered as above).  A game skipped without its bytes (over the size
  *   limit) writes nothing: its diagnostic on stderr is all that is left of it.
@@ -49,6 +50,7 @@
 
 #include "base/ctrl.h"
 #include "board/fen.h"
+#include "board/polyglot.h"
 #include "san/san_resolve.h"
 #include "board/uci.h"
 #include "write/writer.h"
@@ -318,6 +320,10 @@ static bool added_value(const struct pgn_out *w, const char *name, struct buf *v
         buf_append(value, fen, fen_write(&rec->final, fen, sizeof fen, w->o->fen_flags));
         return true;
     }
+    if (strcmp(name, "HashCode") == 0) { /* pgn-extract --addhashcode's tag, Polyglot's key */
+        buf_printf(value, "%016llx", (unsigned long long)polyglot_key(&rec->final));
+        return true;
+    }
     if (strcmp(name, "ECO") == 0 || strcmp(name, "Opening") == 0 ||
         strcmp(name, "Variation") == 0 || strcmp(name, "SubVariation") == 0) {
         const struct opening *op = rec->opening;
@@ -368,6 +374,8 @@ static void write_added_tags(struct pgn_out *w)
 static void write_tags(struct pgn_out *w, struct slice result)
 {
     const struct pgn_game *g = w->rec->game;
+    if (w->o->tag_set == PGN_TAGS_NONE)
+        return; /* the movetext alone: nothing about tags to fix either */
     /* Each roster tag's first occurrence (game_tag's answer), in one pass. */
     size_t first[7] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
     for (size_t i = 0; i < g->tag_count; i++) {
@@ -382,7 +390,7 @@ static void write_tags(struct pgn_out *w, struct slice result)
                                                     : (struct slice){fill, strlen(fill)};
         writer_put_tag(w->line.out, roster[k], strlen(roster[k]), value.ptr, value.len);
     }
-    for (size_t i = 0; i < g->tag_count; i++)
+    for (size_t i = 0; w->o->tag_set == PGN_TAGS_ALL && i < g->tag_count; i++)
         if (roster_index(&g->tags[i].name) < 0 && !is_replaced(w, &g->tags[i].name))
             writer_put_tag(w->line.out, g->tags[i].name.ptr, g->tags[i].name.len,
                            g->tags[i].value.ptr, g->tags[i].value.len);
@@ -479,7 +487,7 @@ static inline PGNKIT_HOT void write_fen_comment(struct pgn_out *w)
     }
     memcpy(fen + n, " }", 2);
     size_t column = pgn_line_wrap_first(&w->line, p, at, board_len, n - board_len);
-    if (column && n - board_len <= 32)
+    if (column && n - board_len <= 32 && w->line.width == PGN_LINE_COLUMNS)
         pgn_line_wrap_tail_once(&w->line, column, fen, n, board_len,
                                 fen_blanks(fen + board_len, n - board_len));
     else if (column)
@@ -538,7 +546,7 @@ static inline PGNKIT_HOT bool put_usual_move(struct pgn_out *w, const struct pos
     q[n] = mark; /* '\0' when none */
     n += mark != 0;
     if (at) {
-        bool fits = column + 1 + n <= PGN_LINE_COLUMNS;
+        bool fits = column + 1 + n <= w->line.width;
         p[0] = fits ? ' ' : '\n';
         column = fits ? column + 1 : 0;
     }
@@ -916,6 +924,7 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
     struct pgn_out w;
     memset(&w, 0, offsetof(struct pgn_out, fen_text));
     w.line.out = out;
+    w.line.width = o->line_width ? o->line_width : PGN_LINE_COLUMNS;
     w.fixes = fixes;
     w.rec = rec;
     w.o = o;
@@ -944,6 +953,19 @@ void writer_pgn_fixes(struct buf *out, struct buf *fixes, const struct game_reco
         note_result_fixes(&w, result);
     if (w.levels != w.inline_levels)
         free(w.levels);
+}
+
+struct slice writer_pgn_tag_section(struct buf *out, const struct game_record *rec,
+                                    const struct writer_options *o)
+{
+    struct pgn_out w;
+    memset(&w, 0, offsetof(struct pgn_out, fen_text));
+    w.line.out = out;
+    w.rec = rec;
+    w.o = o;
+    struct slice result = game_result(rec);
+    write_tags(&w, result);
+    return result;
 }
 
 void writer_pgn(struct buf *out, const struct game_record *rec, const struct writer_options *o)

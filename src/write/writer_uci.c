@@ -11,6 +11,7 @@
 #include "board/uci.h"
 #include "write/writer.h"
 #include "game/game_mainline.h"
+#include "board/position.h"
 #include "board/rules.h"
 #include "write/writer_common.h"
 
@@ -62,6 +63,74 @@ static void write_text(struct buf *out, const struct game_record *rec,
         buf_putc(out, '\t');
     }
     put_moves(out, rec, o->king_takes_rook, ' ');
+    buf_putc(out, '\n');
+}
+
+/* ---- --format san and lalg: the mainline in other notations, a line per game ---- */
+
+/* What move m gives in pos: '+', '#' or 0 (pos is the position after it). */
+static char check_mark_after(const struct position *after)
+{
+    if (!position_in_check(after))
+        return 0;
+    return rules_has_legal_move(after) ? '+' : '#';
+}
+
+/*
+ * pgn-extract's -Wlalg: the origin and destination squares (castling as the king's move,
+ * e1g1), a promotion's piece letter in upper case (e7e8Q), then the check mark.  A drop
+ * or a null move is written as in UCI (N@f3, 0000).  dst: room for 8.
+ */
+static size_t put_lalg(const struct position *pos, struct move m, char mark, char *dst)
+{
+    size_t n;
+    if (m.flags & (MOVE_NULL | MOVE_DROP)) {
+        n = uci_write_move(pos, m, false, dst);
+    } else {
+        int to = m.to;
+        if (m.flags & MOVE_CASTLE) /* pgnkit keeps the rook's square: the king's instead */
+            to = square_make(m.to > m.from ? 6 : 2, square_rank(m.from));
+        memcpy(dst, uci_square_names[m.from], 2);
+        memcpy(dst + 2, uci_square_names[to], 2);
+        n = 4;
+        if (m.promo)
+            dst[n++] = "PNBRQK"[m.promo];
+    }
+    if (mark)
+        dst[n++] = mark;
+    return n;
+}
+
+/* The mainline's moves in SAN (canonical, check marks included) or long algebraic,
+ * blank-separated. */
+static void put_notation_moves(struct buf *out, const struct game_record *rec, bool san)
+{
+    struct position pos = rec->start;
+    for (size_t i = 0; i < rec->mainline_count; i++) {
+        struct position before = pos;
+        struct move m = rec->mainline[i];
+        rules_do_move(&pos, m);
+        char mark = check_mark_after(&pos), text[16];
+        size_t n = san ? san_write_marked(&before, m, mark, text) : put_lalg(&before, m, mark, text);
+        if (i)
+            buf_putc(out, ' ');
+        buf_append(out, text, n);
+        if (i % MOVES_RUN == MOVES_RUN - 1)
+            game_record_output_point(rec);
+    }
+}
+
+/* write_text() with the moves in SAN or long algebraic. */
+static void write_notation(struct buf *out, const struct game_record *rec,
+                           const struct writer_options *o)
+{
+    writer_put_key_columns(out, rec->game, o);
+    for (size_t t = 0; t < o->tag_count; t++) {
+        put_tag_column(out, rec->game, o->tags[t]);
+        buf_putc(out, '\t');
+    }
+    if (rec->started)
+        put_notation_moves(out, rec, o->format == FORMAT_SAN);
     buf_putc(out, '\n');
 }
 
@@ -297,6 +366,10 @@ void writer_uci(struct buf *out, const struct game_record *rec, const struct wri
         break;
     case FORMAT_TSV:
         write_tsv(out, rec, o);
+        break;
+    case FORMAT_SAN:
+    case FORMAT_LALG:
+        write_notation(out, rec, o);
         break;
     default:
         write_text(out, rec, o);

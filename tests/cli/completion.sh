@@ -41,7 +41,7 @@ got=$(offered p)
 check "'pgnkit p' offers perft, pgn" is perft pgn
 
 got=$(offered uci --format "")
-check "'pgnkit uci --format ' offers text json pgn tsv" is text json pgn tsv
+check "'pgnkit uci --format ' offers text json pgn tsv san lalg" is text json pgn tsv san lalg
 got=$(offered check --format "")
 check "'pgnkit check --format ' offers only check's formats: text json" is text json
 got=$(offered pgn -f "")

@@ -106,13 +106,13 @@ check "fen --ply 5 --summary: in the per-code report" grep_err "PLY_PAST_END "
 check "fen --ply 5 -f json: an empty fens array" grep -q '"fens":\[\]' "$TMP/out"
 
 # ---- each command's --help lists its own formats --------------------------------------
-for pair in "check:text|json (default text)" "uci:text|json|pgn|tsv (default text)" \
-    "fen:text|json (default text)" "pgn:pgn (default pgn)"; do
+for pair in "check:text|json (default text)" "uci:text|json|pgn|tsv|san|lalg (default text)" \
+    "fen:text|json|epd (default text)" "pgn:pgn (default pgn)"; do
     cmd=${pair%%:*}
     "$PGNKIT" "$cmd" --help >"$TMP/help"
     check "$cmd --help: --format ${pair#*:}" grep -qF -- "--format FMT               ${pair#*:}" "$TMP/help"
 done
-refused "uci: unknown format lists uci's" "unknown --format 'xml' (text|json|pgn|tsv)" \
+refused "uci: unknown format lists uci's" "unknown --format 'xml' (text|json|pgn|tsv|san|lalg)" \
     uci -f xml "$fools"
 refused "pgn: unknown format lists pgn's" "unknown --format 'xml' (pgn)" pgn -f xml "$fools"
 
