@@ -2279,3 +2279,78 @@ Test(pgn_reader, every_cpu_path_finds_the_first_non_utf8_byte)
         }
     }
 }
+
+/* ---- drop_comments ---------------------------------------------------------------------- */
+
+/* A dump without its comment tokens ("C ..." lines); *dropped counts them. */
+static char *without_comments(const char *dump, size_t *dropped)
+{
+    size_t n = strlen(dump), o = 0;
+    char *out = malloc(n + 1);
+    cr_assert_not_null(out);
+    for (const char *p = dump; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+        if (p[0] == 'C' && p[1] == ' ')
+            (*dropped)++;
+        else
+            memcpy(out + o, p, len), o += len;
+        p += len;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* s read with drop_comments (whole, and a few bytes at a time) is s read without, less
+ * some of its comment tokens: the same games, other tokens (lines and columns), tags and
+ * diagnostics.  Returns how many comments were dropped.  (Games in parts: the dumps
+ * hold part 0 only, whose end moves with the tokens dropped; tests/cli's --part-tokens
+ * runs compare the replays.) */
+static size_t assert_drop_comments_same(const char *s, size_t len, const char *what)
+{
+    struct pgn_limits drop = {.drop_comments = true};
+    char *all = dump_mem(s, len, NULL), *some = dump_mem(s, len, &drop);
+    size_t a = 0, b = 0, c = 0;
+    char *want = without_comments(all, &a), *got = without_comments(some, &b);
+    assert_same_dump(got, want, what);
+    /* Which comments go depends on where the buffer ends: the rest does not. */
+    char *trickled = dump_trickle(s, len, 7, &drop), *rest = without_comments(trickled, &c);
+    assert_same_dump(rest, want, what);
+    free(all), free(some), free(want), free(got), free(trickled), free(rest);
+    return a - b;
+}
+
+Test(pgn_reader, drop_comments_leaves_the_rest_as_it_was)
+{
+    /* Comments after a move (dropped), elsewhere (kept), next to blank lines and tags,
+     * a comment line between tag pairs, an unterminated one, CRLF. */
+    static const char s[] =
+        "[Event \"a\"]\n{before}\n[Site \"b\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 {x}\n"
+        "2. Nf3 {y}\n{z}\n\n[Event \"c\"]\n\n1. d4 {a} {b} d5 (1... Nf6 {v}) 2. c4 {open\n"
+        "\n[Event \"d\"]\r\n\r\n1. c4 {c}\r\n1-0 {after}\n\n1. g3{g} *\n";
+    size_t dropped = assert_drop_comments_same(s, sizeof s - 1, "the sample");
+    /* Those after a move and its space, far enough from the end for the lexer's windows:
+     * the clock, {x}, {y} and {a}. */
+    cr_assert_eq(dropped, 4, "%zu comments dropped", dropped);
+    struct pgn_limits lim = {.drop_comments = true, .max_game_tokens = 1000};
+    char *want = dump_mem(s, sizeof s - 1, &(struct pgn_limits){.max_game_tokens = 1000});
+    char *got = dump_mem(s, sizeof s - 1, &lim);
+    cr_assert_str_eq(got, want, "under a max_game_tokens every comment is kept");
+    free(want), free(got);
+}
+
+static void drop_comments_file(const char *dir, const char *name, size_t *files)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "testdata/pgn/%s/%s", dir, name);
+    size_t n;
+    char *s = th_slurp(path, &n);
+    assert_drop_comments_same(s, n, path);
+    free(s);
+    (*files)++;
+}
+
+Test(pgn_reader, drop_comments_reads_the_real_files_alike, .timeout = 60)
+{
+    cr_assert_geq(for_each_real_file(drop_comments_file), 60);
+}

@@ -644,7 +644,85 @@ Test(san_resolve, quick_in_place_is_resolve_on_a_copy, .timeout = 120)
     }
     fclose(f);
     /* Most moves are the usual kind (the rest: castling, promotions, en passant, moves
-     * out of check, two pieces of a kind that reach the square). */
+     * out of double check, two pieces of a kind that reach the square). */
     cr_assert_gt(taken, 50000);
     cr_assert_gt(marks, 50000);
+}
+
+/* What san_quick_move() takes for text in pos is the one legal move (movegen_legal: the
+ * oracle that shares no code with the SAN paths) of the written piece to the written
+ * square from the written file, if any; then san_resolve() agrees (quick_against_resolve). */
+static void quick_against_legal(const struct position *pos, const char *text, size_t len,
+                                long *taken)
+{
+    struct san san;
+    struct move m;
+    if (san_decode(matcher, text, len, &san) != 0)
+        return;
+    struct position copy = *pos;
+    if (!san_quick_move(&copy, &san, &m))
+        return;
+    struct move moves[MAX_MOVES];
+    int n = movegen_legal(pos, moves), fits = 0, same = 0;
+    for (int i = 0; i < n; i++) {
+        if (moves[i].to != san.to || piece_type_of(pos->board[moves[i].from]) != san.piece ||
+            (san.from_file >= 0 && square_file(moves[i].from) != san.from_file))
+            continue;
+        fits++;
+        same += moves[i].from == m.from && moves[i].flags == m.flags && moves[i].promo == m.promo;
+    }
+    cr_assert(fits == 1 && same == 1, "%.*s: %d legal moves fit", (int)len, text, fits);
+    quick_against_resolve(pos, text, len, taken);
+}
+
+/* Every piece (not king) or pawn move text onto every square, legal or not, in pos:
+ * quick_against_legal. */
+static void every_target(const struct position *pos, long *taken)
+{
+    static const char pieces[] = "NBRQ"; /* king steps: the test above */
+    for (int to = 0; to < 64; to++) {
+        char sq[2] = {(char)('a' + to % 8), (char)('1' + to / 8)}, text[8];
+        for (const char *pc = pieces; *pc; pc++) {
+            int len = snprintf(text, sizeof text, "%c%c%c", *pc, sq[0], sq[1]);
+            quick_against_legal(pos, text, (size_t)len, taken);
+            len = snprintf(text, sizeof text, "%cx%c%c", *pc, sq[0], sq[1]);
+            quick_against_legal(pos, text, (size_t)len, taken);
+        }
+        quick_against_legal(pos, sq, 2, taken);
+        for (int df = -1; df <= 1; df += 2) {
+            if (to % 8 + df < 0 || to % 8 + df > 7)
+                continue;
+            int len = snprintf(text, sizeof text, "%cx%c%c", sq[0] + df, sq[0], sq[1]);
+            quick_against_legal(pos, text, (size_t)len, taken);
+        }
+    }
+}
+
+/*
+ * Out of check (one checker): the quick path's blocks and captures of the checker are
+ * san_resolve()'s, and every other move it leaves alone.  The positions in check are
+ * those after each legal move of the random perft positions that gives check.
+ */
+Test(san_resolve, quick_out_of_check_is_resolve, .timeout = 120)
+{
+    FILE *f = fopen("testdata/perft/random.perft", "r");
+    cr_assert_not_null(f);
+    char fen[256];
+    long taken = 0, checks = 0;
+    struct position pos;
+    while (th_next_epd(f, &pos, fen, sizeof fen)) {
+        struct move moves[MAX_MOVES];
+        int n = movegen_legal(&pos, moves);
+        for (int i = 0; i < n; i++) {
+            struct position after = pos;
+            position_do_move(&after, moves[i]);
+            if (!after.checkers)
+                continue;
+            checks++;
+            every_target(&after, &taken);
+        }
+    }
+    fclose(f);
+    cr_assert_gt(checks, 1000);
+    cr_assert_gt(taken, 1000);
 }

@@ -968,5 +968,8 @@ int options_parse(int argc, char **argv, struct config *cfg)
           (cfg->command == CMD_FEN && cfg->writer.fen_mode == FEN_MODE_COMMENTS) ||
           (cfg->command == CMD_UCI && cfg->writer.format == FORMAT_TSV) ||
           (cfg->writer.with & PER_MOVE_VALUES));
+    /* The token moves' walk is what reads comments: without it the reader need not keep
+     * them all (lichess's clock after every move). */
+    cfg->limits.drop_comments = cfg->game.skip_token_moves;
     return 0;
 }

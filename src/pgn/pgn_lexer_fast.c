@@ -252,7 +252,19 @@ struct fast_env {
     const char *d;
     size_t n, max_tok, short_at, win_end;
     struct comment_consts cc;
+    bool drop_comments; /* fast_plies's comments are not kept (drop_comments()) */
 };
+
+/*
+ * Whether fast_plies may leave its comments out (r->lim.drop_comments): only in a game's
+ * part 0, which is never read again.  Which comments the fast path reads depends on
+ * where the buffer ends, so a part read again (pgn_parts.c) could keep one that its first
+ * reading left out, and would no longer have the tokens it had.
+ */
+static inline bool drop_comments(const struct pgn_reader *r)
+{
+    return r->lim.drop_comments && r->parts.ncut == 0 && !r->parts.relex;
+}
 
 /* The token [s, e) of `kind`, its first byte (for the column) at `at`, in the next slot. */
 static inline __attribute__((always_inline)) void
@@ -280,6 +292,11 @@ fast_push(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
  * unchanged) when the number at st->i is no short one: fast_token decides it.  One
  * function with jumps between the token kinds rather than a function per kind: a token's
  * successor test then jumps straight to the next kind's code.
+ *
+ * With env->drop_comments the comment after a move is read but not kept: it lies on the
+ * move's line (one space or none between them, none of its bytes a line end), so the
+ * line-end count derived from the last token (fast_run) and the phase (fast_phase, which
+ * the move before it has settled) are what they would be with it.
  */
 static inline __attribute__((always_inline)) bool
 fast_plies(const struct fast_env *env, struct fast_state *st, size_t stop)
@@ -307,7 +324,8 @@ move:
         size_t close = i + 1 + comment_window(d + i + 1, env->cc);
         if (d[close] != '}')
             goto done;
-        fast_push(st, d, i, i + 1, close, PGN_TOK_COMMENT);
+        if (!env->drop_comments)
+            fast_push(st, d, i, i + 1, close, PGN_TOK_COMMENT);
         i = close + 1 + (d[close + 1] == ' ');
         if (i >= stop)
             goto done;
@@ -498,7 +516,8 @@ __attribute__((noinline)) size_t scan_fast(struct pgn_reader *r, size_t i)
     const struct fast_env env = {r->in.data, n, r->lim.max_token_bytes,
                                  /* A token ending at `short_at` or later may go on in
                                   * bytes not read yet. */
-                                 r->in.eof ? SIZE_MAX : n, window_end(r, n), comment_consts()};
+                                 r->in.eof ? SIZE_MAX : n, window_end(r, n), comment_consts(),
+                                 drop_comments(r)};
     /* Columns then fit 32 bits without col_of()'s clamp (ls1 only grows below). */
     if ((ptrdiff_t)n - (r->scan.ls - 1) > (ptrdiff_t)UINT32_MAX)
         return i;

@@ -408,6 +408,8 @@ static void init_limits(struct pgn_reader *r, const struct pgn_limits *limits)
         r->lim.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS;
     if (!r->lim.max_game_tokens)
         r->lim.max_game_tokens = DEFAULT_MAX_GAME_TOKENS;
+    if (r->lim.max_game_tokens != DEFAULT_MAX_GAME_TOKENS)
+        r->lim.drop_comments = false;
     if (!r->lim.part_tokens)
         r->lim.part_tokens = DEFAULT_PART_TOKENS;
 }

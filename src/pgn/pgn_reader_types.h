@@ -134,6 +134,12 @@ struct pgn_limits {
                                * none (SIZE_MAX): parts bound the memory they take */
     size_t part_tokens;       /* a game of more tokens comes in parts (struct pgn_part);
                                * default 64 Ki; SIZE_MAX: every game whole */
+    bool drop_comments;       /* for callers that read no comment: some comments on the
+                               * line of the move before them (lichess's clocks: those the
+                               * lexer's fast path reads) may be left out of the tokens.
+                               * Nothing else changes (the other tokens, their lines and
+                               * columns, tags, diagnostics, game ends); ignored under a
+                               * max_game_tokens, which counts comments. */
 };
 
 /** Part k (< g->part_count, or 0) of g's tokens: part 0 is g's own tokens, the others

@@ -744,8 +744,8 @@ static PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const st
 
 /*
  * The origin of a piece or pawn move in standard chess when it alone fits and nothing
- * can make it illegal short of a pin: its own side not in check (kings aside: a king
- * step is tested on its square), no en passant, no promotion, no castling named.
+ * can make it illegal short of a pin: its own side not in double check (kings aside: a
+ * king step is tested on its square), no en passant, no promotion, no castling named.
  * Returns the origin, or -1 when the general resolution must decide (no piece, several,
  * a pin, a special move): it then finds the same single candidate or says why not.
  */
@@ -768,7 +768,12 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
             return -1;
         return ksq;
     }
-    if (pos->checkers)
+    /* In check (from one piece): a move other than the king's is legal exactly when it
+     * would be out of check and lands on the checker or between it and the king.  An
+     * evasion is one ply in thirteen of lichess games; double check is the general path's. */
+    if (pos->checkers &&
+        (bb_many(pos->checkers) ||
+         !bb_has(pos->checkers | att_between(pos->king_square[us], bb_lsb(pos->checkers)), to)))
         return -1;
     bitboard froms;
     if (t != PAWN) {
