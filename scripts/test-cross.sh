@@ -125,8 +125,11 @@ if [ ! -e "$lib/libcriterion.so" ]; then
     done
     mkdir -p "$tmp/debs" && chmod 777 "$tmp/debs"  # apt's _apt user writes there
     echo "test-cross: unpacking into $root:$pkgs" >&2
+    # A second try after apt-get update: stale lists name versions the mirror dropped.
     # shellcheck disable=SC2086
-    if (cd "$tmp/debs" && apt-get download -q $pkgs) >"$out.debs.log" 2>&1; then
+    if (cd "$tmp/debs" && { apt-get download -q $pkgs ||
+                            { apt-get update -qq && apt-get download -q $pkgs; }; }) \
+           >"$out.debs.log" 2>&1; then
         for d in "$tmp"/debs/*.deb; do dpkg-deb -x "$d" "$root"; done
     else
         tail -n 20 "$out.debs.log"
