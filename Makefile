@@ -11,7 +11,8 @@
 #   make deb        the Debian packages (debian/) from a clean clone of HEAD, in build/deb/
 #   make test-deb   build them, dpkg -i, check the installed binary, man page, completion,
 #                   Python module and C library, dpkg -r (root; scripts/test-deb.sh)
-#   make test-cross gcc-aarch64-linux-gnu build run under qemu-user = native output (root)
+#   make test-cross gcc-aarch64-linux-gnu build under qemu-user: = native output, unit,
+#                   golden and --jobs tests (root)
 #   make test-scale Dask and GNU parallel over ssh on loopback: ranges and files merged = one run
 #   make check-man  lint man/pgnkit.1
 #   make fuzz       FUZZ_SECONDS=600: each libFuzzer target in turn (clang, build/fuzz/)
@@ -462,7 +463,8 @@ test-deb:
 	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-deb.sh
 
 # A cross build (aarch64, BUILD=generic, build/cross-aarch64/) run under qemu-user writes
-# what this machine's build writes (scripts/test-cross.sh; installs the toolchain).
+# what this machine's build writes and passes the unit tests, the golden cases and the
+# --jobs tests (scripts/test-cross.sh; installs the toolchain).
 test-cross:
 	@$(MAKE) --no-print-directory BUILD=release all
 	@PGNKIT=$(CURDIR)/build/release/pgnkit sh scripts/test-cross.sh
