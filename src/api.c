@@ -1568,6 +1568,15 @@ int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
     return 0;
 }
 
+pgnkit_str pgnkit_game_node_comment(pgnkit_game *g, size_t node)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count)
+        return (pgnkit_str){NULL, 0};
+    const struct game_tree_node *n = &g->tree.nodes[node];
+    return tree_text(&g->tree, n->comment_at, n->comment_len);
+}
+
 size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst)
 {
     build_tree(g);

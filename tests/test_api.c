@@ -385,6 +385,10 @@ Test(api, move_tree_comments_nags_and_variations)
     pgnkit_node n;
     cr_assert_eq(pgnkit_game_node(g, 8, &n), -1);
     cr_assert_eq(pgnkit_game_node(g, 0, &n), -1);
+    cr_assert_null(pgnkit_game_node_comment(g, 0).ptr);
+    cr_assert_null(pgnkit_game_node_comment(g, 8).ptr);
+    cr_assert_str_eq(str(pgnkit_game_node_comment(g, 4)), "b");
+    cr_assert_null(pgnkit_game_node_comment(g, 3).ptr, "Nf3! has none");
     cr_assert_eq(pgnkit_game_node(g, 1, &n), 0);
     cr_assert_str_eq(str(n.comment), "a [%clk 0:01:00]");
     cr_assert(n.has_clock && n.clock == 60.0 && !n.has_eval);
@@ -435,6 +439,8 @@ static void assert_same_tree(pgnkit_game *d, pgnkit_game *g)
                   a.variation == b.variation && a.next_variation == b.next_variation);
         cr_assert(a.comment.len == b.comment.len && (!a.comment.len ||
                   memcmp(a.comment.ptr, b.comment.ptr, a.comment.len) == 0), "node %zu", i);
+        pgnkit_str c = pgnkit_game_node_comment(d, i);
+        cr_assert(c.ptr == b.comment.ptr && c.len == b.comment.len, "node %zu", i);
         cr_assert(a.starting_comment.len == b.starting_comment.len, "node %zu", i);
         cr_assert(a.nag_count == b.nag_count && a.has_clock == b.has_clock &&
                   a.clock == b.clock && a.has_eval == b.has_eval &&
