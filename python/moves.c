@@ -5,15 +5,19 @@
  *
  * A Move is light: a reference to its game's handle (which owns the pgnkit_game once
  * Game.moves was asked, and frees it when the Game and the last of its Moves are gone,
- * so that moves outlive their game) and its node number; each attribute is made on its
- * first use and kept.  Game.moves for a game of N plies is N small objects and no
- * text: python-chess's loop that reads a comment or two per move pays for those alone
- * (the FEN, a move played on a cursor, only when asked).  A mainline move's UCI and FEN
+ * so that moves outlive their game), its node number and its comment (None or a str,
+ * made with it: a plain slot that Python's loops read without a call); each other
+ * attribute is made on its first use and kept.  Game.moves for a game of N plies is N
+ * small objects and their comments: python-chess's loop that reads a comment or two per
+ * move pays for those alone (the FEN, a move played on a cursor, only when asked).  A mainline move's UCI and FEN
  * come from the mainline (pgnkit_game_uci/fen), the rest from the tree, which a
  * detached game builds on the first question about it.  Moves still
  * compare by value (every attribute, variations included): == makes what it compares.
  */
 #include "moves.h"
+
+#include <stddef.h>
+#include <structmember.h>
 
 /* ---- the handle: who owns the game ---- */
 
@@ -43,10 +47,25 @@ typedef struct {
     PyObject_HEAD
     HandleObject *handle;
     size_t node;
+    /* Made with the Move: a plain slot, which CPython reads without a call (a loop over
+     * every move's comment is the common one). */
+    PyObject *comment;
     /* Made on first use (NULL before). */
-    PyObject *san, *uci, *fen, *comment, *starting_comment, *nags, *clock, *eval;
+    PyObject *san, *uci, *fen, *starting_comment, *nags, *clock, *eval;
     PyObject *promotion, *variations;
 } MoveObject;
+
+/* Freed Moves kept for the next game's (chained through handle), as CPython keeps its
+ * floats and tuples: a game's Moves are made together and freed together, and a Move
+ * from the list costs a few stores instead of the allocator's round trip.  The GIL
+ * guards it; a build without one makes and frees them as usual. */
+#ifdef Py_GIL_DISABLED
+enum { FREE_MOVES_MAX = 0 };
+#else
+enum { FREE_MOVES_MAX = 4096 };
+#endif
+static MoveObject *free_moves;
+static int free_move_count;
 
 static void move_dealloc(MoveObject *self)
 {
@@ -61,19 +80,37 @@ static void move_dealloc(MoveObject *self)
     Py_XDECREF(self->promotion);
     Py_XDECREF(self->variations);
     Py_DECREF(self->handle);
+    if (free_move_count < FREE_MOVES_MAX) {
+        self->handle = (HandleObject *)free_moves;
+        free_moves = self;
+        free_move_count++;
+        return;
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyTypeObject MoveType;
 
+static PyObject *text_or_none(pgnkit_str s);
+
 static PyObject *new_move(HandleObject *handle, size_t node)
 {
-    MoveObject *m = PyObject_New(MoveObject, &MoveType);
-    if (!m)
+    PyObject *comment = text_or_none(pgnkit_game_node_comment(handle->game, node));
+    if (!comment)
         return NULL;
+    MoveObject *m = free_moves;
+    if (m) {
+        free_moves = (MoveObject *)m->handle;
+        free_move_count--;
+        PyObject_Init((PyObject *)m, &MoveType);
+    } else if (!(m = PyObject_New(MoveObject, &MoveType))) {
+        Py_DECREF(comment);
+        return NULL;
+    }
     m->handle = (HandleObject *)Py_NewRef((PyObject *)handle);
     m->node = node;
-    m->san = m->uci = m->fen = m->comment = m->starting_comment = m->nags = NULL;
+    m->comment = comment;
+    m->san = m->uci = m->fen = m->starting_comment = m->nags = NULL;
     m->clock = m->eval = m->promotion = m->variations = NULL;
     return (PyObject *)m;
 }
@@ -169,12 +206,6 @@ static PyObject *make_fen(MoveObject *m)
 }
 
 /* The attributes made from the node's info. */
-static PyObject *make_comment(MoveObject *m)
-{
-    pgnkit_node n = node_info(m);
-    return text_or_none(n.comment);
-}
-
 static PyObject *make_starting_comment(MoveObject *m)
 {
     pgnkit_node n = node_info(m);
@@ -228,7 +259,6 @@ static PyObject *cached(MoveObject *m, PyObject **slot, PyObject *(*make)(MoveOb
 MOVE_GETTER(san)
 MOVE_GETTER(uci)
 MOVE_GETTER(fen)
-MOVE_GETTER(comment)
 MOVE_GETTER(starting_comment)
 MOVE_GETTER(nags)
 MOVE_GETTER(clock)
@@ -269,7 +299,7 @@ static PyObject *move_get_is_capture(MoveObject *self, void *c)
 static PyObject *move_fields(MoveObject *m)
 {
     PyObject *san = move_get_san(m, NULL), *uci = move_get_uci(m, NULL);
-    PyObject *fen = move_get_fen(m, NULL), *comment = move_get_comment(m, NULL);
+    PyObject *fen = move_get_fen(m, NULL), *comment = Py_NewRef(m->comment);
     PyObject *starting = move_get_starting_comment(m, NULL), *nags = move_get_nags(m, NULL);
     PyObject *clock = move_get_clock(m, NULL), *eval = move_get_eval(m, NULL);
     PyObject *promotion = move_get_promotion(m, NULL);
@@ -317,6 +347,12 @@ static PyObject *move_repr(MoveObject *self)
     return repr;
 }
 
+static PyMemberDef move_members[] = {
+    {"comment", T_OBJECT_EX, offsetof(MoveObject, comment), READONLY,
+     "the comments after it, joined by a space ([%clk]/[%eval] kept), or None"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 #define GETTER(name, doc) {#name, (getter)move_get_##name, NULL, doc, NULL}
 static PyGetSetDef move_getset[] = {
     GETTER(san, "canonical SAN ('Nf3', 'exd8=Q#')"),
@@ -324,7 +360,6 @@ static PyGetSetDef move_getset[] = {
     GETTER(ply, "plies from the game's start to after this move (the mainline's first move "
                 "is 1)"),
     GETTER(fen, "the FEN of the position after it"),
-    GETTER(comment, "the comments after it, joined by a space ([%clk]/[%eval] kept), or None"),
     GETTER(starting_comment,
            "a variation's first move: the comments between '(' and it, or None"),
     GETTER(nags, "NAGs as ints in file order ($1 and e4! are 1, ?! is 6)"),
@@ -349,6 +384,7 @@ static PyTypeObject MoveType = {
     .tp_repr = (reprfunc)move_repr,
     .tp_hash = PyObject_HashNotImplemented,
     .tp_richcompare = move_richcompare,
+    .tp_members = move_members,
     .tp_getset = move_getset,
 };
 

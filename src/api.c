@@ -50,7 +50,23 @@ struct replay_share {
     unsigned long refs;
     pthread_mutex_t lock;
     struct game_replayer *replayer; /* NULL before the first replay */
+    /* Whether the caller asks for the trees of the games it detaches: set when a
+     * detached game's tree had to be built by a replay, cleared when a tree built at
+     * detach went unasked.  While set, pgnkit_game_detach builds the tree from the
+     * reader's tokens (a walk, not a second parse and replay).  Atomic: a hint. */
+    bool wants_tree;
 };
+
+static bool share_wants_tree(const struct replay_share *s)
+{
+    return s && __atomic_load_n(&s->wants_tree, __ATOMIC_RELAXED);
+}
+
+static void share_want_tree(struct replay_share *s, bool want)
+{
+    if (s && share_wants_tree(s) != want)
+        __atomic_store_n(&s->wants_tree, want, __ATOMIC_RELAXED);
+}
 
 static struct replay_share *share_new(void)
 {
@@ -97,6 +113,8 @@ struct pgnkit_game {
     /* The move tree (pgnkit_game_node), built on first use; a detached game has it. */
     struct game_tree tree;
     bool tree_built;
+    bool tree_eager;  /* a detached game's tree built at detach (replay_share.wants_tree) */
+    bool tree_asked;  /* something asked for the tree (build_tree was called) */
     /* A detached game's input bytes as read (NULL when skipped unread): what
      * pgnkit_game_pgn reads and replays again, since the writer needs the tokens. */
     char *source;
@@ -658,6 +676,10 @@ static void detach_notes(pgnkit_game *g, const pgnkit_game *game)
     if (game->tree_built) {
         game_tree_copy(&g->tree, &game->tree);
         g->tree_built = true;
+    } else if (share_wants_tree(g->share) && g->source) {
+        /* From the reader's tokens, as the reader's own game builds it (build_tree). */
+        game_tree_build(&g->tree, game->rec);
+        g->tree_built = g->tree_eager = true;
     }
     if (game->notes_filled) {
         g->notes_cap = game->rec->mainline_count + 1;
@@ -732,6 +754,8 @@ void pgnkit_game_free(pgnkit_game *g)
 {
     if (!g || !g->owned)
         return;
+    if (g->tree_eager && !g->tree_asked) /* built for nothing: stop building them */
+        share_want_tree(g->share, false);
     free(g->own_text);
     free(g->source);
     free((void *)g->own_game.tags);
@@ -1457,11 +1481,13 @@ static void build_mainline_tree(struct game_tree *t, const struct game_record *r
  * tokens). */
 static void build_tree(pgnkit_game *g)
 {
+    g->tree_asked = true;
     if (g->tree_built)
         return;
     if (!g->owned) {
         game_tree_build(&g->tree, g->rec);
     } else {
+        share_want_tree(g->share, true); /* the next games' are built at detach */
         replay_detached(g, build_replayed_tree, &g->tree);
         if (!tree_has_mainline(&g->tree, g->rec))
             build_mainline_tree(&g->tree, g->rec);
@@ -1540,6 +1566,15 @@ int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
                  .mate_in = n->notes.mate_in},
     };
     return 0;
+}
+
+pgnkit_str pgnkit_game_node_comment(pgnkit_game *g, size_t node)
+{
+    build_tree(g);
+    if (node == 0 || node > g->tree.count)
+        return (pgnkit_str){NULL, 0};
+    const struct game_tree_node *n = &g->tree.nodes[node];
+    return tree_text(&g->tree, n->comment_at, n->comment_len);
 }
 
 size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst)

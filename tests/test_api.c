@@ -385,6 +385,10 @@ Test(api, move_tree_comments_nags_and_variations)
     pgnkit_node n;
     cr_assert_eq(pgnkit_game_node(g, 8, &n), -1);
     cr_assert_eq(pgnkit_game_node(g, 0, &n), -1);
+    cr_assert_null(pgnkit_game_node_comment(g, 0).ptr);
+    cr_assert_null(pgnkit_game_node_comment(g, 8).ptr);
+    cr_assert_str_eq(str(pgnkit_game_node_comment(g, 4)), "b");
+    cr_assert_null(pgnkit_game_node_comment(g, 3).ptr, "Nf3! has none");
     cr_assert_eq(pgnkit_game_node(g, 1, &n), 0);
     cr_assert_str_eq(str(n.comment), "a [%clk 0:01:00]");
     cr_assert(n.has_clock && n.clock == 60.0 && !n.has_eval);
@@ -421,6 +425,37 @@ Test(api, move_tree_comments_nags_and_variations)
     pgnkit_game_free(kept);
 }
 
+/* d's tree is g's: the same nodes, links, comments, NAGs, clocks, evals and positions. */
+static void assert_same_tree(pgnkit_game *d, pgnkit_game *g)
+{
+    cr_assert_eq(pgnkit_game_node_count(d), pgnkit_game_node_count(g));
+    cr_assert_str_eq(str(pgnkit_game_comment(d)), str(pgnkit_game_comment(g)));
+    for (size_t i = 1; i <= pgnkit_game_node_count(g); i++) {
+        pgnkit_node a, b;
+        char sa[PGNKIT_FEN_MAX], sb[PGNKIT_FEN_MAX];
+        cr_assert_eq(pgnkit_game_node(g, i, &a), 0);
+        cr_assert_eq(pgnkit_game_node(d, i, &b), 0);
+        cr_assert(a.ply == b.ply && a.parent == b.parent && a.next == b.next &&
+                  a.variation == b.variation && a.next_variation == b.next_variation);
+        cr_assert(a.comment.len == b.comment.len && (!a.comment.len ||
+                  memcmp(a.comment.ptr, b.comment.ptr, a.comment.len) == 0), "node %zu", i);
+        pgnkit_str c = pgnkit_game_node_comment(d, i);
+        cr_assert(c.ptr == b.comment.ptr && c.len == b.comment.len, "node %zu", i);
+        cr_assert(a.starting_comment.len == b.starting_comment.len, "node %zu", i);
+        cr_assert(a.nag_count == b.nag_count && a.has_clock == b.has_clock &&
+                  a.clock == b.clock && a.has_eval == b.has_eval &&
+                  a.eval.pawns == b.eval.pawns && a.is_check == b.is_check);
+        for (size_t k = 0; k < a.nag_count; k++)
+            cr_assert_eq(a.nags[k], b.nags[k]);
+        pgnkit_game_node_fen(g, i, sa);
+        pgnkit_game_node_fen(d, i, sb);
+        cr_assert_str_eq(sa, sb);
+        pgnkit_game_node_san(g, i, sa);
+        pgnkit_game_node_san(d, i, sb);
+        cr_assert_str_eq(sa, sb);
+    }
+}
+
 /* A game detached before any question about its tree builds it from its own bytes once
  * its reader is gone: the same nodes, comments, NAGs, clocks and evals as the reader's
  * game gives (the test above checks those by hand), here in Latin-1, which both must
@@ -442,31 +477,44 @@ Test(api, a_tree_asked_only_after_detach_is_the_readers_tree)
     pgnkit_game_free(kept2);
     cr_assert_str_eq(str(pgnkit_game_comment(kept)), "Caf\xc3\xa9");
     cr_assert(pgnkit_game_clock(kept, 1, &c2) && c2 == 60.0);
-    for (pgnkit_game *d = kept; d; d = d == kept ? copy : NULL) {
-        cr_assert_eq(pgnkit_game_node_count(d), pgnkit_game_node_count(g));
-        for (size_t i = 1; i <= pgnkit_game_node_count(g); i++) {
-            pgnkit_node a, b;
-            char sa[PGNKIT_FEN_MAX], sb[PGNKIT_FEN_MAX];
-            cr_assert_eq(pgnkit_game_node(g, i, &a), 0);
-            cr_assert_eq(pgnkit_game_node(d, i, &b), 0);
-            cr_assert(a.ply == b.ply && a.parent == b.parent && a.next == b.next &&
-                      a.variation == b.variation && a.next_variation == b.next_variation);
-            cr_assert(a.comment.len == b.comment.len && (!a.comment.len ||
-                      memcmp(a.comment.ptr, b.comment.ptr, a.comment.len) == 0), "node %zu", i);
-            cr_assert(a.nag_count == b.nag_count && a.has_clock == b.has_clock &&
-                      a.clock == b.clock && a.has_eval == b.has_eval &&
-                      a.eval.pawns == b.eval.pawns);
-            pgnkit_game_node_fen(g, i, sa);
-            pgnkit_game_node_fen(d, i, sb);
-            cr_assert_str_eq(sa, sb);
-        }
-    }
+    assert_same_tree(kept, g);
+    assert_same_tree(copy, g);
     pgnkit_node n;
     cr_assert_eq(pgnkit_game_node(kept, 4, &n), 0);
     cr_assert(n.has_eval && n.eval.pawns == -0.5 && n.nag_count == 1 && n.nags[0] == 6);
     pgnkit_game_free(kept);
     pgnkit_game_free(copy);
     pgnkit_close(r);
+}
+
+/* Once a detached game's tree was asked for, the next games detached from the same reader
+ * have theirs built at detach from the reader's tokens, until one of those goes unasked:
+ * whichever way it is built, a game's tree is the one its reader's game gives (a second
+ * reader over the same text, each game's tree asked there). */
+Test(api, trees_built_at_detach_are_the_readers_trees)
+{
+    static const char game[] = "[Event \"x\"]\n\n{ Caf\xe9 } 1. e4 { a [%clk 0:01:00] } e5 $1 "
+                               "(1... c5?! {b [%eval -0.5]} (1... e6 2. d4) 2. Nf3) {c} "
+                               "2. Nf3+! $14 { d } (2. d4 { e }) *\n\n";
+    char text[8 * sizeof game];
+    text[0] = '\0';
+    for (int i = 0; i < 7; i++)
+        strcat(text, game);
+    pgnkit_reader *r = open_text(text), *ref = open_text(text);
+    /* Asked or not, in turn: asked (a replay), asked (built at detach), unasked (built
+     * for nothing), asked (a replay again), asked, unasked, asked. */
+    static const bool ask[] = {true, true, false, true, true, false, true};
+    pgnkit_game *g, *want;
+    for (size_t i = 0; i < sizeof ask / sizeof *ask; i++) {
+        cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+        cr_assert_eq(pgnkit_next(ref, &want, NULL), 1);
+        pgnkit_game *d = pgnkit_game_detach(g);
+        if (ask[i])
+            assert_same_tree(d, want);
+        pgnkit_game_free(d);
+    }
+    pgnkit_close(r);
+    pgnkit_close(ref);
 }
 
 /* ---- the board ---- */

@@ -353,6 +353,9 @@ typedef struct pgnkit_node {
 /** Node number node (1 .. pgnkit_game_node_count()) into *out: 0, or -1 when out of
  * range.  The strings and NAGs are the game's (valid as long as the game). */
 PGNKIT_API int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out);
+/** The node's comment alone, as pgnkit_game_node gives it (ptr NULL: none or out of
+ * range): a loop over every move's comment without filling a pgnkit_node each. */
+PGNKIT_API pgnkit_str pgnkit_game_node_comment(pgnkit_game *g, size_t node);
 /** The node's move as UCI (PGNKIT_UCI_MAX bytes, NUL-terminated); 0 when out of range. */
 PGNKIT_API size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst);
 /** The node's move as canonical SAN (PGNKIT_SAN_MAX bytes). */

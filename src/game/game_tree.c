@@ -39,6 +39,12 @@ static size_t append_normalized(struct game_tree *t, const char *s, size_t len)
     size_t i = 0;
     while (i < len && is_blank(s[i]))
         i++;
+    if (!memchr(s + i, '\n', len - i) && !memchr(s + i, '\r', len - i)) {
+        /* One line (a [%clk] comment): nothing to normalize but its end. */
+        memcpy(out, s + i, len - i);
+        n = len - i;
+        i = len;
+    }
     for (; i < len; i++) {
         char c = s[i];
         if (c == '\r') {

@@ -13,8 +13,11 @@ static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c ==
 struct slice comment_command(const char *s, size_t len, const char *name)
 {
     size_t n = strlen(name);
-    for (size_t i = 0; i + n + 2 < len; i++) {
-        if (s[i] != '[' || s[i + 1] != '%' || memcmp(s + i + 2, name, n) != 0)
+    /* From '[' to '[' (memchr): a lichess comment is one command and a few bytes. */
+    const char *stop = len >= n + 3 ? s + len - n - 2 : s; /* '[' at i: i + n + 2 < len */
+    for (const char *at = s; at < stop && (at = memchr(at, '[', (size_t)(stop - at))); at++) {
+        size_t i = (size_t)(at - s);
+        if (s[i + 1] != '%' || memcmp(s + i + 2, name, n) != 0)
             continue;
         size_t v = i + 2 + n;
         if (v < len && !is_space(s[v]))

@@ -117,6 +117,8 @@ static void fa_node(struct buf *out, pgnkit_game *g, size_t i, const pgnkit_node
         buf_printf(out, "clk %.17g;", n->clock);
     fa_eval(out, n->has_eval, &n->eval);
     FUZZ_ASSERT(n->comment.ptr == NULL || n->comment.ptr[n->comment.len] == '\0');
+    pgnkit_str c = pgnkit_game_node_comment(g, i);
+    FUZZ_ASSERT(c.ptr == n->comment.ptr && c.len == n->comment.len);
     buf_append(out, text, pgnkit_game_node_uci(g, i, text));
     buf_append(out, text, pgnkit_game_node_san(g, i, text));
     buf_append(out, text, pgnkit_game_node_fen(g, i, text));
