@@ -157,7 +157,7 @@ same_jobs() {
     for j in 1 2; do
         rm -rf "$T/j$j" && mkdir "$T/j$j"
         (cd "$T/j$j" && "$P" "$@" -j$j "$T/mix.pgn" >out 2>err.raw; echo $? >rc
-         sed -E 's/ in [0-9.]+ s \([0-9.]+ MB\/s\)$//' err.raw >err && rm err.raw)
+         sed -E 's/ in [0-9.]+ s wall, [0-9.]+ s CPU \([0-9.]+ MB\/s\)$//' err.raw >err && rm err.raw)
     done
     if diff -r "$T/j1" "$T/j2" >/dev/null; then ok "$name: -j2 = -j1 (output, files, stderr)"
     else not_ok "$name: -j2 differs from -j1"; fi
