@@ -54,9 +54,9 @@ endif
 # Release: the SAN hot path spans modules (reader, SAN, movegen), so LTO matters (~2x).
 # ARCH: the CPUs the binary runs on.  On x86-64 the default is x86-64-v2 (SSE4.2, SSSE3,
 # POPCNT: Nehalem and every x86-64 CPU since 2009), and the byte scanners' AVX2 paths are
-# chosen at run time (src/base/cpu.h: DISPATCH_SRCS below are compiled twice).
-# ARCH=-march=native builds for this machine only (PEXT for the bitboards, AVX2 and
-# AVX-512 everywhere the compiler finds use), ARCH= for the compiler's default.
+# chosen at run time (src/base/cpu.h: DISPATCH_SRCS below are compiled twice), as are the
+# PEXT slider lookups (inline asm).  ARCH=-march=native builds for this machine only (BMI2,
+# AVX2 and AVX-512 everywhere the compiler finds use), ARCH= for the compiler's default.
 # Override LTO= to disable LTO.
 TARGET_X86_64 := $(filter x86_64-%,$(shell $(CC) -dumpmachine 2>/dev/null))
 ifneq ($(TARGET_X86_64),)

@@ -90,6 +90,81 @@ Test(attacks, magic_lookups_agree_with_a_slow_ray_walk)
     }
 }
 
+/* The squares whose occupancy matters to a slider on `from`: each ray but its last
+ * square (a piece there blocks nothing further). */
+static bitboard relevant(int from, bool diagonal)
+{
+    bitboard out = 0, all = slow_slider(from, 0, diagonal);
+    for (int s = 0; s < 64; s++) {
+        int df = square_file(s) - square_file(from), dr = square_rank(s) - square_rank(from);
+        int f = square_file(s) + (df > 0) - (df < 0), r = square_rank(s) + (dr > 0) - (dr < 0);
+        if (bb_has(all, s) && f >= 0 && f < 8 && r >= 0 && r < 8 && bb_has(all, square_make(f, r)))
+            out |= bb_square(s);
+    }
+    return out;
+}
+
+static bitboard slider_at(enum attacks_form f, bool diagonal, int from, bitboard occ)
+{
+    return diagonal ? attacks_bishop_at(f, from, occ) : attacks_rook_at(f, from, occ);
+}
+
+/* One occupancy: each form this build filled gives what the ray walk gives (so the two
+ * agree with each other), and the lookup the hot paths use gives the same. */
+static void check_forms(bool diagonal, int from, bitboard occ, const bool built[2])
+{
+    bitboard want = slow_slider(from, occ, diagonal);
+    for (int f = ATTACKS_FORM_MAGIC; f <= ATTACKS_FORM_PEXT; f++)
+        if (built[f])
+            cr_assert_eq(slider_at((enum attacks_form)f, diagonal, from, occ), want,
+                         "%s %s on %d, occupancy %#llx", f ? "PEXT" : "magic",
+                         diagonal ? "bishop" : "rook", from, (unsigned long long)occ);
+    cr_assert_eq(diagonal ? attacks_bishop(from, occ) : attacks_rook(from, occ), want);
+}
+
+/* The default build fills both forms where the CPU runs PEXT fast (base/cpu.h) and uses
+ * PEXT; elsewhere the magic form alone; a BMI2 build (-march=native) the PEXT form alone.
+ * Every subset of every square's relevant squares (the whole index space of both forms),
+ * with random pieces beyond them, then random boards of three densities. */
+Test(attacks, slider_forms_agree_on_every_square_and_occupancy)
+{
+    bool built[2] = {attacks_form_built(ATTACKS_FORM_MAGIC),
+                     attacks_form_built(ATTACKS_FORM_PEXT)};
+    cr_assert(built[0] || built[1]);
+    /* Said at the default verbosity when a form is left out (a warning, not a failure). */
+    if (built[0] && built[1])
+        cr_log_info("slider forms checked: magic and PEXT (this CPU runs PEXT fast)");
+    else
+        cr_log_warn("slider forms checked: %s only (%s)", built[0] ? "magic" : "PEXT",
+                    built[0] ? "this CPU has no fast PEXT, or the build no PEXT"
+                             : "a BMI2 build has no magic tables");
+    cr_assert_eq(relevant(sq("a1"), false), squares("a2 a3 a4 a5 a6 a7 b1 c1 d1 e1 f1 g1"));
+    cr_assert_eq(relevant(sq("d4"), true), squares("b2 c3 e5 f6 g7 c5 b6 e3 f2"));
+    uint64_t s = UINT64_C(0x2545F4914F6CDD1D);
+    for (int diagonal = 0; diagonal < 2; diagonal++) {
+        for (int from = 0; from < 64; from++) {
+            bitboard mask = relevant(from, diagonal), b = 0;
+            do {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                check_forms(diagonal, from, b | (s & ~mask & ~bb_square(from)), built);
+                b = (b - mask) & mask;
+            } while (b);
+        }
+    }
+    for (int i = 0; i < 30000; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        bitboard occ = i % 3 == 0 ? s : i % 3 == 1 ? s & (s >> 5) : s & (s >> 5) & (s >> 11);
+        for (int from = 0; from < 64; from++) {
+            check_forms(false, from, occ, built);
+            check_forms(true, from, occ, built);
+        }
+    }
+}
+
 Test(attacks, between_holds_the_squares_strictly_inside_a_line)
 {
     cr_assert_eq(attacks_between(sq("a1"), sq("h8")), squares("b2 c3 d4 e5 f6 g7"));

@@ -2,7 +2,8 @@
  * attacks.c - attack tables: pawn, knight, king lookups, fancy magic bitboards for
  * sliders, and the between/line tables.  Built once by attacks_init() through
  * pthread_once from stored magic numbers (a fixed-seed search stands behind them) and
- * read-only afterwards.  Knows nothing about positions.
+ * read-only afterwards; the PEXT slider tables too, where the CPU runs PEXT fast
+ * (attacks_internal.h says which build fills which).  Knows nothing about positions.
  */
 #include "board/attacks.h"
 
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "board/attacks_internal.h"
 #include "board/bitboard.h"
 
@@ -22,8 +24,9 @@ bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
 bitboard attacks_reach_table[PIECE_TYPE_COUNT][SQUARE_COUNT];
 struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
 struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
-/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  A build
- * uses one kind (attacks_internal.h): the other stays untouched zero pages. */
+/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  The magic
+ * tables are filled except where PEXT is compiled in, the packed ones where the CPU runs
+ * PEXT fast; what is not filled stays untouched zero pages (no memory, no start-up). */
 static bitboard rook_storage[0x19000];
 static bitboard bishop_storage[0x1480];
 static uint16_t rook_packed[0x19000];
@@ -207,17 +210,18 @@ static bool magic_fits(const struct attacks_magic *m, bitboard *slots, const bit
 static void pext_fill(const struct attacks_magic *m, uint16_t *slots, const bitboard *occupancy,
                       const bitboard *reference, int size)
 {
-#if PGNKIT_ATTACKS_PEXT
+#if PGNKIT_ATTACKS_PEXT_ALWAYS || PGNKIT_ATTACKS_PEXT_DISPATCH
     for (int i = 0; i < size; i++)
-        slots[_pext_u64(occupancy[i], m->mask)] = (uint16_t)_pext_u64(reference[i], m->reach);
+        slots[att_pext(occupancy[i], m->mask)] = (uint16_t)att_pext(reference[i], m->reach);
 #else
     (void)m, (void)slots, (void)occupancy, (void)reference, (void)size;
 #endif
 }
 
-/* Fill every square's table, with the stored magic or else one found by trial. */
+/* Fill every square's tables: the PEXT one if `pext`, the magic one (with the stored
+ * magic or else one found by trial) unless PEXT is all this build uses. */
 static void init_magics(struct attacks_magic *table, bitboard *storage, uint16_t *packed,
-                        const int dirs[4][2], const uint64_t *known)
+                        const int dirs[4][2], const uint64_t *known, bool pext)
 {
     static const uint64_t seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
     /* Scratch, static to keep 80 KiB off the stack; only touched under pthread_once. */
@@ -236,9 +240,9 @@ static void init_magics(struct attacks_magic *table, bitboard *storage, uint16_t
         bitboard *slots = next;
         m->mask = slide(dirs, sq, 0) & ~edges;
         m->shift = (unsigned)(64 - bb_count(m->mask));
-        m->attacks = slots;
+        m->attacks = PGNKIT_ATTACKS_PEXT_ALWAYS ? NULL : slots;
         m->reach = slide(dirs, sq, 0);
-        m->packed = packed + (next - storage);
+        m->packed = pext ? packed + (next - storage) : NULL;
 
         /* Carry-Rippler: enumerate every subset of the mask. */
         int size = 0;
@@ -252,10 +256,10 @@ static void init_magics(struct attacks_magic *table, bitboard *storage, uint16_t
         next += size;
 
         m->magic = known[sq];
-        if (PGNKIT_ATTACKS_PEXT) {
+        if (pext)
             pext_fill(m, packed + (slots - storage), occupancy, reference, size);
+        if (PGNKIT_ATTACKS_PEXT_ALWAYS)
             continue;
-        }
         if (magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt))
             continue;
         uint64_t seed = seeds[square_rank(sq)];
@@ -282,9 +286,13 @@ static void init_tables(void)
         attacks_pawn_table[WHITE][sq] = step_set(sq, wpawn_d, 2);
         attacks_pawn_table[BLACK][sq] = step_set(sq, bpawn_d, 2);
     }
-    init_magics(attacks_rook_magics, rook_storage, rook_packed, rook_dirs, rook_magic_numbers);
+    /* The one run-time choice here (base/cpu.h): made once, and the tables it picks
+     * are all that records it. */
+    bool pext = PGNKIT_ATTACKS_PEXT_ALWAYS || (PGNKIT_ATTACKS_PEXT_DISPATCH && cpu_fast_pext());
+    init_magics(attacks_rook_magics, rook_storage, rook_packed, rook_dirs, rook_magic_numbers,
+                pext);
     init_magics(attacks_bishop_magics, bishop_storage, bishop_packed, bishop_dirs,
-                bishop_magic_numbers);
+                bishop_magic_numbers, pext);
 
     for (int sq = 0; sq < SQUARE_COUNT; sq++) {
         attacks_reach_table[KNIGHT][sq] = attacks_knight_table[sq];
@@ -330,4 +338,30 @@ bitboard attacks_piece(enum piece_type t, int sq, bitboard occupied)
 }
 
 bitboard attacks_between(int a, int b) { return att_between(a, b); }
+
+bool attacks_form_built(enum attacks_form f)
+{
+    if (f == ATTACKS_FORM_PEXT)
+        return attacks_rook_magics[0].packed != NULL;
+    return attacks_rook_magics[0].attacks != NULL;
+}
+
+static bitboard slider_at(enum attacks_form f, const struct attacks_magic *m, bitboard occ)
+{
+#if PGNKIT_ATTACKS_PEXT_ALWAYS || PGNKIT_ATTACKS_PEXT_DISPATCH
+    if (f == ATTACKS_FORM_PEXT)
+        return att_magic_pext(m, occ);
+#endif
+    (void)f;
+    return att_magic_mul(m, occ);
+}
+
+bitboard attacks_rook_at(enum attacks_form f, int sq, bitboard occupied)
+{
+    return slider_at(f, &attacks_rook_magics[sq], occupied);
+}
+bitboard attacks_bishop_at(enum attacks_form f, int sq, bitboard occupied)
+{
+    return slider_at(f, &attacks_bishop_magics[sq], occupied);
+}
 bitboard attacks_line(int a, int b) { return att_line(a, b); }

@@ -8,6 +8,8 @@
 #ifndef PGNKIT_ATTACKS_H
 #define PGNKIT_ATTACKS_H
 
+#include <stdbool.h>
+
 #include "board/types.h"
 
 void attacks_init(void);
@@ -24,5 +26,16 @@ bitboard attacks_piece(enum piece_type t, int sq, bitboard occupied);
 bitboard attacks_between(int a, int b);
 /** The whole line through a and b (edge to edge); 0 if not aligned. */
 bitboard attacks_line(int a, int b);
+
+/** The two forms of the slider lookups (attacks_internal.h): the magic multiply, and
+ * PEXT (BMI2) with packed tables.  The lookups above use one, chosen at attacks_init()
+ * from the build and the CPU; these name either, so tests can hold them equal. */
+enum attacks_form { ATTACKS_FORM_MAGIC, ATTACKS_FORM_PEXT };
+/** Whether attacks_init() built form f's tables here (PEXT: only where the CPU runs it
+ * fast; magic: except in builds with BMI2 in their baseline, which use PEXT alone). */
+bool attacks_form_built(enum attacks_form f);
+/** attacks_rook() and attacks_bishop() by form f, which must be built. */
+bitboard attacks_rook_at(enum attacks_form f, int sq, bitboard occupied);
+bitboard attacks_bishop_at(enum attacks_form f, int sq, bitboard occupied);
 
 #endif
