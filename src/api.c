@@ -671,15 +671,18 @@ static struct slice copy_slice(char **p, struct slice s)
  * built already; the rest is built on first use from its input bytes (build_tree), which
  * most games read in a loop never need (a lichess game's tree, with a [%clk] comment
  * after every move, cost a third of reading it). */
-static void detach_notes(pgnkit_game *g, const pgnkit_game *game)
+static void detach_notes(pgnkit_game *g, pgnkit_game *game)
 {
+    if (!game->tree_built && share_wants_tree(g->share) && g->source) {
+        /* From the reader's tokens, as the reader's own game builds it (build_tree), in
+         * its storage, warm from game to game, then copied to fit: a tree built in new
+         * storage grew its text by reallocs, a handful a game. */
+        game_tree_build(&game->tree, game->rec);
+        game->tree_built = g->tree_eager = true;
+    }
     if (game->tree_built) {
         game_tree_copy(&g->tree, &game->tree);
         g->tree_built = true;
-    } else if (share_wants_tree(g->share) && g->source) {
-        /* From the reader's tokens, as the reader's own game builds it (build_tree). */
-        game_tree_build(&g->tree, game->rec);
-        g->tree_built = g->tree_eager = true;
     }
     if (game->notes_filled) {
         g->notes_cap = game->rec->mainline_count + 1;

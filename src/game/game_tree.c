@@ -229,7 +229,9 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec)
 {
     size_t mainline = rec->mainline_count;
     xgrow((void **)&t->nodes, &t->cap, mainline + 1, sizeof *t->nodes);
-    memset(t->nodes, 0, (mainline + 1) * sizeof *t->nodes);
+    /* The walk writes each mainline node whole as it plays it (new_node): only node 0,
+     * and any it did not reach, are zeroed here. */
+    t->nodes[0] = (struct game_tree_node){0};
     t->count = mainline;
     t->text_len = 0;
     t->nag_len = 0;
@@ -242,6 +244,8 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec)
          more = game_part_next(rec, &part))
         for (size_t i = 0; i < part.count; i++)
             take_token(&b, &part.tokens[i], &part.moves[i]);
+    for (size_t id = b.mainline_seen + 1; id <= mainline; id++)
+        t->nodes[id] = (struct game_tree_node){0};
     free(b.lines);
 }
 
@@ -261,11 +265,13 @@ void game_tree_copy(struct game_tree *dst, const struct game_tree *src)
 {
     *dst = *src;
     dst->cap = src->count + 1;
-    dst->nodes = xcalloc(dst->cap, sizeof *dst->nodes);
+    dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
     /* A tree of a game with no comments or NAGs has no text or NAG array: memcpy must
      * not be given their NULL, even for no bytes (C11 7.24.1). */
     if (src->nodes)
         memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
+    else
+        memset(dst->nodes, 0, dst->cap * sizeof *dst->nodes);
     dst->text_cap = src->text_len + 1;
     dst->text = xmalloc(dst->text_cap);
     if (src->text_len)
