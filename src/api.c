@@ -673,7 +673,7 @@ static struct slice copy_slice(char **p, struct slice s)
  * after every move, cost a third of reading it). */
 static void detach_notes(pgnkit_game *g, pgnkit_game *game)
 {
-    if (!game->tree_built && share_wants_tree(g->share) && g->source) {
+    if (!game->tree_built && !game->owned && share_wants_tree(g->share) && g->source) {
         /* From the reader's tokens, as the reader's own game builds it (build_tree), in
          * its storage, warm from game to game, then copied to fit: a tree built in new
          * storage grew its text by reallocs, a handful a game. */
