@@ -17,6 +17,8 @@
 #include "moves.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <structmember.h>
 
 /* ---- the handle: who owns the game ---- */
@@ -93,9 +95,56 @@ static PyTypeObject MoveType;
 
 static PyObject *text_or_none(pgnkit_str s);
 
+/* Short comments' strs, kept for the next move with the same text: a lichess game has a
+ * [%clk] comment after every move, and its clocks repeat from move to move and game to
+ * game (lichess sample: 81% of them found in 1024 slots), so most cost a hash and a
+ * compare instead of a str made and freed.  A str is immutable: sharing it changes
+ * nothing but identity.  Direct-mapped by a hash of the bytes; the GIL guards it, as the
+ * free Moves. */
+#ifdef Py_GIL_DISABLED
+enum { COMMENT_CACHE_BITS = 0, COMMENT_CACHE_MAX_LEN = 0 };
+#else
+enum { COMMENT_CACHE_BITS = 10, COMMENT_CACHE_MAX_LEN = 32 };
+#endif
+static PyObject *comment_cache[1 << COMMENT_CACHE_BITS];
+
+static uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Texts of 8 to 32 bytes: their first and last 8 bytes make the slot (and, up to 16
+ * bytes, cover them all). */
+static int same_text(const char *a, const char *b, size_t len)
+{
+    return load8(a) == load8(b) && load8(a + len - 8) == load8(b + len - 8) &&
+           (len <= 16 || memcmp(a + 8, b + 8, len - 16) == 0);
+}
+
+static PyObject *comment_text(pgnkit_str s)
+{
+    if (!s.ptr || s.len < 8 || s.len > COMMENT_CACHE_MAX_LEN)
+        return text_or_none(s);
+    uint64_t h = (load8(s.ptr) * 0x9E3779B97F4A7C15u) ^
+                 ((load8(s.ptr + s.len - 8) + s.len) * 0xFF51AFD7ED558CCDu);
+    /* The top bits: the only ones every input bit reaches. */
+    PyObject **slot = &comment_cache[COMMENT_CACHE_BITS ? h >> (64 - COMMENT_CACHE_BITS) : 0];
+    PyObject *c = *slot;
+    /* A cached str is compact ASCII: its characters are its UTF-8 bytes. */
+    if (c && PyUnicode_GET_LENGTH(c) == (Py_ssize_t)s.len &&
+        same_text(PyUnicode_DATA(c), s.ptr, s.len))
+        return Py_NewRef(c);
+    c = text_or_none(s);
+    if (c && PyUnicode_IS_ASCII(c))
+        Py_XSETREF(*slot, Py_NewRef(c));
+    return c;
+}
+
 static PyObject *new_move(HandleObject *handle, size_t node)
 {
-    PyObject *comment = text_or_none(pgnkit_game_node_comment(handle->game, node));
+    PyObject *comment = comment_text(pgnkit_game_node_comment(handle->game, node));
     if (!comment)
         return NULL;
     MoveObject *m = free_moves;

@@ -853,6 +853,19 @@ class MovesLikePythonChess(unittest.TestCase):
         self.assertEqual([(m.comment, m.nags, m.variations) for m in nested],
                          [(None, [], []), (None, [], [])])
 
+    def test_comments_alike_at_both_ends(self):
+        # Short comments' strs are shared between moves with the same text (moves.c):
+        # texts of 8, 16 and 24 bytes with the same first and last 8 bytes, one byte
+        # apart in the middle, each its own; non-ASCII and 7-byte ones; repeats equal.
+        texts = ["[%clk 1]", "[%clk 1][%clk 1]", "[%clk 1]xxxxxxxx[%clk 1]",
+                 "[%clk 1]xxxxyxxx[%clk 1]", "[%clk 1]xxxxxxxx[%clk 1]", "[%clk 1]",
+                 "caf\u00e9 [%clk 1]", "caf\u00e9 [%clk 1]", "1234567", "[%clk 1][%clk 1]"]
+        moves = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7".split()
+        text = " ".join(f"{m} {{ {c} }}" for m, c in zip(moves, texts)) + " *\n"
+        for _ in range(2):
+            (game,) = read_text(text)
+            self.assertEqual([m.comment for m in game.moves], texts)
+
     def test_checks_mates_and_promotions(self):
         promotion, mate = read_text(CHECKS)
         fens = cli_fens(CHECKS)

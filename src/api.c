@@ -671,15 +671,18 @@ static struct slice copy_slice(char **p, struct slice s)
  * built already; the rest is built on first use from its input bytes (build_tree), which
  * most games read in a loop never need (a lichess game's tree, with a [%clk] comment
  * after every move, cost a third of reading it). */
-static void detach_notes(pgnkit_game *g, const pgnkit_game *game)
+static void detach_notes(pgnkit_game *g, pgnkit_game *game)
 {
+    if (!game->tree_built && !game->owned && share_wants_tree(g->share) && g->source) {
+        /* From the reader's tokens, as the reader's own game builds it (build_tree), in
+         * its storage, warm from game to game, then copied to fit: a tree built in new
+         * storage grew its text by reallocs, a handful a game. */
+        game_tree_build(&game->tree, game->rec);
+        game->tree_built = g->tree_eager = true;
+    }
     if (game->tree_built) {
         game_tree_copy(&g->tree, &game->tree);
         g->tree_built = true;
-    } else if (share_wants_tree(g->share) && g->source) {
-        /* From the reader's tokens, as the reader's own game builds it (build_tree). */
-        game_tree_build(&g->tree, game->rec);
-        g->tree_built = g->tree_eager = true;
     }
     if (game->notes_filled) {
         g->notes_cap = game->rec->mainline_count + 1;
@@ -909,7 +912,8 @@ static void put_notes(struct save_out *o, const struct comment_notes *n)
     put(o, &n->pawns, sizeof n->pawns);
 }
 
-static void put_tree_node(struct save_out *o, const struct game_tree_node *n)
+static void put_tree_node(struct save_out *o, const struct game_tree_node *n,
+                          const struct comment_notes *notes)
 {
     put(o, &n->move, sizeof n->move);
     uint32_t links[] = {n->ply,        n->parent,      n->next,        n->variation,
@@ -918,15 +922,15 @@ static void put_tree_node(struct save_out *o, const struct game_tree_node *n)
     for (size_t i = 0; i < sizeof links / sizeof *links; i++)
         put_u64(o, links[i]);
     put(o, &n->check_mark, 1);
-    put_notes(o, &n->notes);
+    put_notes(o, notes);
 }
 
 /* The move tree (comments, NAGs, variations): a saved game has no tokens to build it from. */
-static void put_tree(struct save_out *o, const struct game_tree *t)
+static void put_tree(struct save_out *o, struct game_tree *t)
 {
     put_u64(o, t->count);
     for (size_t i = 0; i <= t->count && t->nodes; i++)
-        put_tree_node(o, &t->nodes[i]);
+        put_tree_node(o, &t->nodes[i], game_tree_notes(t, i));
     put_str(o, t->text ? t->text : "", t->text_len);
     put_u64(o, t->nag_len);
     for (size_t i = 0; i < t->nag_len; i++)
@@ -1150,6 +1154,7 @@ static void get_tree_node(struct save_in *in, struct game_tree_node *n)
     n->nag_count = (uint16_t)nags;
     get(in, &n->check_mark, 1);
     get_notes(in, &n->notes);
+    n->notes_known = true;
 }
 
 static void load_tree(struct save_in *in, pgnkit_game *g)
@@ -1508,7 +1513,7 @@ static void fill_notes(pgnkit_game *g)
     xgrow((void **)&g->notes, &g->notes_cap, rec->mainline_count + 1, sizeof *g->notes);
     memset(g->notes, 0, (rec->mainline_count + 1) * sizeof *g->notes);
     for (size_t ply = 1; ply <= rec->mainline_count && ply <= g->tree.count; ply++)
-        g->notes[ply] = g->tree.nodes[ply].notes;
+        g->notes[ply] = *game_tree_notes(&g->tree, ply);
     g->notes_filled = true;
 }
 
@@ -1545,6 +1550,7 @@ int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
         return -1;
     const struct game_tree *t = &g->tree;
     const struct game_tree_node *n = &t->nodes[node];
+    const struct comment_notes *notes = game_tree_notes(&g->tree, node);
     *out = (pgnkit_node){
         .ply = n->ply,
         .parent = n->parent,
@@ -1559,11 +1565,11 @@ int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
         .is_checkmate = n->check_mark == '#',
         .is_capture = (n->move.flags & MOVE_CAPTURE) != 0,
         .promotion = promotion_letter(n->move),
-        .has_clock = n->notes.has_clock,
-        .clock = n->notes.clock,
-        .has_eval = n->notes.has_eval,
-        .eval = {.is_mate = n->notes.eval_mate, .pawns = n->notes.pawns,
-                 .mate_in = n->notes.mate_in},
+        .has_clock = notes->has_clock,
+        .clock = notes->clock,
+        .has_eval = notes->has_eval,
+        .eval = {.is_mate = notes->eval_mate, .pawns = notes->pawns,
+                 .mate_in = notes->mate_in},
     };
     return 0;
 }

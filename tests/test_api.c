@@ -925,6 +925,62 @@ Test(api, eval_mate_out_of_int_range_is_no_eval)
     pgnkit_close(r);
 }
 
+/* A node's clock and eval are the first well-formed [%clk] and [%eval] comment by
+ * comment, whether parsed while the tree is built (a node with two comments) or from its
+ * joined text on first use (one comment): by hand, e4 59 s (its first comment's clock
+ * is malformed), e5 none ("[%clk" ends its comment: joined to the next one's text it
+ * would read 58 s), Nf3 eval 0.5 across CR LF, Nc6 none (a comment's first [%clk] is the
+ * one read), Bb5 60 s and mate in 3 from two comments.  The reader's game, a detached
+ * one and a loaded one agree, and with pgnkit_game_clock's walk of the tokens. */
+Test(api, node_clocks_and_evals_comment_by_comment)
+{
+    static const char text[] = "1. e4 { [%clk 1:00:0x] } { [%clk 0:00:59] } e5 {[%clk} "
+                               "{0:00:58]} 2. Nf3 {\r\n [%eval\r\n 0.5 ] \r\n} Nc6 "
+                               "{ [%clk x] [%clk 0:01:00] } 3. Bb5 { [%clk 0:01:00] } "
+                               "{ [%eval #3] [%clk 0:00:01] } *\n";
+    static const struct {
+        bool has_clock;
+        double clock;
+        bool has_eval, mate;
+        double pawns;
+        int mate_in;
+    } want[] = {{true, 59, false, false, 0, 0}, {false, 0, false, false, 0, 0},
+                {false, 0, true, false, 0.5, 0}, {false, 0, false, false, 0, 0},
+                {true, 60, true, true, 0, 3}};
+    pgnkit_reader *r = open_text(text), *walked = open_text(text);
+    pgnkit_game *g, *w;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    cr_assert_eq(pgnkit_next(walked, &w, NULL), 1);
+    pgnkit_game *d = pgnkit_game_detach(g);
+    char saved[4096];
+    size_t len = pgnkit_game_save(d, saved, sizeof saved);
+    cr_assert(len <= sizeof saved);
+    pgnkit_game *l = pgnkit_game_load(saved, len, NULL);
+    cr_assert_not_null(l);
+    pgnkit_game *games[] = {g, d, l};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t ply = 1; ply <= 5; ply++) {
+            pgnkit_node n;
+            cr_assert_eq(pgnkit_game_node(games[k], ply, &n), 0);
+            cr_assert(n.has_clock == want[ply - 1].has_clock &&
+                          (!n.has_clock || n.clock == want[ply - 1].clock),
+                      "game %zu ply %zu", k, ply);
+            cr_assert(n.has_eval == want[ply - 1].has_eval &&
+                          (!n.has_eval || (n.eval.is_mate == want[ply - 1].mate &&
+                                           n.eval.pawns == want[ply - 1].pawns &&
+                                           n.eval.mate_in == want[ply - 1].mate_in)),
+                      "game %zu ply %zu", k, ply);
+            double clock;
+            pgnkit_eval ev;
+            cr_assert_eq(pgnkit_game_clock(w, ply, &clock), n.has_clock, "ply %zu", ply);
+            cr_assert_eq(pgnkit_game_eval(w, ply, &ev), n.has_eval, "ply %zu", ply);
+        }
+    pgnkit_game_free(l);
+    pgnkit_game_free(d);
+    pgnkit_close(r);
+    pgnkit_close(walked);
+}
+
 /* pgnkit_game_pgn: `pgnkit pgn`'s bytes (the roster filled as writer_pgn.c says), the
  * same from the reader's game, a detached one and a loaded one; a prefix and the whole
  * size when cap is short. */

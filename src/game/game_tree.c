@@ -202,8 +202,18 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
     case PGN_TOK_COMMENT:
     case PGN_TOK_LINE_COMMENT:
         if (last) {
+            /* The clock and eval wait for a question (game_tree_notes) while the node
+             * has one comment: its text gives what the token does.  A second one needs
+             * the first's commands taken first (the first of each wins, comment by
+             * comment), so they are taken now. */
+            if (!last->notes_known && last->comment_len) {
+                comment_notes_take(&last->notes, t->text + last->comment_at,
+                                   last->comment_len);
+                last->notes_known = true;
+            }
             add_comment(t, &last->comment_at, &last->comment_len, tok);
-            comment_notes_take(&last->notes, tok->text, tok->len);
+            if (last->notes_known)
+                comment_notes_take(&last->notes, tok->text, tok->len);
         } else if (b->depth == 0) {
             add_comment(t, &t->comment_at, &t->comment_len, tok);
         } else {
@@ -219,7 +229,9 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec)
 {
     size_t mainline = rec->mainline_count;
     xgrow((void **)&t->nodes, &t->cap, mainline + 1, sizeof *t->nodes);
-    memset(t->nodes, 0, (mainline + 1) * sizeof *t->nodes);
+    /* The walk writes each mainline node whole as it plays it (new_node): only node 0,
+     * and any it did not reach, are zeroed here. */
+    t->nodes[0] = (struct game_tree_node){0};
     t->count = mainline;
     t->text_len = 0;
     t->nag_len = 0;
@@ -232,18 +244,34 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec)
          more = game_part_next(rec, &part))
         for (size_t i = 0; i < part.count; i++)
             take_token(&b, &part.tokens[i], &part.moves[i]);
+    for (size_t id = b.mainline_seen + 1; id <= mainline; id++)
+        t->nodes[id] = (struct game_tree_node){0};
     free(b.lines);
+}
+
+const struct comment_notes *game_tree_notes(struct game_tree *t, size_t id)
+{
+    struct game_tree_node *n = &t->nodes[id];
+    if (!n->notes_known) {
+        n->notes = (struct comment_notes){0};
+        if (n->comment_len)
+            comment_notes_take(&n->notes, t->text + n->comment_at, n->comment_len);
+        n->notes_known = true;
+    }
+    return &n->notes;
 }
 
 void game_tree_copy(struct game_tree *dst, const struct game_tree *src)
 {
     *dst = *src;
     dst->cap = src->count + 1;
-    dst->nodes = xcalloc(dst->cap, sizeof *dst->nodes);
+    dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
     /* A tree of a game with no comments or NAGs has no text or NAG array: memcpy must
      * not be given their NULL, even for no bytes (C11 7.24.1). */
     if (src->nodes)
         memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
+    else
+        memset(dst->nodes, 0, dst->cap * sizeof *dst->nodes);
     dst->text_cap = src->text_len + 1;
     dst->text = xmalloc(dst->text_cap);
     if (src->text_len)

@@ -45,7 +45,8 @@ struct game_tree_node {
     uint32_t nag_at;                       /* into game_tree.nags */
     uint16_t nag_count;
     char check_mark;         /* '+', '#' or 0, as the replay found it */
-    struct comment_notes notes; /* its first [%clk] and [%eval] */
+    bool notes_known;        /* notes is filled; else game_tree_notes parses its comment */
+    struct comment_notes notes; /* its first [%clk] and [%eval]: read by game_tree_notes */
 };
 
 struct game_tree {
@@ -61,6 +62,12 @@ struct game_tree {
 /** Fill t (its storage reused) with rec's tree: walks rec's parts (game_part_first: one
  *  walk at a time), which needs its token moves (not skip_token_moves). */
 void game_tree_build(struct game_tree *t, const struct game_record *rec);
+
+/** Node id's clock and eval (id <= t->count): parsed from its comment on the first
+ *  question and kept (a node with one comment), or taken while it was built (more than
+ *  one: the first [%clk] and [%eval] comment by comment).  Its text is the comment's,
+ *  normalized; only blanks differ, which the commands read alike (comment.h). */
+const struct comment_notes *game_tree_notes(struct game_tree *t, size_t id);
 
 /** *dst: an owned copy of src, sized to fit. */
 void game_tree_copy(struct game_tree *dst, const struct game_tree *src);
