@@ -282,6 +282,13 @@ struct run {
      * end of the run (a variation may start from it) ask for. */
     bool in_place;
     struct quick_undo undo;
+    /* The last move, when played in place, gives check (now->checkers) and its marks
+     * are right unless it mates: its mate test waits (unmated_check, settle_mate), since
+     * the next move, when play_quick() takes it, is a legal one and proves there was no
+     * mate.  Its token, NULL once the test is made, and the SAN cache slot it was read
+     * from (untouched until the next decode). */
+    const struct pgn_token *unmated;
+    const struct san *unmated_san;
 };
 
 /*
@@ -307,19 +314,44 @@ static inline PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, 
     return t == tok + 1;
 }
 
-/* The claims of the move play_quick() just played are not all right: their problems,
- * in the context of the position before it (rebuilt). */
-static PGNKIT_COLD void quick_claims(struct game_replayer *r, struct position *prev,
+/* The claims of the move play_quick() just played are not all right, or it mates (known
+ * when mate, else asked here): their problems, in the context of the position before it
+ * (rebuilt).  Returns whether the move mates. */
+static PGNKIT_COLD bool quick_claims(struct game_replayer *r, struct position *prev,
                               const struct position *now, struct quick_undo undo,
                               const struct pgn_token *tok, uint32_t ply, const struct san *san,
-                              struct move m, struct quick_played p)
+                              struct move m, bool mate)
 {
+    struct quick_played p = {__builtin_popcountll(now->checkers), mate};
+    if (p.checkers && !p.mate)
+        p.mate = san_quick_mated(now);
     struct san_outcome o;
     san_quick_outcome(san, m, p, &o);
-    if (!o.problem_count)
+    if (o.problem_count) {
+        san_unplay_quick(prev, now, &undo);
+        report_problems(&r->record, tok, ply, prev, &o);
+    }
+    return p.mate;
+}
+
+/* Whether the last move's mate test waits (struct run). */
+static inline bool unmated_check(const struct run *run)
+{
+    return run->in_place && run->unmated && run->now->checkers;
+}
+
+/* The waiting mate test of run.unmated (see struct run), before anything else is read
+ * after it: a move play_quick() does not take, or the end of the run.  A mate gets the
+ * MATE_MISSING warning and the '#' mark it would have had at once.  The run is passed
+ * by value: its address taken would keep play_run()'s copy out of registers. */
+static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
+{
+    if (!san_quick_mated(run.now))
         return;
-    san_unplay_quick(prev, now, &undo);
-    report_problems(&r->record, tok, ply, prev, &o);
+    if (run.token_moves)
+        run.token_moves[run.unmated - run.tokens].check_mark = '#';
+    quick_claims(r, run.prev, run.now, run.undo, run.unmated, run.ply, run.unmated_san,
+                 run.undo.move, true);
 }
 
 /*
@@ -348,13 +380,19 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     /* The slot stays as it is until the next decode: san is read in place. */
     prefetch_next_move(r, run, tok);
     uint32_t ply = run->ply + 1;
-    struct quick_played p = san_play_in_place(run->now, m, &run->undo);
+    san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
-    if (!san_quick_claims_exact(san, m, p))
-        quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, p);
+    /* Legal, so the last move did not mate; this one's mate test waits (settle_mate). */
+    bool check = run->now->checkers != 0, mate = false;
+    run->unmated = tok;
+    run->unmated_san = san;
+    if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
+        mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
+        run->unmated = NULL; /* asked */
+    }
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
-            m, ply, true, san->suffix_len, (char)(p.mate ? '#' : p.checkers ? '+' : 0)};
+            m, ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
     run->ply = ply;
     if (run->mainline)
         *run->mainline++ = m; /* room: see reset_record() */
@@ -389,6 +427,10 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     size_t used = 1;
     uint32_t ply = run->ply + 1;
     struct san san;
+    if (unmated_check(run)) {
+        settle_mate(r, *run);
+        run->unmated = NULL;
+    }
     /* The key the last prefetch found, unless this is the run's first move (or the one
      * after an e.p. mark, which that prefetch took for a move). */
     if (run->keyed != tok)
@@ -453,7 +495,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
-                      !r->opts.san.strict && !current(lv)->variant, false, {0}};
+                      !r->opts.san.strict && !current(lv)->variant, false, {0}, NULL, NULL};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
@@ -472,6 +514,8 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         }
     }
     i = (size_t)(t - p->tokens);
+    if (unmated_check(&run))
+        settle_mate(r, run);
     if (run.in_place)
         san_unplay_quick(run.prev, run.now, &run.undo);
     lv->dead = run.dead;

@@ -870,8 +870,8 @@ bool san_quick_move(const struct position *pos, const struct san *san, struct mo
     return true;
 }
 
-struct quick_played san_play_in_place(struct position *pos, struct move m,
-                                      struct quick_undo *undo)
+struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
+                                           struct quick_undo *undo)
 {
     *undo = (struct quick_undo){pos->checkers, pos->halfmove_clock, m, pos->board[m.to],
                                 pos->ep_square, {{pos->castle_rook[WHITE][0],
@@ -881,7 +881,20 @@ struct quick_played san_play_in_place(struct position *pos, struct move m,
     pos_do_move(pos, m);
     struct quick_played p;
     p.checkers = __builtin_popcountll(pos->checkers);
-    p.mate = p.checkers && !position_has_legal_move(pos);
+    p.mate = false;
+    return p;
+}
+
+bool san_quick_mated(const struct position *pos)
+{
+    return pos->checkers && !position_has_legal_move(pos);
+}
+
+struct quick_played san_play_in_place(struct position *pos, struct move m,
+                                      struct quick_undo *undo)
+{
+    struct quick_played p = san_play_in_place_lazy(pos, m, undo);
+    p.mate = san_quick_mated(pos);
     return p;
 }
 
