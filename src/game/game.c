@@ -114,6 +114,11 @@ const struct slice *game_tag(const struct pgn_game *g, const char *name)
     return t ? &t->value : NULL;
 }
 
+static inline bool slice_is_exactly(const struct slice *s, const char *text, size_t len)
+{
+    return s->len == len && memcmp(s->ptr, text, len) == 0;
+}
+
 static bool slice_is(const struct slice *s, const char *text)
 {
     size_t len = strlen(text);
@@ -122,11 +127,32 @@ static bool slice_is(const struct slice *s, const char *text)
 
 /* ---- setup ---- */
 
+/* The tags the replay reads, each the first of its name (find_tag), found in one pass
+ * over the game's tags rather than a pass each. */
+struct replay_tags {
+    const struct pgn_tag *variant, *fen, *result;
+};
+
+static struct replay_tags replay_tags_of(const struct pgn_game *g)
+{
+    struct replay_tags rt = {NULL, NULL, NULL};
+    for (size_t i = g->tag_count; i-- > 0;) { /* backwards: the first of a name wins */
+        const struct pgn_tag *t = &g->tags[i];
+        if (slice_is_exactly(&t->name, "Variant", 7))
+            rt.variant = t;
+        else if (slice_is_exactly(&t->name, "FEN", 3))
+            rt.fen = t;
+        else if (slice_is_exactly(&t->name, "Result", 6))
+            rt.result = t;
+    }
+    return rt;
+}
+
 /* The rules the Variant tag names: a variant (standard chess included), Chess960
  * (standard chess with its castling), or -1 for rules pgnkit does not know. */
-static int variant_of(const struct pgn_game *g, bool *chess960)
+static int variant_of(const struct pgn_tag *tag, bool *chess960)
 {
-    const struct slice *v = game_tag(g, "Variant");
+    const struct slice *v = tag ? &tag->value : NULL;
     *chess960 = false;
     if (!v || v->len == 0)
         return VARIANT_STANDARD;
@@ -142,12 +168,12 @@ static int variant_of(const struct pgn_game *g, bool *chess960)
 }
 
 /* Returns false (with a diagnostic) when the game cannot be played at all. */
-static bool set_up(struct game_record *rec, const struct pgn_game *g)
+static bool set_up(struct game_record *rec, const struct replay_tags *rt)
 {
     bool chess960;
-    int variant = variant_of(g, &chess960);
+    int variant = variant_of(rt->variant, &chess960);
     if (variant < 0) {
-        const struct pgn_tag *t = find_tag(g, "Variant");
+        const struct pgn_tag *t = rt->variant;
         diag_list_add(&rec->diags, DIAG_UNSUPPORTED_VARIANT, t->line, t->col,
                       "variant \"%.*s\" is not supported (standard chess, Chess960 and the "
                       "lichess variants are)",
@@ -156,7 +182,7 @@ static bool set_up(struct game_record *rec, const struct pgn_game *g)
         return false;
     }
     rec->chess960 = chess960;
-    const struct pgn_tag *fen = find_tag(g, "FEN");
+    const struct pgn_tag *fen = rt->fen;
     if (!fen) {
         if (variant)
             variant_set_start(&rec->start, (enum variant)variant);
@@ -785,9 +811,16 @@ void game_record_output_point(const struct game_record *rec)
 
 /* ---- the end of the game (SPEC §3.7) ---- */
 
+/* A result as written: no letters, so no case to fold (slice_is's strncasecmp). */
+static inline bool result_is(const struct slice *s, const char *text)
+{
+    return slice_is_exactly(s, text, strlen(text));
+}
+
 static bool is_result(const struct slice *s)
 {
-    return slice_is(s, "1-0") || slice_is(s, "0-1") || slice_is(s, "1/2-1/2") || slice_is(s, "*");
+    return result_is(s, "1-0") || result_is(s, "0-1") || result_is(s, "1/2-1/2") ||
+           result_is(s, "*");
 }
 
 /* A variant game that ended: the result its rule gives (Antichess: the side that lost
@@ -797,16 +830,16 @@ static void check_variant_result(struct game_record *rec, const struct slice *cl
 {
     struct variant_end e = variant_end_of(&rec->final);
     const char *expect = e.winner < 0 ? "1/2-1/2" : e.winner == WHITE ? "1-0" : "0-1";
-    if (!slice_is(claimed, expect))
+    if (!result_is(claimed, expect))
         diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
                       "the game ends by %s (%s), so the result is %s, not %.*s", e.termination,
                       variant_name((enum variant)rec->final.variant), expect, (int)claimed->len,
                       claimed->ptr);
 }
 
-static void check_result(struct game_record *rec, const struct pgn_game *g)
+static void check_result(struct game_record *rec, const struct pgn_game *g,
+                         const struct pgn_tag *tag)
 {
-    const struct pgn_tag *tag = find_tag(g, "Result");
     if (tag)
         rec->result_tag = tag->value;
     const struct slice *token = rec->result_token.ptr ? &rec->result_token : NULL;
@@ -819,7 +852,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
     if (rec->error_ply || rec->end == ENDING_NONE)
         return;
     const struct slice *claimed = token ? token : (tag ? &tag->value : NULL);
-    if (!claimed || slice_is(claimed, "*"))
+    if (!claimed || result_is(claimed, "*"))
         return;
     if (rec->final.variant) {
         check_variant_result(rec, claimed, line, col);
@@ -827,7 +860,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
     }
     const char *expect = rec->end == ENDING_STALEMATE ? "1/2-1/2"
                          : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
-    if (!slice_is(claimed, expect))
+    if (!result_is(claimed, expect))
         diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
                       "the game ends in %s, so the result is %s, not %.*s",
                       rec->end == ENDING_STALEMATE ? "stalemate" : "checkmate", expect,
@@ -893,13 +926,14 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         rec->status = GAME_SKIPPED;
         return rec;
     }
-    if (set_up(rec, g)) {
+    struct replay_tags rt = replay_tags_of(g);
+    if (set_up(rec, &rt)) {
         rec->started = true;
         walk_tokens(r, g);
         rec->mainline = r->mainline;
         if (!rec->error_ply)
             rec->end = game_end_of(&rec->final);
-        check_result(rec, g);
+        check_result(rec, g, rt.result);
         if (r->opts.openings)
             rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,
                                             rec->mainline_count);
