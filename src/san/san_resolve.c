@@ -859,8 +859,7 @@ void san_resolve(const struct position *pos, const struct san *san,
  */
 bool san_quick_move(const struct position *pos, const struct san *san, struct move *m)
 {
-    if (san->kind != SAN_MOVE || san->piece_implicit || san->lenient ||
-        (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN))
+    if (!san->plain)
         return false;
     uint8_t flags;
     int from = quick_origin(pos, san, &flags);
