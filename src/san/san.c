@@ -776,6 +776,7 @@ static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, s
     int rc = decode_parts(m, tok, len, out);
     if (rc == 0)
         out->plain = out->kind == SAN_MOVE && !out->piece_implicit && !out->lenient &&
+                     !out->promo &&
                      !(out->from_file >= 0 && out->from_rank >= 0 && out->piece != PAWN);
     return rc;
 }

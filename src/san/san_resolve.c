@@ -745,7 +745,8 @@ static PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const st
 /*
  * The origin of a piece or pawn move in standard chess when it alone fits and nothing
  * can make it illegal short of a pin: its own side not in double check (kings aside: a
- * king step is tested on its square), no en passant, no promotion, no castling named.
+ * king step is tested on its square), no en passant, no castling named, and no promotion
+ * written (the callers' test: san.plain already says so for the per-ply path).
  * Returns the origin, or -1 when the general resolution must decide (no piece, several,
  * a pin, a special move): it then finds the same single candidate or says why not.
  */
@@ -754,7 +755,7 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
     int us = pos->side_to_move, to = san->to;
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
     enum piece_type t = (enum piece_type)san->piece;
-    if (bb_has(own, to) || san->promo)
+    if (bb_has(own, to))
         return -1;
     *flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
     bitboard mine = own & pos->by_type[t] & hint_mask(san);
@@ -824,7 +825,7 @@ static inline PGNKIT_HOT bool resolve_quick(const struct position *pos, const st
         take_move(pos, san, m, opts, out, false, false);
         return true;
     }
-    if (san->kind != SAN_MOVE || san->piece_implicit)
+    if (san->kind != SAN_MOVE || san->piece_implicit || san->promo)
         return false;
     uint8_t flags;
     int from = quick_origin(pos, san, &flags);
