@@ -114,6 +114,11 @@ const struct slice *game_tag(const struct pgn_game *g, const char *name)
     return t ? &t->value : NULL;
 }
 
+static inline bool slice_is_exactly(const struct slice *s, const char *text, size_t len)
+{
+    return s->len == len && memcmp(s->ptr, text, len) == 0;
+}
+
 static bool slice_is(const struct slice *s, const char *text)
 {
     size_t len = strlen(text);
@@ -122,11 +127,32 @@ static bool slice_is(const struct slice *s, const char *text)
 
 /* ---- setup ---- */
 
+/* The tags the replay reads, each the first of its name (find_tag), found in one pass
+ * over the game's tags rather than a pass each. */
+struct replay_tags {
+    const struct pgn_tag *variant, *fen, *result;
+};
+
+static struct replay_tags replay_tags_of(const struct pgn_game *g)
+{
+    struct replay_tags rt = {NULL, NULL, NULL};
+    for (size_t i = g->tag_count; i-- > 0;) { /* backwards: the first of a name wins */
+        const struct pgn_tag *t = &g->tags[i];
+        if (slice_is_exactly(&t->name, "Variant", 7))
+            rt.variant = t;
+        else if (slice_is_exactly(&t->name, "FEN", 3))
+            rt.fen = t;
+        else if (slice_is_exactly(&t->name, "Result", 6))
+            rt.result = t;
+    }
+    return rt;
+}
+
 /* The rules the Variant tag names: a variant (standard chess included), Chess960
  * (standard chess with its castling), or -1 for rules pgnkit does not know. */
-static int variant_of(const struct pgn_game *g, bool *chess960)
+static int variant_of(const struct pgn_tag *tag, bool *chess960)
 {
-    const struct slice *v = game_tag(g, "Variant");
+    const struct slice *v = tag ? &tag->value : NULL;
     *chess960 = false;
     if (!v || v->len == 0)
         return VARIANT_STANDARD;
@@ -142,12 +168,12 @@ static int variant_of(const struct pgn_game *g, bool *chess960)
 }
 
 /* Returns false (with a diagnostic) when the game cannot be played at all. */
-static bool set_up(struct game_record *rec, const struct pgn_game *g)
+static bool set_up(struct game_record *rec, const struct replay_tags *rt)
 {
     bool chess960;
-    int variant = variant_of(g, &chess960);
+    int variant = variant_of(rt->variant, &chess960);
     if (variant < 0) {
-        const struct pgn_tag *t = find_tag(g, "Variant");
+        const struct pgn_tag *t = rt->variant;
         diag_list_add(&rec->diags, DIAG_UNSUPPORTED_VARIANT, t->line, t->col,
                       "variant \"%.*s\" is not supported (standard chess, Chess960 and the "
                       "lichess variants are)",
@@ -156,7 +182,7 @@ static bool set_up(struct game_record *rec, const struct pgn_game *g)
         return false;
     }
     rec->chess960 = chess960;
-    const struct pgn_tag *fen = find_tag(g, "FEN");
+    const struct pgn_tag *fen = rt->fen;
     if (!fen) {
         if (variant)
             variant_set_start(&rec->start, (enum variant)variant);
@@ -282,6 +308,13 @@ struct run {
      * end of the run (a variation may start from it) ask for. */
     bool in_place;
     struct quick_undo undo;
+    /* The last move, when played in place, gives check (now->checkers) and its marks
+     * are right unless it mates: its mate test waits (unmated_check, settle_mate), since
+     * the next move, when play_quick() takes it, is a legal one and proves there was no
+     * mate.  Its token, NULL once the test is made, and the SAN cache slot it was read
+     * from (untouched until the next decode). */
+    const struct pgn_token *unmated;
+    const struct san *unmated_san;
 };
 
 /*
@@ -307,19 +340,44 @@ static inline PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, 
     return t == tok + 1;
 }
 
-/* The claims of the move play_quick() just played are not all right: their problems,
- * in the context of the position before it (rebuilt). */
-static PGNKIT_COLD void quick_claims(struct game_replayer *r, struct position *prev,
+/* The claims of the move play_quick() just played are not all right, or it mates (known
+ * when mate, else asked here): their problems, in the context of the position before it
+ * (rebuilt).  Returns whether the move mates. */
+static PGNKIT_COLD bool quick_claims(struct game_replayer *r, struct position *prev,
                               const struct position *now, struct quick_undo undo,
                               const struct pgn_token *tok, uint32_t ply, const struct san *san,
-                              struct move m, struct quick_played p)
+                              struct move m, bool mate)
 {
+    struct quick_played p = {__builtin_popcountll(now->checkers), mate};
+    if (p.checkers && !p.mate)
+        p.mate = san_quick_mated(now);
     struct san_outcome o;
     san_quick_outcome(san, m, p, &o);
-    if (!o.problem_count)
+    if (o.problem_count) {
+        san_unplay_quick(prev, now, &undo);
+        report_problems(&r->record, tok, ply, prev, &o);
+    }
+    return p.mate;
+}
+
+/* Whether the last move's mate test waits (struct run). */
+static inline bool unmated_check(const struct run *run)
+{
+    return run->in_place && run->unmated && run->now->checkers;
+}
+
+/* The waiting mate test of run.unmated (see struct run), before anything else is read
+ * after it: a move play_quick() does not take, or the end of the run.  A mate gets the
+ * MATE_MISSING warning and the '#' mark it would have had at once.  The run is passed
+ * by value: its address taken would keep play_run()'s copy out of registers. */
+static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
+{
+    if (!san_quick_mated(run.now))
         return;
-    san_unplay_quick(prev, now, &undo);
-    report_problems(&r->record, tok, ply, prev, &o);
+    if (run.token_moves)
+        run.token_moves[run.unmated - run.tokens].check_mark = '#';
+    quick_claims(r, run.prev, run.now, run.undo, run.unmated, run.ply, run.unmated_san,
+                 run.undo.move, true);
 }
 
 /*
@@ -348,13 +406,19 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     /* The slot stays as it is until the next decode: san is read in place. */
     prefetch_next_move(r, run, tok);
     uint32_t ply = run->ply + 1;
-    struct quick_played p = san_play_in_place(run->now, m, &run->undo);
+    san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
-    if (!san_quick_claims_exact(san, m, p))
-        quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, p);
+    /* Legal, so the last move did not mate; this one's mate test waits (settle_mate). */
+    bool check = run->now->checkers != 0, mate = false;
+    run->unmated = tok;
+    run->unmated_san = san;
+    if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
+        mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
+        run->unmated = NULL; /* asked */
+    }
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
-            m, ply, true, san->suffix_len, (char)(p.mate ? '#' : p.checkers ? '+' : 0)};
+            m, ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
     run->ply = ply;
     if (run->mainline)
         *run->mainline++ = m; /* room: see reset_record() */
@@ -389,6 +453,10 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     size_t used = 1;
     uint32_t ply = run->ply + 1;
     struct san san;
+    if (unmated_check(run)) {
+        settle_mate(r, *run);
+        run->unmated = NULL;
+    }
     /* The key the last prefetch found, unless this is the run's first move (or the one
      * after an e.p. mark, which that prefetch took for a move). */
     if (run->keyed != tok)
@@ -453,7 +521,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
-                      !r->opts.san.strict && !current(lv)->variant, false, {0}};
+                      !r->opts.san.strict && !current(lv)->variant, false, {0}, NULL, NULL};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
@@ -472,6 +540,8 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         }
     }
     i = (size_t)(t - p->tokens);
+    if (unmated_check(&run))
+        settle_mate(r, run);
     if (run.in_place)
         san_unplay_quick(run.prev, run.now, &run.undo);
     lv->dead = run.dead;
@@ -741,9 +811,16 @@ void game_record_output_point(const struct game_record *rec)
 
 /* ---- the end of the game (SPEC §3.7) ---- */
 
+/* A result as written: no letters, so no case to fold (slice_is's strncasecmp). */
+static inline bool result_is(const struct slice *s, const char *text)
+{
+    return slice_is_exactly(s, text, strlen(text));
+}
+
 static bool is_result(const struct slice *s)
 {
-    return slice_is(s, "1-0") || slice_is(s, "0-1") || slice_is(s, "1/2-1/2") || slice_is(s, "*");
+    return result_is(s, "1-0") || result_is(s, "0-1") || result_is(s, "1/2-1/2") ||
+           result_is(s, "*");
 }
 
 /* A variant game that ended: the result its rule gives (Antichess: the side that lost
@@ -753,16 +830,16 @@ static void check_variant_result(struct game_record *rec, const struct slice *cl
 {
     struct variant_end e = variant_end_of(&rec->final);
     const char *expect = e.winner < 0 ? "1/2-1/2" : e.winner == WHITE ? "1-0" : "0-1";
-    if (!slice_is(claimed, expect))
+    if (!result_is(claimed, expect))
         diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
                       "the game ends by %s (%s), so the result is %s, not %.*s", e.termination,
                       variant_name((enum variant)rec->final.variant), expect, (int)claimed->len,
                       claimed->ptr);
 }
 
-static void check_result(struct game_record *rec, const struct pgn_game *g)
+static void check_result(struct game_record *rec, const struct pgn_game *g,
+                         const struct pgn_tag *tag)
 {
-    const struct pgn_tag *tag = find_tag(g, "Result");
     if (tag)
         rec->result_tag = tag->value;
     const struct slice *token = rec->result_token.ptr ? &rec->result_token : NULL;
@@ -775,7 +852,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
     if (rec->error_ply || rec->end == ENDING_NONE)
         return;
     const struct slice *claimed = token ? token : (tag ? &tag->value : NULL);
-    if (!claimed || slice_is(claimed, "*"))
+    if (!claimed || result_is(claimed, "*"))
         return;
     if (rec->final.variant) {
         check_variant_result(rec, claimed, line, col);
@@ -783,7 +860,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g)
     }
     const char *expect = rec->end == ENDING_STALEMATE ? "1/2-1/2"
                          : rec->final.side_to_move == WHITE ? "0-1" : "1-0";
-    if (!slice_is(claimed, expect))
+    if (!result_is(claimed, expect))
         diag_list_add(&rec->diags, DIAG_RESULT_CONTRADICTS, line, col,
                       "the game ends in %s, so the result is %s, not %.*s",
                       rec->end == ENDING_STALEMATE ? "stalemate" : "checkmate", expect,
@@ -849,13 +926,14 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         rec->status = GAME_SKIPPED;
         return rec;
     }
-    if (set_up(rec, g)) {
+    struct replay_tags rt = replay_tags_of(g);
+    if (set_up(rec, &rt)) {
         rec->started = true;
         walk_tokens(r, g);
         rec->mainline = r->mainline;
         if (!rec->error_ply)
             rec->end = game_end_of(&rec->final);
-        check_result(rec, g);
+        check_result(rec, g, rt.result);
         if (r->opts.openings)
             rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,
                                             rec->mainline_count);

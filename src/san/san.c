@@ -752,7 +752,7 @@ static int decode_plain(const struct san_matcher *m, const unsigned char *t, siz
     return 0;
 }
 
-static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+static int decode_parts(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
     if (memchr(tok, '@', len))
         return decode_drop(tok, len, out);
@@ -766,6 +766,19 @@ static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, s
     if (tok[0] == 'b')
         return decode_lower_b(m, tok, len, out);
     return match_token(m, tok, len, out);
+}
+
+/* plain took a byte that was padding: a cache slot stays two keys and a san, 32 bytes. */
+_Static_assert(sizeof(struct san) == 16, "struct san grew: the SAN cache slots with it");
+
+static int decode_uncached(struct san_matcher *m, const char *tok, size_t len, struct san *out)
+{
+    int rc = decode_parts(m, tok, len, out);
+    if (rc == 0)
+        out->plain = out->kind == SAN_MOVE && !out->piece_implicit && !out->lenient &&
+                     !out->promo &&
+                     !(out->from_file >= 0 && out->from_rank >= 0 && out->piece != PAWN);
+    return rc;
 }
 
 /* The miss path: decode with the regex and remember the answer (a syntax error too) in

@@ -72,6 +72,10 @@ struct san {
     uint8_t mate;          /* # written */
     uint8_t ep;            /* e.p. written */
     uint8_t suffix_len;    /* bytes of a trailing annotation glyph (san_glyph_nag()) */
+    /* Set by the decoder: a plain piece or pawn move (SAN_MOVE, its piece named or a
+     * pawn, nothing lenient, no promotion, no full origin square of a piece), the per-ply
+     * path's one test of the token (san_quick_move) rather than four. */
+    uint8_t plain;
     uint16_t lenient;      /* enum san_lenient bits */
 };
 

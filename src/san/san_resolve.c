@@ -745,7 +745,8 @@ static PGNKIT_NOINLINE void resolve_variant(const struct position *pos, const st
 /*
  * The origin of a piece or pawn move in standard chess when it alone fits and nothing
  * can make it illegal short of a pin: its own side not in double check (kings aside: a
- * king step is tested on its square), no en passant, no promotion, no castling named.
+ * king step is tested on its square), no en passant, no castling named, and no promotion
+ * written (the callers' test: san.plain already says so for the per-ply path).
  * Returns the origin, or -1 when the general resolution must decide (no piece, several,
  * a pin, a special move): it then finds the same single candidate or says why not.
  */
@@ -754,7 +755,7 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
     int us = pos->side_to_move, to = san->to;
     bitboard own = pos->by_color[us], enemy = pos->by_color[us ^ 1], occ = own | enemy;
     enum piece_type t = (enum piece_type)san->piece;
-    if (bb_has(own, to) || san->promo)
+    if (bb_has(own, to))
         return -1;
     *flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
     bitboard mine = own & pos->by_type[t] & hint_mask(san);
@@ -824,7 +825,7 @@ static inline PGNKIT_HOT bool resolve_quick(const struct position *pos, const st
         take_move(pos, san, m, opts, out, false, false);
         return true;
     }
-    if (san->kind != SAN_MOVE || san->piece_implicit)
+    if (san->kind != SAN_MOVE || san->piece_implicit || san->promo)
         return false;
     uint8_t flags;
     int from = quick_origin(pos, san, &flags);
@@ -859,8 +860,7 @@ void san_resolve(const struct position *pos, const struct san *san,
  */
 bool san_quick_move(const struct position *pos, const struct san *san, struct move *m)
 {
-    if (san->kind != SAN_MOVE || san->piece_implicit || san->lenient ||
-        (san->from_file >= 0 && san->from_rank >= 0 && san->piece != PAWN))
+    if (!san->plain)
         return false;
     uint8_t flags;
     int from = quick_origin(pos, san, &flags);
@@ -870,8 +870,8 @@ bool san_quick_move(const struct position *pos, const struct san *san, struct mo
     return true;
 }
 
-struct quick_played san_play_in_place(struct position *pos, struct move m,
-                                      struct quick_undo *undo)
+struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
+                                           struct quick_undo *undo)
 {
     *undo = (struct quick_undo){pos->checkers, pos->halfmove_clock, m, pos->board[m.to],
                                 pos->ep_square, {{pos->castle_rook[WHITE][0],
@@ -881,7 +881,20 @@ struct quick_played san_play_in_place(struct position *pos, struct move m,
     pos_do_move(pos, m);
     struct quick_played p;
     p.checkers = __builtin_popcountll(pos->checkers);
-    p.mate = p.checkers && !position_has_legal_move(pos);
+    p.mate = false;
+    return p;
+}
+
+bool san_quick_mated(const struct position *pos)
+{
+    return pos->checkers && !position_has_legal_move(pos);
+}
+
+struct quick_played san_play_in_place(struct position *pos, struct move m,
+                                      struct quick_undo *undo)
+{
+    struct quick_played p = san_play_in_place_lazy(pos, m, undo);
+    p.mate = san_quick_mated(pos);
     return p;
 }
 

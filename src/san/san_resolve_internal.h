@@ -38,6 +38,13 @@ bool san_quick_move(const struct position *pos, const struct san *san, struct mo
 /* Play it on *pos itself, its undo kept, and say what it gives. */
 struct quick_played san_play_in_place(struct position *pos, struct move m,
                                       struct quick_undo *undo);
+/* The same with mate not asked (p.mate false): the replay asks san_quick_mated() only
+ * when the answer can change a diagnostic or a mark, and then as late as it can (a legal
+ * next move, which it usually finds anyway, already says there was no mate). */
+struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
+                                           struct quick_undo *undo);
+/* Whether the side to move in pos is checkmated (standard chess). */
+bool san_quick_mated(const struct position *pos);
 /* Whether every mark written is what the move does: no problem to report. */
 bool san_quick_claims_exact(const struct san *san, struct move m, struct quick_played p);
 /* san_resolve()'s outcome for that move (ok, the move, what it gives, the claims'
