@@ -538,6 +538,9 @@ class Selection(unittest.TestCase):
             ({"material": "KXvK"}, ["--material", "KXvK"]),
             ({"moves": "e4 zz"}, ["--moves", "e4 zz"]),
             ({"invert": True}, ["--invert"]),
+            ({"in_variations": True}, ["--in-variations"]),
+            ({"in_variations": True, "material": "KvK", "variations": False},
+             ["--in-variations", "--material", "KvK", "--no-variations"]),
             ({"range": (9, 3)}, ["--range", "9:3"]),
             ({"range": (10 ** 9, None)}, ["--range", f"{10 ** 9}:"]),
         ]:
@@ -550,6 +553,24 @@ class Selection(unittest.TestCase):
             pgnkit.read(MUTANTS, where=3)
         with self.assertRaises(TypeError):
             pgnkit.read(io.BytesIO(b""), range=(0, None))
+
+    def test_in_variations_selects_as_the_cli(self):
+        # Hand-made games (tests/cli/data): 1.e4 c5 2.Nf3 and the 7 pawns each after
+        # 1.e4 d5 2.exd5 Qxd5 are reached in variations only, except in "mainline-only".
+        path = os.path.join(ROOT, "tests/cli/data/variation-positions.pgn")
+        sicilian = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+        pawns7 = "KQRRBBNNPPPPPPPvKQRRBBNNPPPPPPP"
+        for options, args, events in [
+            ({"reaches": sicilian}, ["--reaches", sicilian], ["mainline-only"]),
+            ({"reaches": sicilian, "in_variations": True},
+             ["--reaches", sicilian, "--in-variations"], ["sicilian-in-variation", "mainline-only"]),
+            ({"material": pawns7}, ["--material", pawns7], []),
+            ({"material": pawns7, "in_variations": True},
+             ["--material", pawns7, "--in-variations"], ["capture-in-variation"]),
+        ]:
+            with self.subTest(options=options):
+                got = self.assert_same_selection(path, options, args)
+                self.assertEqual([tags["Event"] for _, _, _, tags in got], events)
 
     def test_range_reads_the_games_the_cli_reads(self):
         for path in (MUTANTS, ANNOTATED_FILE):
