@@ -572,6 +572,53 @@ class Selection(unittest.TestCase):
                 got = self.assert_same_selection(path, options, args)
                 self.assertEqual([tags["Event"] for _, _, _, tags in got], events)
 
+    def test_in_variations_against_the_move_tree(self):
+        # The oracle: every position of game.moves and of each move's variations
+        # (recursively; the tree is built apart from the selection's walk), as FENs with
+        # the e.p. square only when a capture is legal (--reaches's rule), read here.
+        def material(fen):
+            board = fen.split()[0]
+            side = lambda up: "".join(p * board.count(p if up else p.lower()) for p in "KQRBNP")
+            return side(True) + "v" + side(False)
+
+        def walk(line, out):
+            for m in line:
+                out.add(m.fen)
+                for v in m.variations:
+                    walk(v, out)
+
+        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        paths = [ANNOTATED_FILE, os.path.join(ROOT, "testdata/pgn/scalachess/pgn-render-pgns.pgn")]
+        for path in paths:
+            games = {}
+            for g in pgnkit.read(path, ep="legal"):
+                if g.tags.get("Variant", "Standard") != "Standard" or g.status == "skipped":
+                    continue
+                main = {g.tags.get("FEN", start)} | {m.fen for m in g.moves}
+                every = set(main)
+                walk(g.moves, every)
+                games[g.index] = (main, every)
+            # Material signatures and FENs some variation reaches, off that game's mainline.
+            sigs = sorted({material(f) for m, e in games.values() for f in e - m})[:12]
+            fens = sorted({f for m, e in games.values() for f in e - m})[:12]
+            self.assertGreater(len(sigs), 3, path)
+            board = lambda f: " ".join(f.split()[:4])  # the clocks aside
+            decided = 0  # values some game has in a variation only
+            for option, values, key, as_key in (("material", sigs, material, lambda v: v),
+                                                ("reaches", fens, board, board)):
+                for value in values:
+                    want = sorted(i for i, (_, e) in games.items()
+                                  if as_key(value) in {key(f) for f in e})
+                    mainline = sorted(i for i, (m, _) in games.items()
+                                      if as_key(value) in {key(f) for f in m})
+                    with self.subTest(path=os.path.relpath(path, ROOT), **{option: value}):
+                        got = self.assert_same_selection(
+                            path, {option: value, "in_variations": True},
+                            ["--" + option, value, "--in-variations"])
+                        self.assertEqual(sorted(i for i, _, _, _ in got if i in games), want)
+                    decided += want != mainline
+            self.assertGreater(decided, 6, path)
+
     def test_range_reads_the_games_the_cli_reads(self):
         for path in (MUTANTS, ANNOTATED_FILE):
             size = os.path.getsize(path)
