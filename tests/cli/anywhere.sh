@@ -127,6 +127,38 @@ check "--moves without moves: exit 2" [ "$rc" -eq 2 ]
 run "$P" uci --occurs promote "$T/g.pgn"
 check "--occurs with an unknown fact: exit 2, the list" sh -c "[ $rc -eq 2 ] && grep -q 'underpromotion' '$T/err'"
 
+# ---- --in-variations: --material (and --reaches: golden cases) off the mainline ----
+P7=KQRRBBNNPPPPPPPvKQRRBBNNPPPPPPP  # 7 pawns each, all else on the board
+P8v7=KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPP
+{
+    # deep: no capture on the mainline (1.e4 e5).  Three variations deep, 1.d4 Nf6 2.c4
+    # g6 3.Nc3 d5 4.cxd5 (White 8 pawns, Black 7) Nxd5 (7 each), the Gruenfeld: each
+    # variation starts from the position before the move it replaces.
+    game deep '1. e4 (1. d4 d5 (1... Nf6 2. c4 e6 (2... g6 3. Nc3 d5 4. cxd5 Nxd5))) 1... e5 *'
+    # plain: no variation, no capture.
+    game plain '1. e4 e5 2. Nf3 Nc6 *'
+    # capmain: 2.exd5 (8 v 7) Qxd5 (7 each) on the mainline; the variation takes nothing.
+    game capmain '1. e4 d5 2. exd5 Qxd5 (2... Nf6) *'
+} >"$T/v.pgn"
+vsel() { "$P" uci -q -t Event "$@" "$T/v.pgn" 2>/dev/null | cut -f1 | tr '\n' ' ' | sed 's/ $//'; }
+vexpect() { # WANT OPTIONS...
+    want=$1
+    shift
+    got=$(vsel "$@")
+    if [ "$got" = "$want" ]; then ok "$* -> $want"; else not_ok "$* -> '$got', want '$want'"; fi
+}
+vexpect 'capmain' --material "$P7"
+vexpect 'deep capmain' --in-variations --material "$P7"
+vexpect 'deep capmain' --in-variations --material "$P7" -j2
+vexpect 'plain' --in-variations --material "$P7" --invert
+vexpect 'deep capmain' --in-variations --material "$P8v7" --material "$P7"
+vexpect 'capmain' --material "$P8v7" --material "$P7"
+# --occurs stays on the mainline: deep's captures are in variations only.
+vexpect 'capmain' --in-variations --occurs capture --material "$P7"
+run "$P" uci --in-variations --occurs capture "$T/v.pgn"
+check "--in-variations with --occurs alone: exit 2, the reason" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'give one of them' '$T/err'"
+
 # ---- the corpus against an independent computation ----
 ls "$TESTDATA"/*/*.pgn >"$T/files"
 # shellcheck disable=SC2046
