@@ -155,6 +155,24 @@ vexpect 'deep capmain' --in-variations --material "$P8v7" --material "$P7"
 vexpect 'capmain' --material "$P8v7" --material "$P7"
 # --occurs stays on the mainline: deep's captures are in variations only.
 vexpect 'capmain' --in-variations --occurs capture --material "$P7"
+# A game in parts (over 64 Ki tokens: 12000 times 1.Nf3 Nf6 2.Ng1 Ng8, 6 tokens each):
+# near its end, a variation replaces Ng8 with d5, e4 Nc6, exd5: 8 pawns v 7 there only,
+# in the second part.  The PGN written is the game's, whatever the selection walked.
+awk 'BEGIN { printf "[Event \"big\"]\n\n"; n = 1
+    for (k = 0; k < 12000; k++) {
+        printf "%d. Nf3 Nf6 %d. Ng1 Ng8 ", n, n + 1
+        if (k == 11990) printf "(%d... d5 %d. e4 Nc6 %d. exd5) ", n + 1, n + 2, n + 3
+        n += 2
+    }
+    printf "*\n" }' >"$T/big.pgn"
+bsel() { "$P" uci -q -t Event "$@" "$T/big.pgn" 2>/dev/null | cut -f1 | tr '\n' ' ' | sed 's/ $//'; }
+check "a game in parts: its variation's material is not the mainline's" \
+    [ -z "$(bsel --material "$P8v7")" ]
+check "a game in parts: --in-variations finds it in the second part" \
+    [ "$(bsel --in-variations --material "$P8v7")" = big ]
+"$P" pgn -q "$T/big.pgn" >"$T/big.all" 2>/dev/null
+"$P" pgn -q --in-variations --material "$P8v7" "$T/big.pgn" >"$T/big.sel" 2>/dev/null
+check "a game in parts, selected: written as without a selection" cmp -s "$T/big.all" "$T/big.sel"
 run "$P" uci --in-variations --occurs capture "$T/v.pgn"
 check "--in-variations with --occurs alone: exit 2, the reason" \
     sh -c "[ $rc -eq 2 ] && grep -q 'give one of them' '$T/err'"
