@@ -729,10 +729,11 @@ static int open_source(ReaderObject *r, PyObject *source, const pgnkit_options *
 /* ---- the selection options: the CLI's, through pgnkit_reader_option ---- */
 
 /* The keyword arguments naming a selection option (the flags last, from FIRST_FLAG). */
-enum { SELECT_KEYWORDS = 15, FIRST_FLAG = 11 };
+enum { SELECT_KEYWORDS = 16, FIRST_FLAG = 11 };
 static const char *const select_names[SELECT_KEYWORDS] = {
     "encoding", "where", "player", "result", "ending", "plies", "has", "reaches",
     "occurs", "material", "moves", "invert", "classify", "dedupe", "skip-invalid",
+    "in-variations",
 };
 
 static int value_error(const pgnkit_error *err)
@@ -865,19 +866,19 @@ static PyObject *open_reader(PyObject *args, PyObject *kwargs, int verdicts_only
                                (char *)"has", (char *)"reaches", (char *)"occurs",
                                (char *)"material", (char *)"moves", (char *)"invert",
                                (char *)"classify", (char *)"dedupe", (char *)"skip_invalid",
-                               NULL};
+                               (char *)"in_variations", NULL};
     PyObject *source, *ep = NULL, *range = NULL;
     PyObject *select[SELECT_KEYWORDS] = {NULL};
     int strict = 0, lenient = 0, variations = 1, ktr = 0;
     unsigned long long max_game_bytes = 0;
     int ep_legal = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKOOOOOOOOOOOOOOOOO", keywords,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppppKOOOOOOOOOOOOOOOOOO", keywords,
                                      &source, &strict, &lenient, &variations, &ktr,
                                      &max_game_bytes, &ep, &range, &select[0], &select[1],
                                      &select[2], &select[3], &select[4], &select[5],
                                      &select[6], &select[7], &select[8], &select[9],
                                      &select[10], &select[11], &select[12], &select[13],
-                                     &select[14]) ||
+                                     &select[14], &select[15]) ||
         parse_ep(ep, &ep_legal) < 0)
         return NULL;
     pgnkit_options opts;
@@ -958,7 +959,8 @@ static PyMethodDef module_methods[] = {
      "where= 'TAG OP VALUE' or a list of them (ANDed, as repeated --where); player= a\n"
      "regex on White or Black; result=, ending=, has= a comma list or a list; plies=\n"
      "\"MIN:MAX\"; reaches= a FEN; occurs= facts anywhere on the mainline and\n"
-     "material= signatures (KRPvKR, KQ+vK+), each a comma list or a list; moves= 'e4 e5\n"
+     "material= signatures (KRPvKR, KQ+vK+), each a comma list or a list; in_variations=True:\n"
+     "reaches= and material= also look at the variations' positions; moves= 'e4 e5\n"
      "Nf3' from the start ('... ' first: anywhere); invert=True yields the games rejected instead;\n"
      "classify=True names openings from the built-in book (ECO/Opening criteria read\n"
      "it); dedupe=True yields only the first of games with the same start and mainline;\n"

@@ -538,6 +538,9 @@ class Selection(unittest.TestCase):
             ({"material": "KXvK"}, ["--material", "KXvK"]),
             ({"moves": "e4 zz"}, ["--moves", "e4 zz"]),
             ({"invert": True}, ["--invert"]),
+            ({"in_variations": True}, ["--in-variations"]),
+            ({"in_variations": True, "material": "KvK", "variations": False},
+             ["--in-variations", "--material", "KvK", "--no-variations"]),
             ({"range": (9, 3)}, ["--range", "9:3"]),
             ({"range": (10 ** 9, None)}, ["--range", f"{10 ** 9}:"]),
         ]:
@@ -550,6 +553,71 @@ class Selection(unittest.TestCase):
             pgnkit.read(MUTANTS, where=3)
         with self.assertRaises(TypeError):
             pgnkit.read(io.BytesIO(b""), range=(0, None))
+
+    def test_in_variations_selects_as_the_cli(self):
+        # Hand-made games (tests/cli/data): 1.e4 c5 2.Nf3 and the 7 pawns each after
+        # 1.e4 d5 2.exd5 Qxd5 are reached in variations only, except in "mainline-only".
+        path = os.path.join(ROOT, "tests/cli/data/variation-positions.pgn")
+        sicilian = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+        pawns7 = "KQRRBBNNPPPPPPPvKQRRBBNNPPPPPPP"
+        for options, args, events in [
+            ({"reaches": sicilian}, ["--reaches", sicilian], ["mainline-only"]),
+            ({"reaches": sicilian, "in_variations": True},
+             ["--reaches", sicilian, "--in-variations"], ["sicilian-in-variation", "mainline-only"]),
+            ({"material": pawns7}, ["--material", pawns7], []),
+            ({"material": pawns7, "in_variations": True},
+             ["--material", pawns7, "--in-variations"], ["capture-in-variation"]),
+        ]:
+            with self.subTest(options=options):
+                got = self.assert_same_selection(path, options, args)
+                self.assertEqual([tags["Event"] for _, _, _, tags in got], events)
+
+    def test_in_variations_against_the_move_tree(self):
+        # The oracle: every position of game.moves and of each move's variations
+        # (recursively; the tree is built apart from the selection's walk), as FENs with
+        # the e.p. square only when a capture is legal (--reaches's rule), read here.
+        def material(fen):
+            board = fen.split()[0]
+            side = lambda up: "".join(p * board.count(p if up else p.lower()) for p in "KQRBNP")
+            return side(True) + "v" + side(False)
+
+        def walk(line, out):
+            for m in line:
+                out.add(m.fen)
+                for v in m.variations:
+                    walk(v, out)
+
+        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        paths = [ANNOTATED_FILE, os.path.join(ROOT, "testdata/pgn/scalachess/pgn-render-pgns.pgn")]
+        for path in paths:
+            games = {}
+            for g in pgnkit.read(path, ep="legal"):
+                if g.tags.get("Variant", "Standard") != "Standard" or g.status == "skipped":
+                    continue
+                main = {g.tags.get("FEN", start)} | {m.fen for m in g.moves}
+                every = set(main)
+                walk(g.moves, every)
+                games[g.index] = (main, every)
+            # Material signatures and FENs some variation reaches, off that game's mainline.
+            sigs = sorted({material(f) for m, e in games.values() for f in e - m})[:12]
+            fens = sorted({f for m, e in games.values() for f in e - m})[:12]
+            self.assertGreater(len(sigs), 3, path)
+            board = lambda f: " ".join(f.split()[:4])  # the clocks aside
+            decided = 0  # values some game has in a variation only
+            for option, values, key, as_key in (("material", sigs, material, lambda v: v),
+                                                ("reaches", fens, board, board)):
+                for value in values:
+                    want = sorted(i for i, (_, e) in games.items()
+                                  if as_key(value) in {key(f) for f in e})
+                    mainline = sorted(i for i, (m, _) in games.items()
+                                      if as_key(value) in {key(f) for f in m})
+                    with self.subTest(path=os.path.relpath(path, ROOT), **{option: value}):
+                        got = self.assert_same_selection(
+                            path, {option: value, "in_variations": True},
+                            ["--" + option, value, "--in-variations"])
+                        self.assertEqual(sorted(i for i, _, _, _ in got if i in games), want)
+                    decided += want != mainline
+            self.assertGreater(decided, 6, path)
 
     def test_range_reads_the_games_the_cli_reads(self):
         for path in (MUTANTS, ANNOTATED_FILE):

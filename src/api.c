@@ -152,6 +152,7 @@ struct pgnkit_reader {
     struct select *select;             /* NULL: no criterion nor --invert */
     struct select_scratch *select_scratch;
     bool invert, classify, skip_invalid, dedupe, started;
+    bool in_variations;                /* --in-variations: given to select when checked */
     struct game_key_set seen;          /* dedupe: the keys of the games yielded */
     char *message;                     /* the last option error, whole (pgnkit_reader_message) */
     /* pgnkit_open_range: the reader resumes at a sync point; games outside [start, end)
@@ -497,17 +498,26 @@ int pgnkit_reader_option(pgnkit_reader *r, const char *name, const char *value,
         return flag_value(r, name, value, &r->skip_invalid, err);
     if (!strcmp(name, "dedupe"))
         return flag_value(r, name, value, &r->dedupe, err);
+    if (!strcmp(name, "in-variations"))
+        return flag_value(r, name, value, &r->in_variations, err);
     return option_error(r, err, "unknown option '--%s' (encoding, where, player, result, "
-                        "ending, plies, has, reaches, occurs, material, moves, invert, classify, dedupe, "
-                        "skip-invalid)",
+                        "ending, plies, has, reaches, occurs, material, moves, in-variations, "
+                        "invert, classify, dedupe, skip-invalid)",
                         name);
 }
 
-/* --invert alone inverts nothing: a usage error, as in the CLI. */
+/* --invert alone inverts nothing, --in-variations needs --reaches or --material and the
+ * variations replayed: usage errors, as in the CLI. */
 static int check_invert(pgnkit_reader *r, pgnkit_error *err)
 {
     if (r->invert && (!r->select || !select_has_criteria(r->select)))
         return option_error(r, err, "%s", SELECT_INVERT_ALONE);
+    if (r->select)
+        select_set_in_variations(r->select, r->in_variations);
+    if (r->in_variations && (!r->select || !select_reads_variations(r->select)))
+        return option_error(r, err, "%s", SELECT_IN_VARIATIONS_ALONE);
+    if (r->in_variations && r->game_opts.skip_variations)
+        return option_error(r, err, "%s", SELECT_IN_VARIATIONS_SKIPPED);
     return 0;
 }
 

@@ -116,12 +116,14 @@ PGNKIT_API pgnkit_reader *pgnkit_open_range(const char *path, uint64_t start, ui
  *   "plies"     MIN:MAX mainline plies (either may be empty)
  *   "has"       a comma list of diagnostic codes, one of which the game has
  *   "reaches"   a FEN the mainline reaches
+ *   "in-variations"  reaches and material also look at the variations' positions (a
+ *               flag; needs one of them and the variations replayed)
  *   "invert"    yield the games the criteria reject instead (needs a criterion)
  *   "classify"  name each game's opening from the built-in book: criteria on ECO and
  *               Opening read that name (a game the book does not name: its own tag)
  *   "dedupe"    only the first of games with the same start position and mainline
  *   "skip-invalid"  only the games without errors
- * The last four are flags: value NULL, "1", "true" or "yes" sets them, "0", "false" or
+ * "in-variations" and the last four are flags: value NULL, "1", "true" or "yes" sets them, "0", "false" or
  * "no" clears them.  Selection comes first, then skip-invalid, then dedupe (among the
  * games kept), as in the CLI.
  */

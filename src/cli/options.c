@@ -233,6 +233,15 @@ static int opt_invert(struct config *cfg, const char *arg)
     return 0;
 }
 
+static int opt_in_variations(struct config *cfg, const char *arg)
+{
+    (void)arg;
+    if (!cfg->select)
+        cfg->select = select_new();
+    select_set_in_variations(cfg->select, true);
+    return 0;
+}
+
 static int opt_output(struct config *cfg, const char *arg)
 {
     cfg->output_path = arg;
@@ -476,6 +485,7 @@ static const struct option_entry option_table[] = {
     {"occurs", 0, true, ALL_CMDS, opt_occurs, "F,..  only games where, anywhere on the mainline: capture|check|castling|castling-short|castling-long|en-passant|promotion|underpromotion|fifty-moves|threefold"},
     {"material", 0, true, ALL_CMDS, opt_material, "SIG,..  only games whose mainline has this material at some ply: KRPvKR (exact), KQ+vK+ (at least)"},
     {"moves", 0, true, ALL_CMDS, opt_moves, "'M M ..'  only games whose mainline starts with these moves (SAN or UCI); '... M M': anywhere"},
+    {"in-variations", 0, false, ALL_CMDS, opt_in_variations, "--reaches and --material also look at the positions reached in variations (pgn-extract -x)"},
     {"first-plies", 0, true, CMD_BIT(CMD_UCI) | CMD_BIT(CMD_FEN) | CMD_BIT(CMD_PGN), opt_first_plies, "N  write only the first N plies of each game (pgn: result *); selection sees it whole"},
     {"classify", 0, false, ALL_CMDS, opt_classify, "name each game's opening from the book: --where on ECO and Opening reads it"},
     {"eco-file", 0, true, ALL_CMDS, opt_eco_file, "FILE  classify by this ECO file (pgn-extract's eco.pgn) instead of the book; pgn adds ECO, Opening, Variation"},
@@ -836,6 +846,10 @@ static int check_combinations(const struct config *cfg, const struct given *give
     }
     if (was_given(given, "invert") && cfg->select && !select_has_criteria(cfg->select))
         return usage_error(cfg, "%s", SELECT_INVERT_ALONE);
+    if (was_given(given, "in-variations") && !select_reads_variations(cfg->select))
+        return usage_error(cfg, "%s", SELECT_IN_VARIATIONS_ALONE);
+    if (was_given(given, "in-variations") && cfg->game.skip_variations)
+        return usage_error(cfg, "%s", SELECT_IN_VARIATIONS_SKIPPED);
     /* Classified games (--classify, --add-tags ECO/Opening, --with opening): the criteria
      * on ECO and Opening read the classification, as pgn-extract's -e makes its tag
      * criteria read the tags it adds. */
@@ -961,10 +975,10 @@ int options_parse(int argc, char **argv, struct config *cfg)
     /* Rows from several files or from byte ranges are told apart by (file, offset). */
     if (cfg->input_count > 1 || cfg->range.set)
         cfg->writer.with |= WRITER_WITH_FILE | WRITER_WITH_OFFSET;
-    /* Only the PGN writer (pgn, fen --comments), uci's TSV and the per-move values of
-     * --with walk the tokens' moves. */
+    /* Only the PGN writer (pgn, fen --comments), uci's TSV, the per-move values of
+     * --with and --in-variations's selection walk the tokens' moves. */
     cfg->game.skip_token_moves =
-        !(cfg->command == CMD_PGN ||
+        !(cfg->command == CMD_PGN || (cfg->select && select_reads_variations(cfg->select)) ||
           (cfg->command == CMD_FEN && cfg->writer.fen_mode == FEN_MODE_COMMENTS) ||
           (cfg->command == CMD_UCI && cfg->writer.format == FORMAT_TSV) ||
           (cfg->writer.with & PER_MOVE_VALUES));

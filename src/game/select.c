@@ -15,7 +15,9 @@
 #include "board/poskey.h"
 #include "board/variant.h"
 #include "board/rules.h"
+#include "base/inline_hints.h"
 #include "base/xalloc.h"
+#include "game/game_variations.h"
 #include "san/san.h"
 #include "san/san_resolve.h"
 
@@ -132,6 +134,7 @@ struct select {
     struct san *moves;               /* --moves, decoded once */
     size_t move_count;
     bool moves_anywhere;             /* a leading "...": from any ply, not the start */
+    bool in_variations;              /* --reaches, --material: the variations' positions too */
 };
 
 struct select_scratch {
@@ -142,6 +145,7 @@ struct select_scratch {
     size_t occ_cap;
     bool *reached;              /* per --material: reached on this game */
     size_t reached_cap;
+    struct variation_walk lines; /* --in-variations */
 };
 
 /* ---- building ---- */
@@ -166,6 +170,13 @@ void select_free(struct select *s)
 }
 
 void select_set_invert(struct select *s, bool invert) { s->invert = invert; }
+
+void select_set_in_variations(struct select *s, bool on) { s->in_variations = on; }
+
+bool select_reads_variations(const struct select *s)
+{
+    return s->in_variations && (s->reaches_set || s->material_count);
+}
 
 static bool is_opening_tag(const char *name)
 {
@@ -528,8 +539,9 @@ static bool same_position(const struct keyed_sig *a, const struct keyed_sig *b)
 }
 
 /* --reaches names a board by a FEN: a variant's pockets, checks left and promoted marks
- * (which threefold compares) do not count. */
-static bool reaches(const struct keyed_sig *ks, const struct position *pos,
+ * (which threefold compares) do not count.  Inlined into walk_mainline's per-ply loop
+ * (with a second caller, variations_reach, GCC made it a call: 2% of check --reaches). */
+static inline PGNKIT_HOT bool reaches(const struct keyed_sig *ks, const struct position *pos,
                     const struct keyed_sig *target)
 {
     struct keyed_sig board = *ks;
@@ -560,6 +572,7 @@ struct select_scratch *select_scratch_new(const struct select *s)
 {
     (void)s;
     struct select_scratch *x = xcalloc(1, sizeof *x);
+    variation_walk_init(&x->lines);
     /* One pair is enough: criteria ask whether a regex matches, never where. */
     x->md = pcre2_match_data_create(1, NULL);
     if (!x->md) {
@@ -576,6 +589,7 @@ void select_scratch_free(struct select_scratch *x)
     free(x->seen);
     free(x->occ_seen);
     free(x->reached);
+    variation_walk_release(&x->lines);
     free(x);
 }
 
@@ -1033,6 +1047,27 @@ static bool third_time(const struct select_scratch *x, size_t i, const struct po
     return times >= 3;
 }
 
+/* --in-variations: walk the variations' positions until what the mainline did not
+ * reach is found: the --reaches target (with want_target) and the --material groups not
+ * yet marked in x->reached (materials_left of them). */
+static PGNKIT_NOINLINE bool variations_reach(const struct select *s, struct select_scratch *x,
+                             const struct game_record *rec, bool want_target,
+                             size_t materials_left)
+{
+    variation_walk_start(&x->lines, rec);
+    const struct position *pos;
+    while ((want_target || materials_left) && (pos = variation_walk_next(&x->lines))) {
+        if (want_target) {
+            struct keyed_sig ks;
+            keyed_of(pos, poskey_of(pos), &ks);
+            want_target = !reaches(&ks, pos, &s->target);
+        }
+        if (materials_left)
+            materials_left -= material_marks(s, pos, x->reached);
+    }
+    return !want_target && !materials_left;
+}
+
 /* --occurs, --material and --moves on the mainline played (up to an error), in one
  * walk over its positions, the start included. */
 static bool anywhere_holds(const struct select *s, struct select_scratch *x,
@@ -1072,8 +1107,11 @@ static bool anywhere_holds(const struct select *s, struct select_scratch *x,
             found |= third_time(x, ply, &pos) ? OCC_THREEFOLD : 0;
         }
         bool done = !materials_left && moves && occurs_hold(s, found);
-        if (done || ply == n)
-            return done;
+        if (done)
+            return true;
+        if (ply == n) /* only --material may still be met, off the mainline */
+            return s->in_variations && moves && occurs_hold(s, found) &&
+                   variations_reach(s, x, rec, false, materials_left);
         struct move m = rec->mainline[ply];
         found |= move_occurs(&pos, m);
         struct position before = pos;
@@ -1101,7 +1139,7 @@ bool select_by_facts(const struct select *s, struct select_scratch *x,
         bool reached;
         size_t n = walk_mainline(s, x, rec, keep, &reached);
         if (s->reaches_set)
-            match = reached;
+            match = reached || (s->in_variations && variations_reach(s, x, rec, true, 0));
         if (match && s->endings)
             match = (ending_of(rec, keep && threefold(x, n)) & s->endings) != 0;
     } else if (match) {

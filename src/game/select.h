@@ -64,8 +64,8 @@ int select_add_ending(struct select *s, const char *list, char *why, size_t cap)
 int select_add_plies(struct select *s, const char *range, char *why, size_t cap);
 /** The game has a diagnostic of one of these codes (comma list of names). */
 int select_add_has(struct select *s, const char *list, char *why, size_t cap);
-/** The mainline reaches this position (board, side, castling, e.p. when a capture is
- * legal; not the clocks). */
+/** The mainline (with --in-variations: or a variation) reaches this position (board,
+ * side, castling, e.p. when a capture is legal; not the clocks). */
 int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap);
 /** Somewhere on the mainline, one of a comma list of: capture, check (a move gives it),
  * castling, castling-short, castling-long, en-passant, promotion, underpromotion (to R, B
@@ -73,7 +73,8 @@ int select_add_reaches(struct select *s, const char *fen, char *why, size_t cap)
  * for the third time, as --ending threefold counts) (OR).  Added again: each list
  * must hold (AND). */
 int select_add_occurs(struct select *s, const char *list, char *why, size_t cap);
-/** A mainline position (the start included) has this material: a comma list (OR) of
+/** A mainline position (the start included; with --in-variations: or a variation's) has
+ * this material: a comma list (OR) of
  * WHITEvBLACK in letters K Q R B N P (KRPvKR: exact counts); a side ending in '+' has
  * at least its pieces and any others (KQ+vK+).  Added again: each reached (AND), at a
  * ply of its own. */
@@ -86,6 +87,22 @@ int select_add_moves(struct select *s, const char *list, char *why, size_t cap);
 #define SELECT_INVERT_ALONE                                                                  \
     "--invert needs a criterion to invert (--where, --player, --result, --ending, --plies, " \
     "--has, --reaches, --occurs, --material, --moves)"
+/** --in-variations: --reaches and --material also match a position reached in a
+ * variation (game_variations.h: after any played move at any depth, the variation
+ * starting from the position before the move it replaces).  A --material given more
+ * than once may be met by positions of different lines.  The others stay on the
+ * mainline: --occurs, --moves, --ending and --plies.  The caller replays the variations
+ * and keeps the record's token moves (select_reads_variations). */
+void select_set_in_variations(struct select *s, bool on);
+/** Whether select_by_facts walks the variations: --in-variations with --reaches or
+ * --material. */
+bool select_reads_variations(const struct select *s);
+/** Why --in-variations alone is refused, and with --no-variations. */
+#define SELECT_IN_VARIATIONS_ALONE                                                           \
+    "--in-variations makes --reaches and --material look at the variations' positions "     \
+    "too: give one of them"
+#define SELECT_IN_VARIATIONS_SKIPPED                                                         \
+    "--in-variations needs the variations replayed: not with --no-variations"
 /** Select the games that do not match instead. */
 void select_set_invert(struct select *s, bool invert);
 /** Games are classified (game_options.openings): the criteria on ECO and Opening, given

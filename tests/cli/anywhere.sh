@@ -127,6 +127,56 @@ check "--moves without moves: exit 2" [ "$rc" -eq 2 ]
 run "$P" uci --occurs promote "$T/g.pgn"
 check "--occurs with an unknown fact: exit 2, the list" sh -c "[ $rc -eq 2 ] && grep -q 'underpromotion' '$T/err'"
 
+# ---- --in-variations: --material (and --reaches: golden cases) off the mainline ----
+P7=KQRRBBNNPPPPPPPvKQRRBBNNPPPPPPP  # 7 pawns each, all else on the board
+P8v7=KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPP
+{
+    # deep: no capture on the mainline (1.e4 e5).  Three variations deep, 1.d4 Nf6 2.c4
+    # g6 3.Nc3 d5 4.cxd5 (White 8 pawns, Black 7) Nxd5 (7 each), the Gruenfeld: each
+    # variation starts from the position before the move it replaces.
+    game deep '1. e4 (1. d4 d5 (1... Nf6 2. c4 e6 (2... g6 3. Nc3 d5 4. cxd5 Nxd5))) 1... e5 *'
+    # plain: no variation, no capture.
+    game plain '1. e4 e5 2. Nf3 Nc6 *'
+    # capmain: 2.exd5 (8 v 7) Qxd5 (7 each) on the mainline; the variation takes nothing.
+    game capmain '1. e4 d5 2. exd5 Qxd5 (2... Nf6) *'
+} >"$T/v.pgn"
+vsel() { "$P" uci -q -t Event "$@" "$T/v.pgn" 2>/dev/null | cut -f1 | tr '\n' ' ' | sed 's/ $//'; }
+vexpect() { # WANT OPTIONS...
+    want=$1
+    shift
+    got=$(vsel "$@")
+    if [ "$got" = "$want" ]; then ok "$* -> $want"; else not_ok "$* -> '$got', want '$want'"; fi
+}
+vexpect 'capmain' --material "$P7"
+vexpect 'deep capmain' --in-variations --material "$P7"
+vexpect 'deep capmain' --in-variations --material "$P7" -j2
+vexpect 'plain' --in-variations --material "$P7" --invert
+vexpect 'deep capmain' --in-variations --material "$P8v7" --material "$P7"
+vexpect 'capmain' --material "$P8v7" --material "$P7"
+# --occurs stays on the mainline: deep's captures are in variations only.
+vexpect 'capmain' --in-variations --occurs capture --material "$P7"
+# A game in parts (over 64 Ki tokens: 12000 times 1.Nf3 Nf6 2.Ng1 Ng8, 6 tokens each):
+# near its end, a variation replaces Ng8 with d5, e4 Nc6, exd5: 8 pawns v 7 there only,
+# in the second part.  The PGN written is the game's, whatever the selection walked.
+awk 'BEGIN { printf "[Event \"big\"]\n\n"; n = 1
+    for (k = 0; k < 12000; k++) {
+        printf "%d. Nf3 Nf6 %d. Ng1 Ng8 ", n, n + 1
+        if (k == 11990) printf "(%d... d5 %d. e4 Nc6 %d. exd5) ", n + 1, n + 2, n + 3
+        n += 2
+    }
+    printf "*\n" }' >"$T/big.pgn"
+bsel() { "$P" uci -q -t Event "$@" "$T/big.pgn" 2>/dev/null | cut -f1 | tr '\n' ' ' | sed 's/ $//'; }
+check "a game in parts: its variation's material is not the mainline's" \
+    [ -z "$(bsel --material "$P8v7")" ]
+check "a game in parts: --in-variations finds it in the second part" \
+    [ "$(bsel --in-variations --material "$P8v7")" = big ]
+"$P" pgn -q "$T/big.pgn" >"$T/big.all" 2>/dev/null
+"$P" pgn -q --in-variations --material "$P8v7" "$T/big.pgn" >"$T/big.sel" 2>/dev/null
+check "a game in parts, selected: written as without a selection" cmp -s "$T/big.all" "$T/big.sel"
+run "$P" uci --in-variations --occurs capture "$T/v.pgn"
+check "--in-variations with --occurs alone: exit 2, the reason" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'give one of them' '$T/err'"
+
 # ---- the corpus against an independent computation ----
 ls "$TESTDATA"/*/*.pgn >"$T/files"
 # shellcheck disable=SC2046
