@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cpu.h"
 #include "helpers/helpers.h"
 #include "pgn/pgn_reader.h"
 #include "pgn/pgn_split.h"
@@ -2320,6 +2321,21 @@ static size_t assert_drop_comments_same(const char *s, size_t len, const char *w
     return a - b;
 }
 
+/* Whether this build's reader drops comments at all: only scan_fast's windows do, which
+ * need SSSE3 in the base copy or the AVX2 copy chosen at run time (cpu.h).  Elsewhere
+ * (aarch64, an x86-64 baseline build on a CPU without AVX2) every comment is kept, which
+ * is the same replay. */
+static bool reader_has_windows(void)
+{
+#if defined(__SSSE3__)
+    return true;
+#elif defined(PGNKIT_DISPATCH_AVX2)
+    return cpu_level() == CPU_AVX2;
+#else
+    return false;
+#endif
+}
+
 Test(pgn_reader, drop_comments_leaves_the_rest_as_it_was)
 {
     /* Comments after a move (dropped), elsewhere (kept), next to blank lines and tags,
@@ -2331,7 +2347,8 @@ Test(pgn_reader, drop_comments_leaves_the_rest_as_it_was)
     size_t dropped = assert_drop_comments_same(s, sizeof s - 1, "the sample");
     /* Those after a move and its space, far enough from the end for the lexer's windows:
      * the clock, {x}, {y} and {a}. */
-    cr_assert_eq(dropped, 4, "%zu comments dropped", dropped);
+    size_t want_dropped = reader_has_windows() ? 4 : 0;
+    cr_assert_eq(dropped, want_dropped, "%zu comments dropped, not %zu", dropped, want_dropped);
     struct pgn_limits lim = {.drop_comments = true, .max_game_tokens = 1000};
     char *want = dump_mem(s, sizeof s - 1, &(struct pgn_limits){.max_game_tokens = 1000});
     char *got = dump_mem(s, sizeof s - 1, &lim);
