@@ -131,11 +131,13 @@ Test(attacks, slider_forms_agree_on_every_square_and_occupancy)
     bool built[2] = {attacks_form_built(ATTACKS_FORM_MAGIC),
                      attacks_form_built(ATTACKS_FORM_PEXT)};
     cr_assert(built[0] || built[1]);
-    /* Said at the default verbosity when a form is left out (a warning, not a failure). */
+    /* Which forms were checked, said with --verbose.  Not cr_log_warn: Criterion 2.4 then
+     * exits 1 with every test passing (seen under qemu-aarch64, where only magic is
+     * built). */
     if (built[0] && built[1])
         cr_log_info("slider forms checked: magic and PEXT (this CPU runs PEXT fast)");
     else
-        cr_log_warn("slider forms checked: %s only (%s)", built[0] ? "magic" : "PEXT",
+        cr_log_info("slider forms checked: %s only (%s)", built[0] ? "magic" : "PEXT",
                     built[0] ? "this CPU has no fast PEXT, or the build no PEXT"
                              : "a BMI2 build has no magic tables");
     cr_assert_eq(relevant(sq("a1"), false), squares("a2 a3 a4 a5 a6 a7 b1 c1 d1 e1 f1 g1"));
