@@ -8,7 +8,8 @@
  * so that moves outlive their game), its node number and its comment (None or a str,
  * made with it: a plain slot that Python's loops read without a call); each other
  * attribute is made on its first use and kept.  Game.moves for a game of N plies is N
- * small objects and their comments: python-chess's loop that reads a comment or two per
+ * small objects and their comments (a batch of comments a call: a one-line comment is
+ * its place in the game's bytes, no copy): python-chess's loop that reads a comment or two per
  * move pays for those alone (the FEN, a move played on a cursor, only when asked).  A mainline move's UCI and FEN
  * come from the mainline (pgnkit_game_uci/fen), the rest from the tree, which a
  * detached game builds on the first question about it.  Moves still
@@ -142,9 +143,10 @@ static PyObject *comment_text(pgnkit_str s)
     return c;
 }
 
-static PyObject *new_move(HandleObject *handle, size_t node)
+/* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated). */
+static PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
 {
-    PyObject *comment = comment_text(pgnkit_game_node_comment(handle->game, node));
+    PyObject *comment = comment_text(text);
     if (!comment)
         return NULL;
     MoveObject *m = free_moves;
@@ -444,7 +446,9 @@ static PyObject *make_line(HandleObject *handle, size_t first)
     pgnkit_node n;
     for (size_t id = first; line && id; id = n.next) {
         pgnkit_game_node(handle->game, id, &n);
-        PyObject *move = new_move(handle, id);
+        pgnkit_str text = {NULL, 0};
+        pgnkit_game_node_comments(handle->game, id, 1, &text);
+        PyObject *move = new_move(handle, id, text);
         if (!move || PyList_Append(line, move) < 0)
             Py_CLEAR(line);
         Py_XDECREF(move);
@@ -461,11 +465,21 @@ PyObject *pgnkit_py_moves(pgnkit_game *g, PyObject **handle)
         h->game = g;
         *handle = (PyObject *)h;
     }
-    /* The mainline's nodes are 1 .. ply_count: no tree needed to list them. */
+    /* The mainline's nodes are 1 .. ply_count: no tree needed to list them.  Their
+     * comments come a batch at a time, a call each. */
     size_t plies = pgnkit_game_ply_count(g);
     PyObject *list = PyList_New((Py_ssize_t)plies);
+    enum { BATCH = 64 };
+    pgnkit_str texts[BATCH];
     for (size_t ply = 1; list && ply <= plies; ply++) {
-        PyObject *move = new_move((HandleObject *)*handle, ply);
+        size_t k = (ply - 1) % BATCH;
+        if (k == 0) {
+            size_t want = plies - ply + 1 < BATCH ? plies - ply + 1 : BATCH;
+            size_t got = pgnkit_game_node_comments(g, ply, want, texts);
+            for (size_t i = got; i < want; i++) /* a tree shorter than the mainline */
+                texts[i] = (pgnkit_str){NULL, 0};
+        }
+        PyObject *move = new_move((HandleObject *)*handle, ply, texts[k]);
         if (!move)
             Py_CLEAR(list);
         else
