@@ -46,6 +46,14 @@ static PyTypeObject HandleType = {
 
 /* ---- Move ---- */
 
+/* A Move's attributes made on first use (NULL before), in a block of their own made
+ * with the first of them: a Move of a loop that reads its comment alone is four fields
+ * to fill and free. */
+struct move_more {
+    PyObject *san, *uci, *fen, *starting_comment, *nags, *clock, *eval;
+    PyObject *promotion, *variations;
+};
+
 typedef struct {
     PyObject_HEAD
     HandleObject *handle;
@@ -53,9 +61,7 @@ typedef struct {
     /* Made with the Move: a plain slot, which CPython reads without a call (a loop over
      * every move's comment is the common one). */
     PyObject *comment;
-    /* Made on first use (NULL before). */
-    PyObject *san, *uci, *fen, *starting_comment, *nags, *clock, *eval;
-    PyObject *promotion, *variations;
+    struct move_more *more; /* NULL until an attribute of it is asked */
 } MoveObject;
 
 /* Freed Moves kept for the next game's (chained through handle), as CPython keeps its
@@ -70,18 +76,25 @@ enum { FREE_MOVES_MAX = 4096 };
 static MoveObject *free_moves;
 static int free_move_count;
 
+static void more_free(struct move_more *more)
+{
+    Py_XDECREF(more->san);
+    Py_XDECREF(more->uci);
+    Py_XDECREF(more->fen);
+    Py_XDECREF(more->starting_comment);
+    Py_XDECREF(more->nags);
+    Py_XDECREF(more->clock);
+    Py_XDECREF(more->eval);
+    Py_XDECREF(more->promotion);
+    Py_XDECREF(more->variations);
+    PyMem_Free(more);
+}
+
 static void move_dealloc(MoveObject *self)
 {
-    Py_XDECREF(self->san);
-    Py_XDECREF(self->uci);
-    Py_XDECREF(self->fen);
     Py_XDECREF(self->comment);
-    Py_XDECREF(self->starting_comment);
-    Py_XDECREF(self->nags);
-    Py_XDECREF(self->clock);
-    Py_XDECREF(self->eval);
-    Py_XDECREF(self->promotion);
-    Py_XDECREF(self->variations);
+    if (self->more)
+        more_free(self->more);
     Py_DECREF(self->handle);
     if (free_move_count < FREE_MOVES_MAX) {
         self->handle = (HandleObject *)free_moves;
@@ -124,6 +137,21 @@ static int same_text(const char *a, const char *b, size_t len)
            (len <= 16 || memcmp(a + 8, b + 8, len - 16) == 0);
 }
 
+/* s's str (s.len >= 8) when it is ASCII (8 bytes at a time, the last word overlapping):
+ * its bytes copied, no decoder's walk; else the decoder's. */
+static PyObject *ascii_text(pgnkit_str s)
+{
+    uint64_t high = load8(s.ptr + s.len - 8);
+    for (size_t i = 0; i + 8 <= s.len; i += 8)
+        high |= load8(s.ptr + i);
+    if (high & 0x8080808080808080u)
+        return text_or_none(s);
+    PyObject *c = PyUnicode_New((Py_ssize_t)s.len, 127);
+    if (c)
+        memcpy(PyUnicode_DATA(c), s.ptr, s.len);
+    return c;
+}
+
 static PyObject *comment_text(pgnkit_str s)
 {
     if (!s.ptr || s.len < 8 || s.len > COMMENT_CACHE_MAX_LEN)
@@ -137,7 +165,7 @@ static PyObject *comment_text(pgnkit_str s)
     if (c && PyUnicode_GET_LENGTH(c) == (Py_ssize_t)s.len &&
         same_text(PyUnicode_DATA(c), s.ptr, s.len))
         return Py_NewRef(c);
-    c = text_or_none(s);
+    c = ascii_text(s);
     if (c && PyUnicode_IS_ASCII(c))
         Py_XSETREF(*slot, Py_NewRef(c));
     return c;
@@ -161,8 +189,7 @@ static PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
     m->handle = (HandleObject *)Py_NewRef((PyObject *)handle);
     m->node = node;
     m->comment = comment;
-    m->san = m->uci = m->fen = m->starting_comment = m->nags = NULL;
-    m->clock = m->eval = m->promotion = m->variations = NULL;
+    m->more = NULL;
     return (PyObject *)m;
 }
 
@@ -293,9 +320,12 @@ static PyObject *make_variations(MoveObject *m)
     return n.variation ? variation_lines(m->handle, &n) : PyList_New(0);
 }
 
-/* *slot, made by make on first use. */
-static PyObject *cached(MoveObject *m, PyObject **slot, PyObject *(*make)(MoveObject *))
+/* The attribute at offset `at` of m->more, made by make on first use. */
+static PyObject *cached(MoveObject *m, size_t at, PyObject *(*make)(MoveObject *))
 {
+    if (!m->more && !(m->more = PyMem_Calloc(1, sizeof *m->more)))
+        return PyErr_NoMemory();
+    PyObject **slot = (PyObject **)((char *)m->more + at);
     if (!*slot)
         *slot = make(m);
     return Py_XNewRef(*slot);
@@ -305,7 +335,7 @@ static PyObject *cached(MoveObject *m, PyObject **slot, PyObject *(*make)(MoveOb
     static PyObject *move_get_##field(MoveObject *self, void *closure)                        \
     {                                                                                          \
         (void)closure;                                                                         \
-        return cached(self, &self->field, make_##field);                                      \
+        return cached(self, offsetof(struct move_more, field), make_##field);                 \
     }
 MOVE_GETTER(san)
 MOVE_GETTER(uci)

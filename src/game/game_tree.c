@@ -30,7 +30,12 @@ struct builder {
     uint32_t mainline_seen;
 };
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+/* ' ', '\t', '\n' or '\r': one test of a bit mask of them. */
+static bool is_blank(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return u <= ' ' && (((uint64_t)1 << ' ' | 1 << '\t' | 1 << '\n' | 1 << '\r') >> u & 1);
+}
 
 /* Append the normalized text of s[0, len) at the end of t->text (no NUL); returns the
  * bytes written, 0 when it is all blank. */
@@ -70,32 +75,28 @@ static const char *comment_ptr(const struct game_tree *t, const struct game_tree
     return (n->comment_ref ? t->source : t->text) + n->comment_at;
 }
 
-/* Whether any byte of the 8 in w is c (the zero-byte test of w ^ c's bytes: exact). */
-static bool word_has(uint64_t w, unsigned char c)
+/* Whether any of the 8 bytes of w is below 14 ('\t', '\n', '\r' and the other control
+ * bytes below them): the zero-byte test, exact for a bound up to 128. */
+static bool word_has_low(uint64_t w)
 {
     const uint64_t ones = 0x0101010101010101u;
-    uint64_t x = w ^ (ones * c);
-    return ((x - ones) & ~x & (ones << 7)) != 0;
+    return ((w - ones * 14) & ~w & (ones << 7)) != 0;
 }
 
-/* Whether s[0, len) has a line end: 8 bytes at a time (a [%clk] comment is two words,
- * where two memchr calls cost more than the rest of its node). */
+/* Whether s[0, len) has a line end: 8 bytes at a time, a word with no byte below 14 has
+ * none (a [%clk] comment is two words, where two memchr calls cost more than the rest
+ * of its node). */
 static bool has_line_end(const char *s, size_t len)
 {
-    if (len < 8) {
-        for (size_t i = 0; i < len; i++)
-            if (s[i] == '\n' || s[i] == '\r')
-                return true;
-        return false;
-    }
-    for (size_t i = 0;; i += 8) {
+    for (size_t i = 0; len >= 8; i += 8) {
         uint64_t w;
         memcpy(&w, s + (i + 8 <= len ? i : len - 8), sizeof w); /* the last overlaps */
-        if (word_has(w, '\n') || word_has(w, '\r'))
-            return true;
+        if (word_has_low(w))
+            break;
         if (i + 8 >= len)
             return false;
     }
+    return memchr(s, '\n', len) || memchr(s, '\r', len);
 }
 
 /* A move's first comment as a place in the game's bytes: one line (nothing to normalize
