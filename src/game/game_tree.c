@@ -241,12 +241,19 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
                        const struct game_token_move *m)
 {
     struct game_tree *t = b->t;
-    if (tok->kind == PGN_TOK_VARIATION_START) {
+    switch (tok->kind) { /* the others (move numbers, the result) first out */
+    case PGN_TOK_VARIATION_START:
         open_line(b);
         return;
-    }
-    if (tok->kind == PGN_TOK_VARIATION_END) {
+    case PGN_TOK_VARIATION_END:
         b->depth -= b->depth > 0;
+        return;
+    case PGN_TOK_MOVE:
+    case PGN_TOK_NAG:
+    case PGN_TOK_COMMENT:
+    case PGN_TOK_LINE_COMMENT:
+        break;
+    default:
         return;
     }
     struct line *l = &b->lines[b->depth];
