@@ -111,8 +111,8 @@ static PyObject *text_or_none(pgnkit_str s);
 
 /* Short comments' strs, kept for the next move with the same text: a lichess game has a
  * [%clk] comment after every move, and its clocks repeat from move to move and game to
- * game (lichess sample: 81% of them found in 1024 slots, 89% in 4096), so most cost a hash and a
- * compare instead of a str made and freed.  A str is immutable: sharing it changes
+ * game (lichess sample: 81% of them found in 1024 slots, 89% in 4096), so most cost a
+ * hash and a compare instead of a str made and freed.  A str is immutable: sharing it changes
  * nothing but identity.  Direct-mapped by a hash of the bytes; the GIL guards it, as the
  * free Moves. */
 #ifdef Py_GIL_DISABLED
