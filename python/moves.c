@@ -8,7 +8,8 @@
  * so that moves outlive their game), its node number and its comment (None or a str,
  * made with it: a plain slot that Python's loops read without a call); each other
  * attribute is made on its first use and kept.  Game.moves for a game of N plies is N
- * small objects and their comments: python-chess's loop that reads a comment or two per
+ * small objects and their comments (a batch of comments a call: a one-line comment is
+ * its place in the game's bytes, no copy): python-chess's loop that reads a comment or two per
  * move pays for those alone (the FEN, a move played on a cursor, only when asked).  A mainline move's UCI and FEN
  * come from the mainline (pgnkit_game_uci/fen), the rest from the tree, which a
  * detached game builds on the first question about it.  Moves still
@@ -45,6 +46,14 @@ static PyTypeObject HandleType = {
 
 /* ---- Move ---- */
 
+/* A Move's attributes made on first use (NULL before), in a block of their own made
+ * with the first of them: a Move of a loop that reads its comment alone is four fields
+ * to fill and free. */
+struct move_more {
+    PyObject *san, *uci, *fen, *starting_comment, *nags, *clock, *eval;
+    PyObject *promotion, *variations;
+};
+
 typedef struct {
     PyObject_HEAD
     HandleObject *handle;
@@ -52,9 +61,7 @@ typedef struct {
     /* Made with the Move: a plain slot, which CPython reads without a call (a loop over
      * every move's comment is the common one). */
     PyObject *comment;
-    /* Made on first use (NULL before). */
-    PyObject *san, *uci, *fen, *starting_comment, *nags, *clock, *eval;
-    PyObject *promotion, *variations;
+    struct move_more *more; /* NULL until an attribute of it is asked */
 } MoveObject;
 
 /* Freed Moves kept for the next game's (chained through handle), as CPython keeps its
@@ -69,18 +76,25 @@ enum { FREE_MOVES_MAX = 4096 };
 static MoveObject *free_moves;
 static int free_move_count;
 
+static void more_free(struct move_more *more)
+{
+    Py_XDECREF(more->san);
+    Py_XDECREF(more->uci);
+    Py_XDECREF(more->fen);
+    Py_XDECREF(more->starting_comment);
+    Py_XDECREF(more->nags);
+    Py_XDECREF(more->clock);
+    Py_XDECREF(more->eval);
+    Py_XDECREF(more->promotion);
+    Py_XDECREF(more->variations);
+    PyMem_Free(more);
+}
+
 static void move_dealloc(MoveObject *self)
 {
-    Py_XDECREF(self->san);
-    Py_XDECREF(self->uci);
-    Py_XDECREF(self->fen);
     Py_XDECREF(self->comment);
-    Py_XDECREF(self->starting_comment);
-    Py_XDECREF(self->nags);
-    Py_XDECREF(self->clock);
-    Py_XDECREF(self->eval);
-    Py_XDECREF(self->promotion);
-    Py_XDECREF(self->variations);
+    if (self->more)
+        more_free(self->more);
     Py_DECREF(self->handle);
     if (free_move_count < FREE_MOVES_MAX) {
         self->handle = (HandleObject *)free_moves;
@@ -97,14 +111,14 @@ static PyObject *text_or_none(pgnkit_str s);
 
 /* Short comments' strs, kept for the next move with the same text: a lichess game has a
  * [%clk] comment after every move, and its clocks repeat from move to move and game to
- * game (lichess sample: 81% of them found in 1024 slots), so most cost a hash and a
- * compare instead of a str made and freed.  A str is immutable: sharing it changes
+ * game (lichess sample: 81% of them found in 1024 slots, 89% in 4096), so most cost a
+ * hash and a compare instead of a str made and freed.  A str is immutable: sharing it changes
  * nothing but identity.  Direct-mapped by a hash of the bytes; the GIL guards it, as the
  * free Moves. */
 #ifdef Py_GIL_DISABLED
 enum { COMMENT_CACHE_BITS = 0, COMMENT_CACHE_MAX_LEN = 0 };
 #else
-enum { COMMENT_CACHE_BITS = 10, COMMENT_CACHE_MAX_LEN = 32 };
+enum { COMMENT_CACHE_BITS = 12, COMMENT_CACHE_MAX_LEN = 32 };
 #endif
 static PyObject *comment_cache[1 << COMMENT_CACHE_BITS];
 
@@ -123,6 +137,21 @@ static int same_text(const char *a, const char *b, size_t len)
            (len <= 16 || memcmp(a + 8, b + 8, len - 16) == 0);
 }
 
+/* s's str (s.len >= 8) when it is ASCII (8 bytes at a time, the last word overlapping):
+ * its bytes copied, no decoder's walk; else the decoder's. */
+static PyObject *ascii_text(pgnkit_str s)
+{
+    uint64_t high = load8(s.ptr + s.len - 8);
+    for (size_t i = 0; i + 8 <= s.len; i += 8)
+        high |= load8(s.ptr + i);
+    if (high & 0x8080808080808080u)
+        return text_or_none(s);
+    PyObject *c = PyUnicode_New((Py_ssize_t)s.len, 127);
+    if (c)
+        memcpy(PyUnicode_DATA(c), s.ptr, s.len);
+    return c;
+}
+
 static PyObject *comment_text(pgnkit_str s)
 {
     if (!s.ptr || s.len < 8 || s.len > COMMENT_CACHE_MAX_LEN)
@@ -136,15 +165,16 @@ static PyObject *comment_text(pgnkit_str s)
     if (c && PyUnicode_GET_LENGTH(c) == (Py_ssize_t)s.len &&
         same_text(PyUnicode_DATA(c), s.ptr, s.len))
         return Py_NewRef(c);
-    c = text_or_none(s);
+    c = ascii_text(s);
     if (c && PyUnicode_IS_ASCII(c))
         Py_XSETREF(*slot, Py_NewRef(c));
     return c;
 }
 
-static PyObject *new_move(HandleObject *handle, size_t node)
+/* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated). */
+static PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
 {
-    PyObject *comment = comment_text(pgnkit_game_node_comment(handle->game, node));
+    PyObject *comment = comment_text(text);
     if (!comment)
         return NULL;
     MoveObject *m = free_moves;
@@ -159,8 +189,7 @@ static PyObject *new_move(HandleObject *handle, size_t node)
     m->handle = (HandleObject *)Py_NewRef((PyObject *)handle);
     m->node = node;
     m->comment = comment;
-    m->san = m->uci = m->fen = m->starting_comment = m->nags = NULL;
-    m->clock = m->eval = m->promotion = m->variations = NULL;
+    m->more = NULL;
     return (PyObject *)m;
 }
 
@@ -291,9 +320,12 @@ static PyObject *make_variations(MoveObject *m)
     return n.variation ? variation_lines(m->handle, &n) : PyList_New(0);
 }
 
-/* *slot, made by make on first use. */
-static PyObject *cached(MoveObject *m, PyObject **slot, PyObject *(*make)(MoveObject *))
+/* The attribute at offset `at` of m->more, made by make on first use. */
+static PyObject *cached(MoveObject *m, size_t at, PyObject *(*make)(MoveObject *))
 {
+    if (!m->more && !(m->more = PyMem_Calloc(1, sizeof *m->more)))
+        return PyErr_NoMemory();
+    PyObject **slot = (PyObject **)((char *)m->more + at);
     if (!*slot)
         *slot = make(m);
     return Py_XNewRef(*slot);
@@ -303,7 +335,7 @@ static PyObject *cached(MoveObject *m, PyObject **slot, PyObject *(*make)(MoveOb
     static PyObject *move_get_##field(MoveObject *self, void *closure)                        \
     {                                                                                          \
         (void)closure;                                                                         \
-        return cached(self, &self->field, make_##field);                                      \
+        return cached(self, offsetof(struct move_more, field), make_##field);                 \
     }
 MOVE_GETTER(san)
 MOVE_GETTER(uci)
@@ -444,7 +476,9 @@ static PyObject *make_line(HandleObject *handle, size_t first)
     pgnkit_node n;
     for (size_t id = first; line && id; id = n.next) {
         pgnkit_game_node(handle->game, id, &n);
-        PyObject *move = new_move(handle, id);
+        pgnkit_str text = {NULL, 0};
+        pgnkit_game_node_comments(handle->game, id, 1, &text);
+        PyObject *move = new_move(handle, id, text);
         if (!move || PyList_Append(line, move) < 0)
             Py_CLEAR(line);
         Py_XDECREF(move);
@@ -461,11 +495,21 @@ PyObject *pgnkit_py_moves(pgnkit_game *g, PyObject **handle)
         h->game = g;
         *handle = (PyObject *)h;
     }
-    /* The mainline's nodes are 1 .. ply_count: no tree needed to list them. */
+    /* The mainline's nodes are 1 .. ply_count: no tree needed to list them.  Their
+     * comments come a batch at a time, a call each. */
     size_t plies = pgnkit_game_ply_count(g);
     PyObject *list = PyList_New((Py_ssize_t)plies);
+    enum { BATCH = 64 };
+    pgnkit_str texts[BATCH];
     for (size_t ply = 1; list && ply <= plies; ply++) {
-        PyObject *move = new_move((HandleObject *)*handle, ply);
+        size_t k = (ply - 1) % BATCH;
+        if (k == 0) {
+            size_t want = plies - ply + 1 < BATCH ? plies - ply + 1 : BATCH;
+            size_t got = pgnkit_game_node_comments(g, ply, want, texts);
+            for (size_t i = got; i < want; i++) /* a tree shorter than the mainline */
+                texts[i] = (pgnkit_str){NULL, 0};
+        }
+        PyObject *move = new_move((HandleObject *)*handle, ply, texts[k]);
         if (!move)
             Py_CLEAR(list);
         else

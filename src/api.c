@@ -685,13 +685,16 @@ static void detach_notes(pgnkit_game *g, pgnkit_game *game)
 {
     if (!game->tree_built && !game->owned && share_wants_tree(g->share) && g->source) {
         /* From the reader's tokens, as the reader's own game builds it (build_tree), in
-         * its storage, warm from game to game, then copied to fit: a tree built in new
-         * storage grew its text by reallocs, a handful a game. */
-        game_tree_build(&game->tree, game->rec);
-        game->tree_built = g->tree_eager = true;
-    }
-    if (game->tree_built) {
-        game_tree_copy(&g->tree, &game->tree);
+         * storage of its size: its one-line comments are places in the game's bytes, at
+         * the same places in g's copy of them, so its text is empty unless a comment
+         * spans lines or a move has two (a copy of a tree built in the reader's storage,
+         * and a text grown by reallocs, cost more). */
+        game_tree_build(&g->tree, game->rec, true);
+        g->tree.source = g->source;
+        g->tree_built = g->tree_eager = true;
+    } else if (game->tree_built) {
+        /* Its comments in the game's bytes are at the same places in g's copy of them. */
+        game_tree_copy(&g->tree, &game->tree, g->source);
         g->tree_built = true;
     }
     if (game->notes_filled) {
@@ -922,12 +925,13 @@ static void put_notes(struct save_out *o, const struct comment_notes *n)
     put(o, &n->pawns, sizeof n->pawns);
 }
 
+/* Node n with its comment at comment_at of the saved text. */
 static void put_tree_node(struct save_out *o, const struct game_tree_node *n,
-                          const struct comment_notes *notes)
+                          uint32_t comment_at, const struct comment_notes *notes)
 {
     put(o, &n->move, sizeof n->move);
     uint32_t links[] = {n->ply,        n->parent,      n->next,        n->variation,
-                        n->next_variation, n->comment_at, n->comment_len, n->starting_at,
+                        n->next_variation, comment_at, n->comment_len, n->starting_at,
                         n->starting_len,   n->nag_at,     n->nag_count};
     for (size_t i = 0; i < sizeof links / sizeof *links; i++)
         put_u64(o, links[i]);
@@ -938,10 +942,32 @@ static void put_tree_node(struct save_out *o, const struct game_tree_node *n,
 /* The move tree (comments, NAGs, variations): a saved game has no tokens to build it from. */
 static void put_tree(struct save_out *o, struct game_tree *t)
 {
+    /* One text, as a loaded tree has it: the tree's, then the comments it keeps in the
+     * game's bytes, each NUL-terminated after it. */
+    game_tree_nul_terminate(t);
+    size_t text_len = t->text_len;
     put_u64(o, t->count);
-    for (size_t i = 0; i <= t->count && t->nodes; i++)
-        put_tree_node(o, &t->nodes[i], game_tree_notes(t, i));
-    put_str(o, t->text ? t->text : "", t->text_len);
+    for (size_t i = 0; i <= t->count && t->nodes; i++) {
+        const struct game_tree_node *n = &t->nodes[i];
+        uint32_t at = n->comment_at;
+        if (n->comment_ref) {
+            at = (uint32_t)text_len;
+            text_len += n->comment_len + 1;
+        }
+        put_tree_node(o, n, at, game_tree_notes(t, i));
+    }
+    char *text = xmalloc(text_len + 1);
+    if (t->text_len)
+        memcpy(text, t->text, t->text_len);
+    for (size_t i = 0, at = t->text_len; i <= t->count && t->nodes; i++) {
+        const struct game_tree_node *n = &t->nodes[i];
+        if (n->comment_ref) {
+            memcpy(text + at, t->source + n->comment_at, n->comment_len + 1);
+            at += n->comment_len + 1;
+        }
+    }
+    put_str(o, text, text_len);
+    free(text);
     put_u64(o, t->nag_len);
     for (size_t i = 0; i < t->nag_len; i++)
         put_u64(o, (uint64_t)(int64_t)t->nags[i]);
@@ -1462,7 +1488,7 @@ int pgnkit_game_diagnostic(const pgnkit_game *g, size_t i, pgnkit_diagnostic *ou
 
 static void build_replayed_tree(const struct game_record *rec, void *tree)
 {
-    game_tree_build(tree, rec);
+    game_tree_build(tree, rec, false); /* rec's bytes go with the replay: copied */
 }
 
 /* Whether t's mainline nodes are rec's mainline: a detached game's bytes replay to the
@@ -1482,7 +1508,7 @@ static bool tree_has_mainline(const struct game_tree *t, const struct game_recor
  * than nodes that are not its moves), or when it was skipped unread (no moves). */
 static void build_mainline_tree(struct game_tree *t, const struct game_record *rec)
 {
-    game_tree_build(t, rec); /* no tokens: the nodes, zeroed */
+    game_tree_build(t, rec, false); /* no tokens: the nodes, zeroed */
     for (size_t ply = 1; ply <= rec->mainline_count; ply++)
         t->nodes[ply] = (struct game_tree_node){
             .move = rec->mainline[ply - 1],
@@ -1500,7 +1526,7 @@ static void build_tree(pgnkit_game *g)
     if (g->tree_built)
         return;
     if (!g->owned) {
-        game_tree_build(&g->tree, g->rec);
+        game_tree_build(&g->tree, g->rec, true); /* the game's bytes live as long as it */
     } else {
         share_want_tree(g->share, true); /* the next games' are built at detach */
         replay_detached(g, build_replayed_tree, &g->tree);
@@ -1546,6 +1572,15 @@ static pgnkit_str tree_text(const struct game_tree *t, uint32_t at, uint32_t len
     return len ? (pgnkit_str){t->text + at, len} : (pgnkit_str){NULL, 0};
 }
 
+/* Node's comment, NUL-terminated as pgnkit.h promises (the tree's may be in the game's
+ * bytes until asked so). */
+static pgnkit_str node_comment_nul(struct game_tree *t, size_t node)
+{
+    game_tree_nul_terminate(t);
+    struct slice c = game_tree_comment(t, node);
+    return (pgnkit_str){c.ptr, c.len};
+}
+
 static char promotion_letter(struct move m)
 {
     if (!m.promo || (m.flags & MOVE_DROP))
@@ -1558,16 +1593,16 @@ int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out)
     build_tree(g);
     if (node == 0 || node > g->tree.count)
         return -1;
+    const struct comment_notes *notes = game_tree_notes(&g->tree, node);
     const struct game_tree *t = &g->tree;
     const struct game_tree_node *n = &t->nodes[node];
-    const struct comment_notes *notes = game_tree_notes(&g->tree, node);
     *out = (pgnkit_node){
         .ply = n->ply,
         .parent = n->parent,
         .next = n->next,
         .variation = n->variation,
         .next_variation = n->next_variation,
-        .comment = tree_text(t, n->comment_at, n->comment_len),
+        .comment = node_comment_nul(&g->tree, node),
         .starting_comment = tree_text(t, n->starting_at, n->starting_len),
         .nags = n->nag_count ? t->nags + n->nag_at : NULL,
         .nag_count = n->nag_count,
@@ -1589,8 +1624,20 @@ pgnkit_str pgnkit_game_node_comment(pgnkit_game *g, size_t node)
     build_tree(g);
     if (node == 0 || node > g->tree.count)
         return (pgnkit_str){NULL, 0};
-    const struct game_tree_node *n = &g->tree.nodes[node];
-    return tree_text(&g->tree, n->comment_at, n->comment_len);
+    return node_comment_nul(&g->tree, node);
+}
+
+size_t pgnkit_game_node_comments(pgnkit_game *g, size_t first, size_t count, pgnkit_str *out)
+{
+    build_tree(g);
+    if (first == 0 || first > g->tree.count)
+        return 0;
+    size_t n = g->tree.count - first + 1 < count ? g->tree.count - first + 1 : count;
+    for (size_t i = 0; i < n; i++) {
+        struct slice c = game_tree_comment(&g->tree, first + i);
+        out[i] = (pgnkit_str){c.ptr, c.len};
+    }
+    return n;
 }
 
 size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst)

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +366,77 @@ Test(api, every_pgn_member_of_an_archive_in_order)
     pgnkit_close(r);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+static bool same_text(pgnkit_str s, const char *want)
+{
+    return s.ptr && s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+/* The comments of nodes 1..4 of comments_text, by hand: one-line comments trimmed (kept
+ * as places in the input bytes), two joined by a space, a line comment without its ';'. */
+static const char comments_text[] = "1. e4 { a [%clk 0:01:00] } e5 {one} { two } "
+                                    "2. Nf3 {multi \n line} Nc6 ;line comment\n *\n\n";
+static const char *const comments_want[] = {"a [%clk 0:01:00]", "one two", "multi\n line",
+                                            "line comment"};
+
+static void check_comment_batch(pgnkit_game *g)
+{
+    pgnkit_str c[6];
+    cr_assert_eq(pgnkit_game_node_comments(g, 1, 6, c), 4, "four nodes, no more");
+    for (size_t i = 0; i < 4; i++)
+        cr_assert(same_text(c[i], comments_want[i]), "node %zu: '%.*s'", i + 1,
+                  (int)c[i].len, c[i].ptr ? c[i].ptr : "");
+    cr_assert_eq(pgnkit_game_node_comments(g, 0, 2, c + 4), 0, "node 0 is no move");
+    cr_assert_eq(pgnkit_game_node_comments(g, 5, 1, c + 4), 0);
+    cr_assert_eq(pgnkit_game_node_comments(g, 4, 2, c + 4), 1);
+    double clock;
+    cr_assert(pgnkit_game_clock(g, 1, &clock) && clock == 60.0);
+    /* Asked NUL-terminated: the same text, and the batch's pointers still valid. */
+    for (size_t i = 0; i < 4; i++) {
+        pgnkit_str n = pgnkit_game_node_comment(g, i + 1);
+        cr_assert(same_text(n, comments_want[i]) && n.ptr[n.len] == '\0');
+        cr_assert(same_text(c[i], comments_want[i]));
+    }
+}
+
+Test(api, node_comments_in_a_batch_then_nul_terminated)
+{
+    size_t len = strlen(comments_text);
+    char *text = malloc(2 * len + 1); /* the game twice */
+    memcpy(text, comments_text, len);
+    memcpy(text + len, comments_text, len + 1);
+    pgnkit_error err;
+    pgnkit_reader *r = pgnkit_open_memory(text, 2 * len, "mem.pgn", NULL, &err);
+    cr_assert_not_null(r, "%s", err.message);
+    pgnkit_game *g;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    /* A detached game's tree asked for (replayed from its bytes) makes the next ones built
+     * at detach, with places in the detached game's own copy of its bytes: still there
+     * with the reader and its input gone (overwritten first, so that places in them would
+     * show). */
+    pgnkit_game *first = pgnkit_game_detach(g);
+    pgnkit_str c;
+    cr_assert_eq(pgnkit_game_node_comments(first, 2, 1, &c), 1);
+    cr_assert(same_text(c, "one two"));
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    pgnkit_game *second = pgnkit_game_detach(g);
+    check_comment_batch(g); /* the reader's game: places in the reader's bytes */
+    pgnkit_close(r);
+    memset(text, 'X', 2 * len);
+    free(text);
+    check_comment_batch(first);
+    check_comment_batch(second);
+    size_t size = pgnkit_game_save(second, NULL, 0);
+    char *saved = malloc(size);
+    cr_assert_eq(pgnkit_game_save(second, saved, size), size);
+    pgnkit_game *loaded = pgnkit_game_load(saved, size, &err);
+    cr_assert_not_null(loaded, "%s", err.message);
+    check_comment_batch(loaded);
+    free(saved);
+    pgnkit_game_free(loaded);
+    pgnkit_game_free(first);
+    pgnkit_game_free(second);
 }
 
 /*

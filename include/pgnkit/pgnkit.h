@@ -358,6 +358,12 @@ PGNKIT_API int pgnkit_game_node(pgnkit_game *g, size_t node, pgnkit_node *out);
 /** The node's comment alone, as pgnkit_game_node gives it (ptr NULL: none or out of
  * range): a loop over every move's comment without filling a pgnkit_node each. */
 PGNKIT_API pgnkit_str pgnkit_game_node_comment(pgnkit_game *g, size_t node);
+/** The comments of nodes first .. first + count - 1 into out[], as
+ * pgnkit_game_node_comment gives them but not NUL-terminated (a one-line comment may be
+ * its place in the game's input bytes, not a copy): a loop over a line's comments at a
+ * call per batch.  Returns how many were filled (fewer at the tree's end).  (After 0.3.0.) */
+PGNKIT_API size_t pgnkit_game_node_comments(pgnkit_game *g, size_t first, size_t count,
+                                            pgnkit_str *out);
 /** The node's move as UCI (PGNKIT_UCI_MAX bytes, NUL-terminated); 0 when out of range. */
 PGNKIT_API size_t pgnkit_game_node_uci(pgnkit_game *g, size_t node, char *dst);
 /** The node's move as canonical SAN (PGNKIT_SAN_MAX bytes). */

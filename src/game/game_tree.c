@@ -1,6 +1,7 @@
 /*
  * game_tree.c - the move tree of a replayed game (game_tree.h): one walk over its tokens
- * with a stack of open lines, comments and NAGs copied as they come.
+ * with a stack of open lines, comments and NAGs copied as they come (a move's one-line
+ * comment kept as its place in the game's bytes).
  */
 #include "game/game_tree.h"
 
@@ -22,12 +23,19 @@ struct line {
 struct builder {
     struct game_tree *t;
     const struct game_record *rec;
+    const char *source;   /* the game's bytes a one-line comment may be kept a place in */
+    size_t source_len;    /* 0: every comment copied */
     struct line *lines;
     size_t depth, lines_cap;
     uint32_t mainline_seen;
 };
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+/* ' ', '\t', '\n' or '\r': one test of a bit mask of them. */
+static bool is_blank(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return u <= ' ' && (((uint64_t)1 << ' ' | 1 << '\t' | 1 << '\n' | 1 << '\r') >> u & 1);
+}
 
 /* Append the normalized text of s[0, len) at the end of t->text (no NUL); returns the
  * bytes written, 0 when it is all blank. */
@@ -60,6 +68,71 @@ static size_t append_normalized(struct game_tree *t, const char *s, size_t len)
     while (n > 0 && is_blank(out[n - 1]))
         n--;
     return n;
+}
+
+static const char *comment_ptr(const struct game_tree *t, const struct game_tree_node *n)
+{
+    return (n->comment_ref ? t->source : t->text) + n->comment_at;
+}
+
+/* Whether any of the 8 bytes of w is below 14 ('\t', '\n', '\r' and the other control
+ * bytes below them): the zero-byte test, exact for a bound up to 128. */
+static bool word_has_low(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    return ((w - ones * 14) & ~w & (ones << 7)) != 0;
+}
+
+/* Whether s[0, len) has a line end: 8 bytes at a time, a word with no byte below 14 has
+ * none (a [%clk] comment is two words, where two memchr calls cost more than the rest
+ * of its node). */
+static bool has_line_end(const char *s, size_t len)
+{
+    for (size_t i = 0; len >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + (i + 8 <= len ? i : len - 8), sizeof w); /* the last overlaps */
+        if (word_has_low(w))
+            break;
+        if (i + 8 >= len)
+            return false;
+    }
+    return memchr(s, '\n', len) || memchr(s, '\r', len);
+}
+
+/* A move's first comment as a place in the game's bytes: one line (nothing to normalize
+ * but its ends) inside them.  Returns false when it must be copied. */
+static bool refer_comment(struct builder *b, struct game_tree_node *n,
+                          const struct pgn_token *tok)
+{
+    const char *s = tok->text;
+    size_t len = tok->len;
+    if (!b->source_len || s < b->source || (size_t)(s - b->source) > b->source_len ||
+        len > b->source_len - (size_t)(s - b->source))
+        return false;
+    while (len && is_blank(*s))
+        s++, len--;
+    while (len && is_blank(s[len - 1]))
+        len--;
+    if (!len || has_line_end(s, len))
+        return false;
+    n->comment_at = (uint32_t)(s - b->source);
+    n->comment_len = (uint32_t)len;
+    n->comment_ref = true;
+    b->t->ref_count++;
+    return true;
+}
+
+/* A move's comment kept in the game's bytes, copied to the text before a second one is
+ * joined to it. */
+static void unrefer_comment(struct game_tree *t, struct game_tree_node *n)
+{
+    xgrow((void **)&t->text, &t->text_cap, t->text_len + n->comment_len + 1, 1);
+    memcpy(t->text + t->text_len, t->source + n->comment_at, n->comment_len);
+    n->comment_at = (uint32_t)t->text_len;
+    t->text_len += n->comment_len;
+    t->text[t->text_len++] = '\0';
+    n->comment_ref = false;
+    t->ref_count--;
 }
 
 /* Add the comment tok to the text at (*at, *len): joined by a space, kept NUL-terminated
@@ -168,12 +241,19 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
                        const struct game_token_move *m)
 {
     struct game_tree *t = b->t;
-    if (tok->kind == PGN_TOK_VARIATION_START) {
+    switch (tok->kind) { /* the others (move numbers, the result) first out */
+    case PGN_TOK_VARIATION_START:
         open_line(b);
         return;
-    }
-    if (tok->kind == PGN_TOK_VARIATION_END) {
+    case PGN_TOK_VARIATION_END:
         b->depth -= b->depth > 0;
+        return;
+    case PGN_TOK_MOVE:
+    case PGN_TOK_NAG:
+    case PGN_TOK_COMMENT:
+    case PGN_TOK_LINE_COMMENT:
+        break;
+    default:
         return;
     }
     struct line *l = &b->lines[b->depth];
@@ -206,11 +286,14 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
              * has one comment: its text gives what the token does.  A second one needs
              * the first's commands taken first (the first of each wins, comment by
              * comment), so they are taken now. */
+            if (!last->comment_len && refer_comment(b, last, tok))
+                break;
             if (!last->notes_known && last->comment_len) {
-                comment_notes_take(&last->notes, t->text + last->comment_at,
-                                   last->comment_len);
+                comment_notes_take(&last->notes, comment_ptr(t, last), last->comment_len);
                 last->notes_known = true;
             }
+            if (last->comment_ref)
+                unrefer_comment(t, last);
             add_comment(t, &last->comment_at, &last->comment_len, tok);
             if (last->notes_known)
                 comment_notes_take(&last->notes, tok->text, tok->len);
@@ -225,9 +308,13 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
     }
 }
 
-void game_tree_build(struct game_tree *t, const struct game_record *rec)
+void game_tree_build(struct game_tree *t, const struct game_record *rec, bool refs)
 {
     size_t mainline = rec->mainline_count;
+    if (!t->cap) { /* new storage (a detached game's): its size, as a copy would be */
+        t->cap = mainline + 1;
+        t->nodes = xmalloc(t->cap * sizeof *t->nodes);
+    }
     xgrow((void **)&t->nodes, &t->cap, mainline + 1, sizeof *t->nodes);
     /* The walk writes each mainline node whole as it plays it (new_node): only node 0,
      * and any it did not reach, are zeroed here. */
@@ -236,7 +323,14 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec)
     t->text_len = 0;
     t->nag_len = 0;
     t->comment_at = t->comment_len = 0;
-    struct builder b = {.t = t, .rec = rec};
+    free(t->source_copy);
+    t->source_copy = NULL;
+    t->ref_count = 0;
+    const struct pgn_game *pg = rec->game;
+    bool in_bytes = refs && pg && pg->text && !pg->skipped && pg->bytes <= UINT32_MAX;
+    t->source = in_bytes ? pg->text : NULL;
+    struct builder b = {.t = t, .rec = rec, .source = t->source,
+                        .source_len = in_bytes ? (size_t)pg->bytes : 0};
     xgrow((void **)&b.lines, &b.lines_cap, 1, sizeof *b.lines);
     b.lines[0] = (struct line){0};
     struct game_part part;
@@ -255,15 +349,49 @@ const struct comment_notes *game_tree_notes(struct game_tree *t, size_t id)
     if (!n->notes_known) {
         n->notes = (struct comment_notes){0};
         if (n->comment_len)
-            comment_notes_take(&n->notes, t->text + n->comment_at, n->comment_len);
+            comment_notes_take(&n->notes, comment_ptr(t, n), n->comment_len);
         n->notes_known = true;
     }
     return &n->notes;
 }
 
-void game_tree_copy(struct game_tree *dst, const struct game_tree *src)
+void game_tree_nul_terminate(struct game_tree *t)
+{
+    if (!t->ref_count || t->source_copy)
+        return;
+    size_t size = 0;
+    for (size_t i = 1; i <= t->count; i++)
+        if (t->nodes[i].comment_ref)
+            size += t->nodes[i].comment_len + 1;
+    char *copy = xmalloc(size);
+    size_t at = 0;
+    for (size_t i = 1; i <= t->count; i++) {
+        struct game_tree_node *n = &t->nodes[i];
+        if (!n->comment_ref)
+            continue;
+        memcpy(copy + at, t->source + n->comment_at, n->comment_len);
+        copy[at + n->comment_len] = '\0';
+        n->comment_at = (uint32_t)at;
+        at += n->comment_len + 1;
+    }
+    t->source_copy = copy;
+    t->source = copy;
+}
+
+void game_tree_copy(struct game_tree *dst, const struct game_tree *src, const char *source)
 {
     *dst = *src;
+    dst->source = source;
+    dst->source_copy = NULL;
+    if (src->source_copy) { /* NUL-terminated copies, which the copy needs its own of */
+        size_t size = 0;
+        for (size_t i = 1; i <= src->count; i++)
+            if (src->nodes[i].comment_ref)
+                size += src->nodes[i].comment_len + 1;
+        dst->source = dst->source_copy = xmalloc(size ? size : 1);
+        if (size)
+            memcpy(dst->source_copy, src->source_copy, size);
+    }
     dst->cap = src->count + 1;
     dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
     /* A tree of a game with no comments or NAGs has no text or NAG array: memcpy must
@@ -288,5 +416,6 @@ void game_tree_release(struct game_tree *t)
     free(t->nodes);
     free(t->text);
     free(t->nags);
+    free(t->source_copy);
     *t = (struct game_tree){0};
 }

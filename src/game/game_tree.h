@@ -4,8 +4,11 @@
  *
  * Nodes are numbered from 1; node i for i <= rec->mainline_count is mainline ply i, so
  * the mainline needs no links to walk; variation nodes follow in file order.  Node 0 is
- * the start position.  The tree owns copies of everything it holds (no token is kept), so
- * it outlives the game's tokens and can be copied as it is (game_tree_copy).
+ * the start position.  The tree owns copies of everything it holds (no token is kept),
+ * but for a move's one-line comment, which it may give as a place in the game's bytes
+ * (game_tree.source: a copy of rec->game's text, whose offsets it keeps), so it outlives
+ * the game's tokens while the bytes it was given live.  A lichess game has a [%clk]
+ * comment after every move: a copy of each cost more than the rest of its node.
  *
  * The rules, python-chess's where it has one (docs/python.md tells the differences):
  * - A comment belongs to the last move played before it in the same line (the comments
@@ -40,11 +43,12 @@ struct game_tree_node {
     uint32_t variation;      /* the first node of the first variation replacing it, or 0 */
     uint32_t next_variation; /* first node of a variation: the next one replacing the same
                               * move, or 0 */
-    uint32_t comment_at, comment_len;      /* into game_tree.text */
+    uint32_t comment_at, comment_len;      /* into game_tree.text, or comment_ref's */
     uint32_t starting_at, starting_len;    /* the starting comment, into game_tree.text */
     uint32_t nag_at;                       /* into game_tree.nags */
     uint16_t nag_count;
     char check_mark;         /* '+', '#' or 0, as the replay found it */
+    bool comment_ref;        /* comment_at is into game_tree.source, not its text */
     bool notes_known;        /* notes is filled; else game_tree_notes parses its comment */
     struct comment_notes notes; /* its first [%clk] and [%eval]: read by game_tree_notes */
 };
@@ -54,14 +58,38 @@ struct game_tree {
     size_t count, cap;
     char *text;                   /* every comment's text, each NUL-terminated */
     size_t text_len, text_cap;
+    /* The comments at places in the game's bytes (comment_ref): source is those bytes
+     * (NULL until the tree's owner says where they live: game_tree_copy), not
+     * NUL-terminated, or once game_tree_nul_terminate made them so, source_copy. */
+    const char *source;
+    char *source_copy;
+    size_t ref_count;
     int *nags;
     size_t nag_len, nag_cap;
     uint32_t comment_at, comment_len; /* the game's comment (before its first move) */
 };
 
-/** Fill t (its storage reused) with rec's tree: walks rec's parts (game_part_first: one
- *  walk at a time), which needs its token moves (not skip_token_moves). */
-void game_tree_build(struct game_tree *t, const struct game_record *rec);
+/** Fill t (its storage reused; new storage is sized to fit) with rec's tree: walks rec's
+ *  parts (game_part_first: one walk at a time), which needs its token moves (not
+ *  skip_token_moves).  With refs, a move's one-line comment inside rec->game's text is
+ *  kept as its place there, and t->source is that text: valid as long as it is, or
+ *  pointed by the caller at a copy of it (game_tree_copy gives a copy's). */
+void game_tree_build(struct game_tree *t, const struct game_record *rec, bool refs);
+
+/** Node id's comment (id <= t->count): {NULL, 0} when none; NUL-terminated only once
+ *  game_tree_nul_terminate was called.  Inline: a loop over every move's comment. */
+static inline struct slice game_tree_comment(const struct game_tree *t, size_t id)
+{
+    const struct game_tree_node *n = &t->nodes[id];
+    if (!n->comment_len)
+        return (struct slice){NULL, 0};
+    return (struct slice){(n->comment_ref ? t->source : t->text) + n->comment_at,
+                          n->comment_len};
+}
+
+/** Make every comment NUL-terminated: the ones in the game's bytes are copied, once, to a
+ *  block of their own (t->text does not move: what was handed out from it stays). */
+void game_tree_nul_terminate(struct game_tree *t);
 
 /** Node id's clock and eval (id <= t->count): parsed from its comment on the first
  *  question and kept (a node with one comment), or taken while it was built (more than
@@ -69,8 +97,9 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec);
  *  normalized; only blanks differ, which the commands read alike (comment.h). */
 const struct comment_notes *game_tree_notes(struct game_tree *t, size_t id);
 
-/** *dst: an owned copy of src, sized to fit. */
-void game_tree_copy(struct game_tree *dst, const struct game_tree *src);
+/** *dst: an owned copy of src, sized to fit, whose comments in the game's bytes are in
+ *  source (a copy of the bytes src's are in). */
+void game_tree_copy(struct game_tree *dst, const struct game_tree *src, const char *source);
 
 void game_tree_release(struct game_tree *t);
 

@@ -135,6 +135,14 @@ static void fa_tree(struct buf *out, pgnkit_game *g)
     size_t count = pgnkit_game_node_count(g), plies = pgnkit_game_ply_count(g);
     FUZZ_ASSERT(count >= plies);
     pgnkit_node n;
+    /* The comments in a batch first, while the tree may keep them as places in the game's
+     * bytes: the same bytes as the NUL-terminated ones asked for after, and still valid. */
+    pgnkit_str *batch = malloc((count + 1) * sizeof *batch);
+    FUZZ_ASSERT(pgnkit_game_node_comments(g, 1, count + 1, batch) == count);
+    FUZZ_ASSERT(pgnkit_game_node_comments(g, 0, 1, batch) == 0);
+    FUZZ_ASSERT(pgnkit_game_node_comments(g, count + 1, 1, batch) == 0);
+    if (count) /* again, from the last node: what is left of the line */
+        FUZZ_ASSERT(pgnkit_game_node_comments(g, count, 5, batch + count) == 1);
     FUZZ_ASSERT(pgnkit_game_node(g, 0, &n) == -1 && pgnkit_game_node(g, count + 1, &n) == -1);
     unsigned char *seen = calloc(count + 1, 1);
     size_t *stack = malloc((count + 1) * sizeof *stack), depth = 0, visited = 0;
@@ -161,7 +169,11 @@ static void fa_tree(struct buf *out, pgnkit_game *g)
     for (size_t i = 1; i <= count; i++) {
         FUZZ_ASSERT(pgnkit_game_node(g, i, &n) == 0);
         fa_node(out, g, i, &n);
+        const pgnkit_str *c = &batch[i == count ? count : i - 1];
+        FUZZ_ASSERT(c->len == n.comment.len && (c->ptr == NULL) == (n.comment.ptr == NULL));
+        FUZZ_ASSERT(!c->len || memcmp(c->ptr, n.comment.ptr, c->len) == 0);
     }
+    free(batch);
     free(seen);
     free(stack);
 }
@@ -228,6 +240,10 @@ static char *fa_save(pgnkit_game *g, size_t *len)
 /* The reader's game, its detached copy and that copy saved and loaded: the same. */
 static void fa_compare(pgnkit_game *g, struct buf *want, struct buf *got)
 {
+    /* Detached before anything is asked: its tree replayed from its bytes, which makes
+     * the next games' detach build theirs from the reader's tokens (the loop's path). */
+    pgnkit_game *early = pgnkit_game_detach(g);
+    FUZZ_ASSERT(early);
     buf_clear(want);
     fa_game(want, g, true);
     pgnkit_game *d = pgnkit_game_detach(g);
@@ -245,6 +261,10 @@ static void fa_compare(pgnkit_game *g, struct buf *want, struct buf *got)
     buf_clear(got);
     fa_game(got, l, false);
     fa_same(want, got, "a saved and loaded game");
+    buf_clear(got);
+    fa_game(got, early, false);
+    fa_same(want, got, "a game detached before any question");
+    pgnkit_game_free(early);
     char *again = fa_save(l, &len2);
     FUZZ_ASSERT(len2 == len && memcmp(again, bytes, len) == 0);
     free(again);
