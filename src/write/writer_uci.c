@@ -54,14 +54,21 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, 
     }
 }
 
-static void write_text(struct buf *out, const struct game_record *rec,
-                       const struct writer_options *o)
+/* A text line's columns before its moves: the game's key, then each --tags value. */
+static void put_line_head(struct buf *out, const struct game_record *rec,
+                          const struct writer_options *o)
 {
     writer_put_key_columns(out, rec->game, o);
     for (size_t t = 0; t < o->tag_count; t++) {
         put_tag_column(out, rec->game, o->tags[t]);
         buf_putc(out, '\t');
     }
+}
+
+static void write_text(struct buf *out, const struct game_record *rec,
+                       const struct writer_options *o)
+{
+    put_line_head(out, rec, o);
     put_moves(out, rec, o->king_takes_rook, ' ');
     buf_putc(out, '\n');
 }
@@ -124,11 +131,7 @@ static void put_notation_moves(struct buf *out, const struct game_record *rec, b
 static void write_notation(struct buf *out, const struct game_record *rec,
                            const struct writer_options *o)
 {
-    writer_put_key_columns(out, rec->game, o);
-    for (size_t t = 0; t < o->tag_count; t++) {
-        put_tag_column(out, rec->game, o->tags[t]);
-        buf_putc(out, '\t');
-    }
+    put_line_head(out, rec, o);
     if (rec->started)
         put_notation_moves(out, rec, o->format == FORMAT_SAN);
     buf_putc(out, '\n');
