@@ -373,13 +373,29 @@ PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()
 # else PREFIX/lib/python3.X/site-packages (scripts/python-site.py).
 PY_SITE = $(shell env -u PYTHONPATH $(PYTHON) scripts/python-site.py '$(PREFIX)')
 
+# The module's own copy of the library's objects, with link-time optimization: the
+# replay's per-ply calls (the move played in place, the SAN cache probe) are inlined
+# across modules as in the CLI; the installable libpgnkit.a keeps its LTO-free objects.
+PY_CFLAGS = $(LIBRARY_CFLAGS) -flto=auto
+PY_LIB_OBJS := $(LIBRARY_OBJS:build/lib/obj/%=build/python/obj/%)
+build/python/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/python/obj/%.avx2.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(AVX2_FLAGS) -c $< -o $@
+
+build/python/obj/gen/opening_book.o: $(OUT)/gen/opening_book.c
+	@mkdir -p $(@D)
+	$(CC) $(PGNKIT_CPPFLAGS) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) -c $< -o $@
+
 build/python/pgnkit.so: python/pgnkitmodule.c python/moves.c python/moves.h python/board.c \
-    python/board.h python/columns.c python/columns.h include/pgnkit/pgnkit.h \
-    build/lib/libpgnkit.a
+    python/board.h python/columns.c python/columns.h include/pgnkit/pgnkit.h $(PY_LIB_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -Wno-missing-prototypes -Wno-cast-function-type -O2 -g -fPIC -shared \
-	    -Iinclude -I$(PY_INCLUDE) $(CFLAGS) -o $@ $(filter %.c,$^) build/lib/libpgnkit.a $(PKG_LIBS) \
-	    -lm -pthread
+	    -flto=auto $(LIB_ARCH) -fvisibility=hidden -Iinclude -I$(PY_INCLUDE) $(CFLAGS) -o $@ \
+	    $(filter %.c,$^) $(PY_LIB_OBJS) $(PKG_LIBS) -lm -pthread
 
 python: build/python/pgnkit.so
 

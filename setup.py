@@ -7,6 +7,7 @@ builds the same module with make.
 """
 import glob
 import os
+import platform
 import re
 import subprocess
 
@@ -35,6 +36,15 @@ def pkg_config(flag):
 LIB_DIRS = ("base", "board", "san", "pgn", "io", "game", "write")
 MACROS = [("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", "1"), ("NDEBUG", "1")]
 CFLAGS = ["-std=c11", "-O2", "-fvisibility=hidden", "-pthread"]
+# As `make python`: link-time optimization, so the replay's per-ply calls are inlined
+# across modules; and on x86-64 the lexer's AVX2 copy, chosen at run time (src/base/cpu.h).
+LTO = ["-flto=auto"]
+DISPATCH_SOURCES = ["src/pgn/pgn_lexer_fast.c"]
+AVX2_FLAGS = ["-mavx2", "-mbmi", "-mbmi2", "-mpopcnt"]
+
+
+def x86_64():
+    return platform.machine().lower() in ("x86_64", "amd64")
 
 
 def library_sources():
@@ -63,6 +73,13 @@ class BuildWithBook(build_ext):
         for ext in self.extensions:
             if book not in ext.sources:
                 ext.sources.append(book)
+            if x86_64() and not ext.extra_objects:
+                ext.extra_objects = self.compiler.compile(
+                    DISPATCH_SOURCES, output_dir=os.path.join(self.build_temp, "avx2"),
+                    include_dirs=["src", "include"],
+                    macros=MACROS + [("PGNKIT_DISPATCH_AVX2", "1"), ("PGNKIT_VARIANT_AVX2", "1")],
+                    extra_postargs=CFLAGS + LTO + AVX2_FLAGS + pkg_config("--cflags"))
+                ext.define_macros.append(("PGNKIT_DISPATCH_AVX2", "1"))
         super().build_extensions()
 
 
@@ -80,9 +97,9 @@ setup(
                      "python/columns.c"]
             + sorted(glob.glob("src/*.c") + library_sources()),
             include_dirs=["src", "include"],
-            define_macros=MACROS,
-            extra_compile_args=CFLAGS + pkg_config("--cflags"),
-            extra_link_args=pkg_config("--libs") + ["-lm", "-pthread"],
+            define_macros=list(MACROS),
+            extra_compile_args=CFLAGS + LTO + pkg_config("--cflags"),
+            extra_link_args=["-O2"] + LTO + pkg_config("--libs") + ["-lm", "-pthread"],
         )
     ],
     cmdclass={"build_ext": BuildWithBook},
