@@ -200,7 +200,7 @@ compare() {
         row pgn-reader "$label" "$rsecs" "$rrss"
         awk -v k="$label" -v a="$rsecs" -v b="$secs_1" -v ac="$rcpu" -v bc="$cpu_1" \
             'BEGIN { printf "%-12s %-24s %8.2fx faster than pgn-reader (1 thread; CPU time %.2fx)\n",
-                     "ratio", k, a / b, ac / bc }'
+                     "ratio", k, a / b, bc > 0 ? ac / bc : 0 }'
     fi
     awk -v k="$label" -v a="$secs_1" -v b="$secs_2" -v p="$secs_3" \
         'BEGIN { printf "%-12s %-24s %8.2fx one thread with --jobs 2 (ceiling: two -j1 at once %.2fx)\n",
