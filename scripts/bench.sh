@@ -15,7 +15,7 @@
 #
 # Environment: BENCH_DIR (default build/bench), RUNS (default 5), PY_RUNS (the Python
 # section's, default 3), CORPORA (default: all
-# four), SKIP_PEER=1 to leave pgn-extract out, BENCH_QUICK=1 for a smoke test (one copy
+# four), SKIP_PEER=1 to leave pgn-extract out, PGN_READER_PEER (see compare()), BENCH_QUICK=1 for a smoke test (one copy
 # of each sample instead of ~100 MB, one run, no growth/perft sections: under a minute).
 set -eu
 bin=${1:?usage: bench.sh PGNKIT_BINARY}
@@ -163,25 +163,44 @@ rate() { # secs -> "X MB/s" of the corpus's (decoded) bytes
     awk -v s="$1" -v b="$bytes" 'BEGIN { printf "%.1f MB/s", b / 1e6 / s }'
 }
 
-# compare corpus label "pgnkit args" "pgn-extract args": pgnkit -j1, pgnkit -j2, two
-# pgnkit -j1 runs at once (what two cores give two single-thread runs of this very task,
-# the ceiling of its --jobs 2, timed in the same rounds so the neighbours weigh on both
-# alike) and pgn-extract (when it has a like task) alternated; rows of medians, ratios.
+# compare corpus label "pgnkit args" "pgn-extract args" [reader]: pgnkit -j1, pgnkit -j2,
+# two pgnkit -j1 runs at once (what two cores give two single-thread runs of this very
+# task, the ceiling of its --jobs 2, timed in the same rounds so the neighbours weigh on
+# both alike) and pgn-extract (when it has a like task) alternated; rows of medians,
+# ratios.  With a fifth argument "reader" and PGN_READER_PEER naming an executable (the
+# pgn-reader peer of docs/performance.md: `PEER FILE` prints each game's mainline in UCI,
+# the bytes of `pgnkit uci`), that peer runs in the same rounds too.
 compare() {
-    corpus=$1 label=$2 peer_args=$4
+    corpus=$1 label=$2 peer_args=$4 reader=${5:-}
     f=$dir/$corpus.pgn
     set -- "$bin $3 -j1 $f" "$bin $3 -j2 $f" "sh $dir/pair.sh $bin $3 -j1 $f"
-    [ -n "$peer" ] && [ -n "$peer_args" ] && set -- "$@" "$peer $peer_args -o /dev/null $f"
+    extract_k=0 reader_k=0
+    if [ -n "$peer" ] && [ -n "$peer_args" ]; then
+        set -- "$@" "$peer $peer_args -o /dev/null $f"
+        extract_k=$#
+    fi
+    if [ "$reader" = reader ] && [ -x "${PGN_READER_PEER:-}" ]; then
+        set -- "$@" "$PGN_READER_PEER $f"
+        reader_k=$#
+    fi
     alternate "$@"
     ours=$secs_1
     two=$secs_2
     row "pgnkit -j1" "$label" "$secs_1" "$rss_1"
     row "pgnkit -j2" "$label" "$secs_2" "$rss_2"
-    if [ $# -eq 4 ]; then
-        row pgn-extract "$label" "$secs_4" "$rss_4"
-        awk -v k="$label" -v a="$secs_4" -v b="$secs_1" -v c="$secs_2" \
+    if [ "$extract_k" -gt 0 ]; then
+        eval "esecs=\$secs_$extract_k erss=\$rss_$extract_k"
+        row pgn-extract "$label" "$esecs" "$erss"
+        awk -v k="$label" -v a="$esecs" -v b="$secs_1" -v c="$secs_2" \
             'BEGIN { printf "%-12s %-24s %8.1fx faster than pgn-extract (1 thread), %.1fx (2 threads)\n",
                      "ratio", k, a / b, a / c }'
+    fi
+    if [ "$reader_k" -gt 0 ]; then
+        eval "rsecs=\$secs_$reader_k rrss=\$rss_$reader_k rcpu=\$cpu_$reader_k"
+        row pgn-reader "$label" "$rsecs" "$rrss"
+        awk -v k="$label" -v a="$rsecs" -v b="$secs_1" -v ac="$rcpu" -v bc="$cpu_1" \
+            'BEGIN { printf "%-12s %-24s %8.2fx faster than pgn-reader (1 thread; CPU time %.2fx)\n",
+                     "ratio", k, a / b, bc > 0 ? ac / bc : 0 }'
     fi
     awk -v k="$label" -v a="$secs_1" -v b="$secs_2" -v p="$secs_3" \
         'BEGIN { printf "%-12s %-24s %8.2fx one thread with --jobs 2 (ceiling: two -j1 at once %.2fx)\n",
@@ -256,7 +275,7 @@ for c in $corpora; do
     echo
     echo "== $c.pgn: $bytes bytes, $games games, $plies plies"
     compare "$c" "uci --format pgn" "uci --format pgn" "-s -Wuci"
-    compare "$c" "uci, moves only" "uci" ""
+    compare "$c" "uci, moves only" "uci" "" reader
     plain_uci=$ours
     compare "$c" "check (all claims)" "check -q" ""
     compare "$c" "fen --every" "fen --every" ""
