@@ -14,8 +14,10 @@
 # Timings are wall-clock of the whole process, output to /dev/null.
 #
 # Environment: BENCH_DIR (default build/bench), RUNS (default 5), PY_RUNS (the Python
-# section's, default 3), CORPORA (default: all
-# four), SKIP_PEER=1 to leave pgn-extract out, PGN_READER_PEER (see compare()), BENCH_QUICK=1 for a smoke test (one copy
+# section's, default 3), PYTHON_CHESS (a folder holding python-chess's chess/ package: the
+# Python section then times python-chess itself, in the same rounds), CORPORA (default: all
+# four), SKIP_PEER=1 to leave pgn-extract out, PGN_READER_PEER (a pgn-reader program: see
+# compare()), BENCH_QUICK=1 for a smoke test (one copy
 # of each sample instead of ~100 MB, one run, no growth/perft sections: under a minute).
 set -eu
 bin=${1:?usage: bench.sh PGNKIT_BINARY}
@@ -390,11 +392,23 @@ echo "== Python (build/python/pgnkit.so, Debian's python3) against pgnkit -j1 on
 # read() alone against `pgnkit uci` (goal: within 2x), read() + .uci, read() + .moves +
 # .comment (a Move object per ply; goal: 100x python-chess), and columns() against `pgnkit uci --tags` (its text
 # line per game, the same data) and `--format tsv --tags` (a row per ply; goal: 1.5x).
-# python-chess cannot be installed here: its speed on these corpora is the one recorded
-# in ../shared/bench/README.md (python-chess 1.11.2, same machine kind, SAN->UCI).
+# python-chess (pure Python, not a dependency of pgnkit): with PYTHON_CHESS=DIR, a folder
+# holding its chess/ package (no blanks in the path), its own loops
+# (scripts/bench-python-chess.py uci and moves) run in the same rounds on the corpus's
+# single sample (about 0.03 M plies/s: the ~100 MB corpus would take minutes a run; the
+# corpus itself with BENCH_QUICK=1) and the ratios use the M plies/s measured in this
+# run.  Without it, the speed recorded in ../shared/bench/README.md (python-chess 1.11.2,
+# another machine, SAN->UCI).
 python_chess() { case $1 in tcec-moves) echo 0.05 ;; *) echo 0.04 ;; esac; }
 py=${PYTHON:-/usr/bin/python3}
 pyb="env PYTHONPATH=build/python $py scripts/bench-python.py"
+pychess=""
+if [ -n "${PYTHON_CHESS:-}" ] && PYTHONPATH=$PYTHON_CHESS "$py" -c 'import chess.pgn' 2>/dev/null; then
+    pychess="env PYTHONPATH=$PYTHON_CHESS $py scripts/bench-python-chess.py"
+fi
+file_plies() { # file -> its mainline plies, pgnkit's count
+    "$bin" check -j1 "$1" 2>&1 >/dev/null | tail -n 1 | sed -n 's/.*; \([0-9]*\) plies.*/\1/p'
+}
 ratio() { # label secs base_secs rss base_rss
     awk -v l="$1" -v s="$2" -v b="$3" -v m="$4" -v n="$5" \
         'BEGIN { printf "%-12s %-30s %5.2fx the time, %6.1f MB RSS against %.1f MB\n",
@@ -408,8 +422,14 @@ if PYTHONPATH=build/python "$py" -c 'import pgnkit' 2>/dev/null; then
     for c in twic tcec-moves lichess; do
         make_corpus "$c"
         facts "$c"
-        alternate "$bin uci -q -j1 $dir/$c.pgn" "$pyb read $dir/$c.pgn" "$pyb uci $dir/$c.pgn" \
+        set -- "$bin uci -q -j1 $dir/$c.pgn" "$pyb read $dir/$c.pgn" "$pyb uci $dir/$c.pgn" \
             "$pyb moves $dir/$c.pgn"
+        if [ -n "$pychess" ]; then
+            pcf=$dir/sample-$(sample "$c" | cut -d' ' -f1).pgn
+            [ "$quick" = 1 ] && pcf=$dir/$c.pgn
+            set -- "$@" "$pychess uci $pcf" "$pychess moves $pcf"
+        fi
+        alternate "$@"
         row pgnkit "$c uci -j1" "$secs_1" "$rss_1"
         row python "$c read()" "$secs_2" "$rss_2"
         row python "$c read() + .uci" "$secs_3" "$rss_3"
@@ -417,12 +437,25 @@ if PYTHONPATH=build/python "$py" -c 'import pgnkit' 2>/dev/null; then
         ratio "read() / uci" "$secs_2" "$secs_1" "$rss_2" "$rss_1"
         ratio "read() + .uci / uci" "$secs_3" "$secs_1" "$rss_3" "$rss_1"
         ratio "read() + .moves / uci" "$secs_4" "$secs_1" "$rss_4" "$rss_1"
-        awk -v p="$plies" -v s="$secs_3" -v r="$(python_chess "$c")" \
-            'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded)\n",
-                     "ratio", "read() + .uci", p / 1e6 / s / r, r }'
-        awk -v p="$plies" -v s="$secs_4" -v r="$(python_chess "$c")" \
-            'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded; goal 100x)\n",
-                     "ratio", "read() + .moves", p / 1e6 / s / r, r }'
+        if [ -n "$pychess" ]; then
+            awk -v p="$(file_plies "$pcf")" -v f="$(basename "$pcf")" -v u="$secs_5" -v m="$secs_6" \
+                -v ur="$rss_5" -v mr="$rss_6" -v P="$plies" -v a="$secs_3" -v b="$secs_4" \
+                'BEGIN { printf "%-12s %-30s %8.2f s %6.3f M plies/s %7.1f MB RSS (%s, %d plies)\n",
+                                "python-chess", "uci (read_game, .uci())", u, p / 1e6 / u, ur / 1024, f, p
+                         printf "%-12s %-30s %8.2f s %6.3f M plies/s %7.1f MB RSS\n",
+                                "python-chess", "moves (mainline, comments)", m, p / 1e6 / m, mr / 1024
+                         printf "%-12s %-30s %5.0fx python-chess uci (%.3f M plies/s measured)\n",
+                                "ratio", "read() + .uci", P / a / (p / u), p / 1e6 / u
+                         printf "%-12s %-30s %5.0fx python-chess moves (%.3f M plies/s measured; goal 100x)\n",
+                                "ratio", "read() + .moves", P / b / (p / m), p / 1e6 / m }'
+        else
+            awk -v p="$plies" -v s="$secs_3" -v r="$(python_chess "$c")" \
+                'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded)\n",
+                         "ratio", "read() + .uci", p / 1e6 / s / r, r }'
+            awk -v p="$plies" -v s="$secs_4" -v r="$(python_chess "$c")" \
+                'BEGIN { printf "%-12s %-30s %5.0fx python-chess (%.2f M plies/s recorded; goal 100x)\n",
+                         "ratio", "read() + .moves", p / 1e6 / s / r, r }'
+        fi
         alternate "$bin uci -q -j1 --tags $tags $dir/$c.pgn" \
             "$bin uci -q -j1 --format tsv --tags $tags $dir/$c.pgn" "$pyb columns $dir/$c.pgn"
         row pgnkit "$c uci --tags" "$secs_1" "$rss_1"
