@@ -521,7 +521,8 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
-                      !r->opts.san.strict && !current(lv)->variant, false, {0}, NULL, NULL};
+                      !r->opts.san.strict && !current(lv)->variant, false,
+                      {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL, NULL};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
