@@ -317,27 +317,41 @@ struct run {
     const struct san *unmated_san;
 };
 
+/* Tokens between moves that the walk steps over: numbers, NAGs, comments (the kinds
+ * right after PGN_TOK_MOVE). */
+static inline bool is_filler(uint8_t kind)
+{
+    _Static_assert(PGN_TOK_MOVE_NUMBER == 1 && PGN_TOK_NAG == 2 && PGN_TOK_COMMENT == 3 &&
+                       PGN_TOK_LINE_COMMENT == 4,
+                   "the filler kinds are 1 to 4");
+    return (uint8_t)(kind - 1) < 4;
+}
+
 /*
  * The next move token's SAN cache slot starts loading while this move is resolved:
  * otherwise that load is a cache miss at the start of nearly every ply.  Between two
- * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok.
- * The token and its cache key are kept in run (keyed, key): its decode, a move later,
- * does not build the key again (play_token calls this once its own decode is done).
- * Returns whether the token right after tok is a move (play_token's e.p. mark question).
+ * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok,
+ * over filler only.  The token and its cache key are kept in run (keyed, key): its
+ * decode, a move later, does not build the key again (play_token calls this once its
+ * own decode is done).  Returns where the walk goes on after tok: that move, the walk
+ * stepping over the filler before it, or else tok + 1.
  */
-static inline PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *run,
-                                   const struct pgn_token *tok)
+static inline PGNKIT_HOT const struct pgn_token *
+prefetch_next_move(const struct game_replayer *r, struct run *run, const struct pgn_token *tok)
 {
     const struct pgn_token *t = tok + 1, *end = run->end;
     if (t == end)
-        return false;
+        return t;
     if (t->kind != PGN_TOK_MOVE) {
-        if (++t == end || (t->kind != PGN_TOK_MOVE && (++t == end || t->kind != PGN_TOK_MOVE)))
-            return false;
+        if (!is_filler(t->kind) || ++t == end)
+            return tok + 1;
+        if (t->kind != PGN_TOK_MOVE &&
+            (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
+            return tok + 1;
     }
     san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
     run->keyed = t;
-    return t == tok + 1;
+    return t;
 }
 
 /* The claims of the move play_quick() just played are not all right, or it mates (known
@@ -384,10 +398,12 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
  * The usual move of standard chess (san_quick_move), start to end: its SAN read in the
  * cache slot its prefetch found, the move played in place, the next move's slot
  * prefetched, and nothing else (no SAN copied, no outcome filled: the general path's
- * stores and loads were a third of the ply).  Returns false with nothing changed but
- * the token's key for anything else, which play_token() then takes from the start.
+ * stores and loads were a third of the ply).  Returns where the walk goes on
+ * (prefetch_next_move); NULL with nothing changed but the token's key for anything
+ * else, which play_token() then takes from the start.
  */
-static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer *r, struct run *run,
+                                                         const struct pgn_token *tok)
 {
     if (run->keyed != tok) {
         san_key_of(r->san_cache, tok->text, tok->len, &run->key);
@@ -396,15 +412,15 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     const struct san *san = san_cache_find(r->san_cache, &run->key);
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
-        return false;
+        return NULL;
     /* "exd6 e.p." written as two tokens: play_token's. */
     const struct pgn_token *next = tok + 1;
     bool ep_spelling;
     if (next < run->end && next->kind == PGN_TOK_MOVE &&
         san_is_ep_mark(next->text, next->len, &ep_spelling))
-        return false;
+        return NULL;
     /* The slot stays as it is until the next decode: san is read in place. */
-    prefetch_next_move(r, run, tok);
+    next = prefetch_next_move(r, run, tok);
     uint32_t ply = run->ply + 1;
     san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
@@ -422,7 +438,7 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     run->ply = ply;
     if (run->mainline)
         *run->mainline++ = m; /* room: see reset_record() */
-    return true;
+    return next;
 }
 
 /*
@@ -472,7 +488,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
         return used;
     }
     /* The next move's key replaces this one's, which is no longer needed. */
-    bool mark_next = prefetch_next_move(r, run, tok);
+    bool mark_next = prefetch_next_move(r, run, tok) == tok + 1 && run->keyed == tok + 1;
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
     bool ep_spelling;
     if (mark_next && san_is_ep_mark(tok[1].text, tok[1].len, &ep_spelling)) {
@@ -499,13 +515,6 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     return used;
 }
 
-/* Tokens between moves that the walk steps over: numbers, NAGs, comments. */
-static bool is_filler(uint8_t kind)
-{
-    return kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_NAG || kind == PGN_TOK_COMMENT ||
-           kind == PGN_TOK_LINE_COMMENT;
-}
-
 /*
  * Play the run of move tokens from i on level lv, stepping over the filler between
  * them; stop at any other token (variation, result), at the end, or when a move ends
@@ -527,8 +536,9 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     while (t < run.end) {
         uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
-            if (run.quick && play_quick(r, &run, t)) {
-                t++;
+            const struct pgn_token *next;
+            if (run.quick && (next = play_quick(r, &run, t)) != NULL) {
+                t = next;
                 continue;
             }
             t += play_token(r, &run, t);
