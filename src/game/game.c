@@ -67,6 +67,11 @@ struct game_replayer {
     struct diag_list quiet;
     void (*between_parts)(void *ctx);
     void *between_ctx;
+    /* The mate test of a mainline move that gave check, made on the quick path
+     * (settle_mate, quick_claims): its ply + 1 (0: none this game) and answer.  When it
+     * is the last move's, the ending needs no test of its own (final_ending). */
+    uint32_t mate_tested_ply1;
+    bool mate_tested_mated;
 };
 
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
@@ -374,6 +379,17 @@ static PGNKIT_COLD bool quick_claims(struct game_replayer *r, struct position *p
     return p.mate;
 }
 
+/* The mate test of the move of `ply`, which gave check, made: kept for final_ending()
+ * when on the mainline. */
+static inline void note_mate_test(struct game_replayer *r, const struct run *run, uint32_t ply,
+                                  bool mated)
+{
+    if (run->mainline) {
+        r->mate_tested_ply1 = ply + 1;
+        r->mate_tested_mated = mated;
+    }
+}
+
 /* Whether the last move's mate test waits (struct run). */
 static inline bool unmated_check(const struct run *run)
 {
@@ -386,7 +402,9 @@ static inline bool unmated_check(const struct run *run)
  * by value: its address taken would keep play_run()'s copy out of registers. */
 static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
 {
-    if (!san_quick_mated(run.now))
+    bool mated = san_quick_mated(run.now);
+    note_mate_test(r, &run, run.ply, mated);
+    if (!mated)
         return;
     if (run.token_moves)
         run.token_moves[run.unmated - run.tokens].check_mark = '#';
@@ -431,6 +449,8 @@ static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer
     if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
         mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
         run->unmated = NULL; /* asked */
+        if (check)
+            note_mate_test(r, run, ply, mate);
     }
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
@@ -914,8 +934,18 @@ static enum game_status status_of(const struct diag_list *list)
     return list->count ? GAME_WARNINGS : GAME_CLEAN;
 }
 
+/* The ending of the mainline's final position (game_end_of): the mate test of its last
+ * move, when that gave check and the quick path asked (note_mate_test), already says. */
+static enum ending final_ending(const struct game_replayer *r)
+{
+    if (r->mate_tested_ply1 && r->mate_tested_ply1 == r->levels[0].ply + 1)
+        return r->mate_tested_mated ? ENDING_CHECKMATE : ENDING_NONE;
+    return game_end_of(&r->record.final);
+}
+
 static void reset_record(struct game_replayer *r, const struct pgn_game *g)
 {
+    r->mate_tested_ply1 = 0;
     struct game_record *rec = &r->record;
     struct diag_list diags = rec->diags;
     memset(rec, 0, sizeof *rec);
@@ -943,7 +973,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         walk_tokens(r, g);
         rec->mainline = r->mainline;
         if (!rec->error_ply)
-            rec->end = game_end_of(&rec->final);
+            rec->end = final_ending(r);
         check_result(rec, g, rt.result);
         if (r->opts.openings)
             rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,
