@@ -352,6 +352,44 @@ Test(movegen, uci_writes_castling_both_ways_and_promotions)
     cr_assert_str_eq(out, "0000");
 }
 
+/* uci_put_move_sep() (its one-store path for the usual move, on a little-endian
+ * machine) against uci_write_move() and the separator written after it: every from-to
+ * pair with each flag alone and each promotion, in standard chess and Chess960, with
+ * and without king-takes-rook, into a buffer that already holds other bytes (the store
+ * writes past the move; those bytes must be the next move's to overwrite, not the
+ * caller's). */
+Test(movegen, uci_put_move_sep_is_uci_write_move_and_the_separator)
+{
+    static const int flags[] = {0,         MOVE_CAPTURE, MOVE_EN_PASSANT, MOVE_CASTLE,
+                                MOVE_DOUBLE_PUSH, MOVE_NULL,    MOVE_DROP};
+    struct position pos[2];
+    position_set_start(&pos[0]);
+    pos[1] = pos[0];
+    pos[1].chess960 = true;
+    long checked = 0;
+    for (int p = 0; p < 2; p++)
+        for (int ktr = 0; ktr < 2; ktr++)
+            for (int from = 0; from < 64; from++)
+                for (int to = 0; to < 64; to++)
+                    for (size_t f = 0; f < sizeof flags / sizeof *flags; f++)
+                        for (int promo = 0; promo <= KING; promo++) {
+                            struct move m = {(uint8_t)from, (uint8_t)to, (uint8_t)promo,
+                                             (uint8_t)flags[f]};
+                            char want[16], got[16];
+                            memset(got, '#', sizeof got);
+                            size_t n = uci_write_move(&pos[p], m, ktr, want);
+                            want[n] = '\t';
+                            size_t k = uci_put_move_sep(&pos[p], m, ktr, '\t', got);
+                            cr_assert_eq(k, n + 1, "%d-%d f%d p%d", from, to, flags[f], promo);
+                            cr_assert(memcmp(got, want, k) == 0, "%d-%d f%d p%d: %.*s", from,
+                                      to, flags[f], promo, (int)k, got);
+                            for (size_t b = 8; b < sizeof got; b++)
+                                cr_assert_eq(got[b], '#', "%d-%d: byte %zu", from, to, b);
+                            checked++;
+                        }
+    cr_assert_eq(checked, 2L * 2 * 64 * 64 * 7 * (KING + 1));
+}
+
 Test(movegen, every_generated_move_is_legal_by_every_other_test)
 {
     /* Kiwipete: movegen_legal, movegen_legal_to and movegen_is_legal must agree. */

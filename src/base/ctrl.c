@@ -38,6 +38,20 @@ CPU_TARGET_AVX2 static inline __m256i hits32(__m256i v)
     return _mm256_or_si256(c0, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xc2)));
 }
 
+/* 0xFF bytes where v holds a byte that is neither a control byte nor >= 0x80 for sure:
+ * 0x20-0x7E (v + 1 above 0x20, signed) or one of the blanks 0x09-0x0D (v + 0x77 in
+ * 0x80-0x84, the lowest signed values).  Five instructions where hits32 takes seven; a
+ * block not all such bytes (a control byte, or any byte >= 0x80) is then looked at
+ * by hits32. */
+CPU_TARGET_AVX2 static inline __m256i plain32(__m256i v)
+{
+    __m256i printable = _mm256_cmpgt_epi8(_mm256_add_epi8(v, _mm256_set1_epi8(1)),
+                                          _mm256_set1_epi8(0x20));
+    __m256i blank = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0x85),
+                                      _mm256_add_epi8(v, _mm256_set1_epi8(0x77)));
+    return _mm256_or_si256(printable, blank);
+}
+
 /*
  * ctrl_find(), and whether s[0, n) is plain ASCII (ctrl_find_ascii): the bytes' top bits
  * are ORed as the blocks go by, two instructions a block, so a caller that needs both
@@ -48,10 +62,14 @@ CPU_TARGET_AVX2 static size_t find_avx2(const char *s, size_t n, bool *ascii)
     size_t i = 0;
     *ascii = false;
     __m256i high = _mm256_setzero_si256();
-    /* 64 bytes a step, one test; a block with a hit is looked at byte by byte. */
+    /* 64 bytes a step, one test (plain32: a plain block has no byte >= 0x80 to add to
+     * high); any other block is looked at by hits32, and one with a hit byte by byte. */
     for (; i + 64 <= n; i += 64) {
         __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
         __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        if ((unsigned)_mm256_movemask_epi8(_mm256_and_si256(plain32(va), plain32(vb))) ==
+            0xffffffffu)
+            continue;
         high = _mm256_or_si256(high, _mm256_or_si256(va, vb));
         __m256i any = _mm256_or_si256(hits32(va), hits32(vb));
         if (_mm256_testz_si256(any, any))

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "board/position.h"
@@ -72,6 +73,35 @@ static inline size_t uci_put_move(const struct position *pos_before, struct move
     memcpy(dst, uci_square_names[m.from], 2);
     memcpy(dst + 2, uci_square_names[m.to], 2);
     return 4;
+}
+
+/**
+ * uci_put_move() and then the byte sep, for a writer that separates moves so (the UCI
+ * line): returns the bytes written, 5 or 6 (dst: room for 8).  On a little-endian
+ * machine the common move is one 4-byte load of the move, one test, and one 8-byte
+ * store of its two square names and sep (the 3 bytes past them are left for the next
+ * move to overwrite); elsewhere uci_put_move() and the byte.
+ */
+static inline size_t uci_put_move_sep(const struct position *pos_before, struct move m,
+                                      bool chess960_king_takes_rook, char sep, char *dst)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t w;
+    memcpy(&w, &m, sizeof w);
+    /* promo (byte 2) and the flags of uci_put_move()'s test (byte 3) */
+    const uint32_t unusual = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP | MOVE_CASTLE) << 24;
+    if (__builtin_expect((w & unusual) == 0, 1)) {
+        uint16_t from, to;
+        memcpy(&from, uci_square_names[w & 0xff], 2);
+        memcpy(&to, uci_square_names[w >> 8 & 0xff], 2);
+        uint64_t text = from | (uint64_t)to << 16 | (uint64_t)(unsigned char)sep << 32;
+        memcpy(dst, &text, sizeof text);
+        return 5;
+    }
+#endif
+    size_t n = uci_put_move(pos_before, m, chess960_king_takes_rook, dst);
+    dst[n] = sep;
+    return n + 1;
 }
 
 #endif

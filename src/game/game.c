@@ -67,6 +67,11 @@ struct game_replayer {
     struct diag_list quiet;
     void (*between_parts)(void *ctx);
     void *between_ctx;
+    /* The mate test of a mainline move that gave check, made on the quick path
+     * (settle_mate, quick_claims): its ply + 1 (0: none this game) and answer.  When it
+     * is the last move's, the ending needs no test of its own (final_ending). */
+    uint32_t mate_tested_ply1;
+    bool mate_tested_mated;
 };
 
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
@@ -317,27 +322,41 @@ struct run {
     const struct san *unmated_san;
 };
 
+/* Tokens between moves that the walk steps over: numbers, NAGs, comments (the kinds
+ * right after PGN_TOK_MOVE). */
+static inline bool is_filler(uint8_t kind)
+{
+    _Static_assert(PGN_TOK_MOVE_NUMBER == 1 && PGN_TOK_NAG == 2 && PGN_TOK_COMMENT == 3 &&
+                       PGN_TOK_LINE_COMMENT == 4,
+                   "the filler kinds are 1 to 4");
+    return (uint8_t)(kind - 1) < 4;
+}
+
 /*
  * The next move token's SAN cache slot starts loading while this move is resolved:
  * otherwise that load is a cache miss at the start of nearly every ply.  Between two
- * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok.
- * The token and its cache key are kept in run (keyed, key): its decode, a move later,
- * does not build the key again (play_token calls this once its own decode is done).
- * Returns whether the token right after tok is a move (play_token's e.p. mark question).
+ * moves there is usually a number and perhaps a comment: look up to 3 tokens past tok,
+ * over filler only.  The token and its cache key are kept in run (keyed, key): its
+ * decode, a move later, does not build the key again (play_token calls this once its
+ * own decode is done).  Returns where the walk goes on after tok: that move, the walk
+ * stepping over the filler before it, or else tok + 1.
  */
-static inline PGNKIT_HOT bool prefetch_next_move(const struct game_replayer *r, struct run *run,
-                                   const struct pgn_token *tok)
+static inline PGNKIT_HOT const struct pgn_token *
+prefetch_next_move(const struct game_replayer *r, struct run *run, const struct pgn_token *tok)
 {
     const struct pgn_token *t = tok + 1, *end = run->end;
     if (t == end)
-        return false;
+        return t;
     if (t->kind != PGN_TOK_MOVE) {
-        if (++t == end || (t->kind != PGN_TOK_MOVE && (++t == end || t->kind != PGN_TOK_MOVE)))
-            return false;
+        if (!is_filler(t->kind) || ++t == end)
+            return tok + 1;
+        if (t->kind != PGN_TOK_MOVE &&
+            (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
+            return tok + 1;
     }
     san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
     run->keyed = t;
-    return t == tok + 1;
+    return t;
 }
 
 /* The claims of the move play_quick() just played are not all right, or it mates (known
@@ -360,6 +379,17 @@ static PGNKIT_COLD bool quick_claims(struct game_replayer *r, struct position *p
     return p.mate;
 }
 
+/* The mate test of the move of `ply`, which gave check, made: kept for final_ending()
+ * when on the mainline. */
+static inline void note_mate_test(struct game_replayer *r, const struct run *run, uint32_t ply,
+                                  bool mated)
+{
+    if (run->mainline) {
+        r->mate_tested_ply1 = ply + 1;
+        r->mate_tested_mated = mated;
+    }
+}
+
 /* Whether the last move's mate test waits (struct run). */
 static inline bool unmated_check(const struct run *run)
 {
@@ -372,7 +402,9 @@ static inline bool unmated_check(const struct run *run)
  * by value: its address taken would keep play_run()'s copy out of registers. */
 static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
 {
-    if (!san_quick_mated(run.now))
+    bool mated = san_quick_mated(run.now);
+    note_mate_test(r, &run, run.ply, mated);
+    if (!mated)
         return;
     if (run.token_moves)
         run.token_moves[run.unmated - run.tokens].check_mark = '#';
@@ -384,10 +416,12 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
  * The usual move of standard chess (san_quick_move), start to end: its SAN read in the
  * cache slot its prefetch found, the move played in place, the next move's slot
  * prefetched, and nothing else (no SAN copied, no outcome filled: the general path's
- * stores and loads were a third of the ply).  Returns false with nothing changed but
- * the token's key for anything else, which play_token() then takes from the start.
+ * stores and loads were a third of the ply).  Returns where the walk goes on
+ * (prefetch_next_move); NULL with nothing changed but the token's key for anything
+ * else, which play_token() then takes from the start.
  */
-static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer *r, struct run *run,
+                                                         const struct pgn_token *tok)
 {
     if (run->keyed != tok) {
         san_key_of(r->san_cache, tok->text, tok->len, &run->key);
@@ -396,15 +430,15 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     const struct san *san = san_cache_find(r->san_cache, &run->key);
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
-        return false;
+        return NULL;
     /* "exd6 e.p." written as two tokens: play_token's. */
     const struct pgn_token *next = tok + 1;
     bool ep_spelling;
     if (next < run->end && next->kind == PGN_TOK_MOVE &&
         san_is_ep_mark(next->text, next->len, &ep_spelling))
-        return false;
+        return NULL;
     /* The slot stays as it is until the next decode: san is read in place. */
-    prefetch_next_move(r, run, tok);
+    next = prefetch_next_move(r, run, tok);
     uint32_t ply = run->ply + 1;
     san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
@@ -415,6 +449,8 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
         mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
         run->unmated = NULL; /* asked */
+        if (check)
+            note_mate_test(r, run, ply, mate);
     }
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
@@ -422,7 +458,7 @@ static inline PGNKIT_HOT bool play_quick(struct game_replayer *r, struct run *ru
     run->ply = ply;
     if (run->mainline)
         *run->mainline++ = m; /* room: see reset_record() */
-    return true;
+    return next;
 }
 
 /*
@@ -472,7 +508,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
         return used;
     }
     /* The next move's key replaces this one's, which is no longer needed. */
-    bool mark_next = prefetch_next_move(r, run, tok);
+    bool mark_next = prefetch_next_move(r, run, tok) == tok + 1 && run->keyed == tok + 1;
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
     bool ep_spelling;
     if (mark_next && san_is_ep_mark(tok[1].text, tok[1].len, &ep_spelling)) {
@@ -499,13 +535,6 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     return used;
 }
 
-/* Tokens between moves that the walk steps over: numbers, NAGs, comments. */
-static bool is_filler(uint8_t kind)
-{
-    return kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_NAG || kind == PGN_TOK_COMMENT ||
-           kind == PGN_TOK_LINE_COMMENT;
-}
-
 /*
  * Play the run of move tokens from i on level lv, stepping over the filler between
  * them; stop at any other token (variation, result), at the end, or when a move ends
@@ -521,13 +550,15 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, mainline ? r->mainline + rec->mainline_count : NULL,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
-                      !r->opts.san.strict && !current(lv)->variant, false, {0}, NULL, NULL};
+                      !r->opts.san.strict && !current(lv)->variant, false,
+                      {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL, NULL};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
-            if (run.quick && play_quick(r, &run, t)) {
-                t++;
+            const struct pgn_token *next;
+            if (run.quick && (next = play_quick(r, &run, t)) != NULL) {
+                t = next;
                 continue;
             }
             t += play_token(r, &run, t);
@@ -903,8 +934,18 @@ static enum game_status status_of(const struct diag_list *list)
     return list->count ? GAME_WARNINGS : GAME_CLEAN;
 }
 
+/* The ending of the mainline's final position (game_end_of): the mate test of its last
+ * move, when that gave check and the quick path asked (note_mate_test), already says. */
+static enum ending final_ending(const struct game_replayer *r)
+{
+    if (r->mate_tested_ply1 && r->mate_tested_ply1 == r->levels[0].ply + 1)
+        return r->mate_tested_mated ? ENDING_CHECKMATE : ENDING_NONE;
+    return game_end_of(&r->record.final);
+}
+
 static void reset_record(struct game_replayer *r, const struct pgn_game *g)
 {
+    r->mate_tested_ply1 = 0;
     struct game_record *rec = &r->record;
     struct diag_list diags = rec->diags;
     memset(rec, 0, sizeof *rec);
@@ -932,7 +973,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         walk_tokens(r, g);
         rec->mainline = r->mainline;
         if (!rec->error_ply)
-            rec->end = game_end_of(&rec->final);
+            rec->end = final_ending(r);
         check_result(rec, g, rt.result);
         if (r->opts.openings)
             rec->opening = opening_classify(r->opts.openings, &rec->start, rec->mainline,

@@ -9,6 +9,7 @@
  */
 #include "san/san_resolve.h"
 
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -870,14 +871,20 @@ bool san_quick_move(const struct position *pos, const struct san *san, struct mo
     return true;
 }
 
+/* The undo's state block: from checkers through the king squares, short of the full
+ * move number (which san_unplay_quick() counts back itself). */
+_Static_assert(offsetof(struct position, king_square) + sizeof(((struct position *)0)->king_square) <=
+                   offsetof(struct position, checkers) + QUICK_UNDO_STATE &&
+               offsetof(struct position, checkers) + QUICK_UNDO_STATE <=
+                   offsetof(struct position, fullmove_number),
+               "quick_undo.state covers checkers to king_square, not fullmove_number");
+
 struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
                                            struct quick_undo *undo)
 {
-    *undo = (struct quick_undo){pos->checkers, pos->halfmove_clock, m, pos->board[m.to],
-                                pos->ep_square, {{pos->castle_rook[WHITE][0],
-                                                  pos->castle_rook[WHITE][1]},
-                                                 {pos->castle_rook[BLACK][0],
-                                                  pos->castle_rook[BLACK][1]}}};
+    memcpy(undo->state, &pos->checkers, QUICK_UNDO_STATE);
+    undo->move = m;
+    undo->victim = pos->board[m.to];
     pos_do_move(pos, m);
     struct quick_played p;
     p.checkers = __builtin_popcountll(pos->checkers);
@@ -937,14 +944,9 @@ __attribute__((cold)) void san_unplay_quick(struct position *before, const struc
         before->by_type[piece_type_of(victim)] |= bb_square(m.to);
         before->by_color[us ^ 1] |= bb_square(m.to);
     }
-    if (piece_type_of(piece) == KING)
-        before->king_square[us] = m.from;
-    before->side_to_move = (uint8_t)us;
     before->fullmove_number -= (uint32_t)us;
-    before->halfmove_clock = undo->halfmove_clock;
-    before->ep_square = undo->ep_square;
-    memcpy(before->castle_rook, undo->castle_rook, sizeof before->castle_rook);
-    before->checkers = undo->checkers;
+    /* The checkers, clocks, side to move, e.p. square, castling rooks, king squares. */
+    memcpy(&before->checkers, undo->state, QUICK_UNDO_STATE);
 }
 
 /* ---- canonical SAN ---- */

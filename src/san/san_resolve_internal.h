@@ -13,13 +13,15 @@
  * place, and what it overwrote that the position after it cannot tell: enough to
  * rebuild the position before it (san_unplay_quick). */
 struct quick_undo {
-    bitboard checkers;
-    uint32_t halfmove_clock;
+    /* The position's bytes from checkers on (QUICK_UNDO_STATE of them): the checkers,
+     * clocks, side to move, e.p. square, castling rooks and king squares before the
+     * move, copied as three words rather than field by field (a third of the stores a
+     * ply), and copied back whole. */
+    uint64_t state[3];
     struct move move;
     uint8_t victim;     /* the piece taken on move.to, or PIECE_NONE */
-    uint8_t ep_square;
-    uint8_t castle_rook[COLOR_COUNT][2];
 };
+#define QUICK_UNDO_STATE sizeof(((struct quick_undo *)0)->state)
 
 /* What the move played in place gives: the number of checkers, and mate. */
 struct quick_played {

@@ -41,12 +41,11 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, 
         return;
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 1);
-        size_t n = 0;
-        for (; i < stop; i++) {
-            n += uci_put_move(start, moves[i], ktr, p + n);
-            p[n++] = sep;
-        }
+        char *p = buf_reserve(out, (stop - i) * 6 + 3); /* uci_put_move_sep's 8 */
+        char *q = p;
+        for (; i < stop; i++)
+            q += uci_put_move_sep(start, moves[i], ktr, sep, q);
+        size_t n = (size_t)(q - p);
         out->len += i < count ? n : n - 1;
         out->data[out->len] = '\0';
         if (i < count)
