@@ -171,17 +171,25 @@ static PyObject *comment_text(pgnkit_str s)
     return c;
 }
 
-/* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated). */
-static PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
+/* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated).
+ * Inline: made for every ply of a game in one loop. */
+static inline PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
 {
-    PyObject *comment = comment_text(text);
+    PyObject *comment = text.ptr ? comment_text(text) : Py_NewRef(Py_None);
     if (!comment)
         return NULL;
     MoveObject *m = free_moves;
     if (m) {
         free_moves = (MoveObject *)m->handle;
         free_move_count--;
+#ifdef Py_TRACE_REFS
         PyObject_Init((PyObject *)m, &MoveType);
+#else
+        /* Its type is still MoveType, a static type (no reference to it taken): a new
+         * reference is a count of 1.  PyObject_Init, a call, would also tell tracemalloc
+         * where the object is made again; it keeps the place it was first made. */
+        Py_SET_REFCNT(m, 1);
+#endif
     } else if (!(m = PyObject_New(MoveObject, &MoveType))) {
         Py_DECREF(comment);
         return NULL;
