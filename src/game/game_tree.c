@@ -84,11 +84,13 @@ static uint64_t load8(const char *p)
 
 /* Whether any of the 8 bytes of w is below 14 ('\t', '\n', '\r' and the other control
  * bytes below them): the zero-byte test, exact for a bound up to 128. */
-static bool word_has_low(uint64_t w)
+static uint64_t low_bytes(uint64_t w)
 {
     const uint64_t ones = 0x0101010101010101u;
-    return ((w - ones * 14) & ~w & (ones << 7)) != 0;
+    return (w - ones * 14) & ~w & (ones << 7);
 }
+
+static bool word_has_low(uint64_t w) { return low_bytes(w) != 0; }
 
 /* Whether s[0, len) has a line end: 8 bytes at a time, a word with no byte below 14 has
  * none (a [%clk] comment is two words, where two memchr calls cost more than the rest
@@ -317,8 +319,6 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
 
 /* ---- light trees (game_tree.h) ---- */
 
-enum { LIGHT_LEN_MAX = 0xFFFFFF };
-
 /* t->nodes for t->count nodes, node 0 zeroed (new storage, a detached game's, sized to
  * fit); the walk writes each mainline node whole as it plays it (new_node), so only the
  * ones it does not reach are zeroed after it. */
@@ -338,7 +338,7 @@ static void light_nodes(struct game_tree *t, const struct game_record *rec, size
 {
     for (size_t id = 1; id <= seen; id++) {
         uint64_t e = t->light[id];
-        uint32_t len = (uint32_t)(e >> 32) & LIGHT_LEN_MAX;
+        uint32_t len = (uint32_t)(e >> 32) & GAME_TREE_LIGHT_LEN;
         t->nodes[id] = (struct game_tree_node){
             .move = rec->mainline[id - 1],
             .ply = (uint32_t)id,
@@ -362,8 +362,11 @@ static uint64_t light_comment(const struct builder *b, const struct pgn_token *t
     uintptr_t off = (uintptr_t)s - (uintptr_t)b->source; /* huge when before it */
     if (off > b->source_len || len > b->source_len - off)
         return 0;
-    if (len >= 8 && len <= 16 && !word_has_low(load8(s)) && !word_has_low(load8(s + len - 8))) {
-        /* No byte below 14 (a [%clk] comment): its blanks are spaces, no line end. */
+    if (len >= 8 && len <= 16 && !(low_bytes(load8(s)) | low_bytes(load8(s + len - 8)))) {
+        /* No byte below 14 (a [%clk] comment): its blanks are spaces, no line end; most
+         * often one on each side ({ [%clk 0:03:00] }). */
+        if (s[0] == ' ' && s[len - 1] == ' ' && s[1] != ' ' && s[len - 2] != ' ')
+            return (uint64_t)(s + 1 - b->source) | (uint64_t)(len - 2) << 32;
         while (len && *s == ' ')
             s++, len--;
         while (len && s[len - 1] == ' ')
@@ -376,7 +379,7 @@ static uint64_t light_comment(const struct builder *b, const struct pgn_token *t
         s++, len--;
     while (len && is_blank(s[len - 1]))
         len--;
-    if (!len || len > LIGHT_LEN_MAX || has_line_end(s, len))
+    if (!len || len > GAME_TREE_LIGHT_LEN || has_line_end(s, len))
         return 0;
     return (uint64_t)(s - b->source) | (uint64_t)len << 32;
 }
@@ -388,20 +391,21 @@ static bool walk_light(struct builder *b, struct game_part *part, bool *more, si
 {
     struct game_tree *t = b->t;
     const struct game_record *rec = b->rec;
-    uint64_t *light = t->light;
+    uint64_t *light = t->light; /* locals: a store to it may alias any size_t */
+    const struct move *played = rec->mainline;
     size_t seen = 0, mainline = rec->mainline_count;
     for (; *more; *more = game_part_next(rec, part), *at = 0) {
         const struct pgn_token *tok = part->tokens;
         const struct game_token_move *mv = part->moves;
-        size_t i = *at;
-        for (; i < part->count; i++) {
+        size_t i = *at, count = part->count;
+        for (; i < count; i++) {
             unsigned kind = tok[i].kind;
             if (kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_RESULT)
                 continue;
             if (kind == PGN_TOK_MOVE) {
                 const struct game_token_move *m = &mv[i];
                 if (!m->played || m->suffix_len || seen >= mainline || m->ply != seen + 1 ||
-                    memcmp(&m->move, &rec->mainline[seen], sizeof m->move) != 0)
+                    memcmp(&m->move, &played[seen], sizeof m->move) != 0)
                     break;
                 light[++seen] = (uint64_t)(unsigned char)m->check_mark << 56;
                 continue;
@@ -414,7 +418,7 @@ static bool walk_light(struct builder *b, struct game_part *part, bool *more, si
                 break;
             light[seen] |= c;
         }
-        if (i < part->count) {
+        if (i < count) {
             *at = i;
             nodes_ready(t);
             light_nodes(t, rec, seen);

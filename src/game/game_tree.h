@@ -79,6 +79,8 @@ struct game_tree {
     bool is_light;
 };
 
+enum { GAME_TREE_LIGHT_LEN = 0xFFFFFF }; /* the mask, and the longest comment, of an entry */
+
 /** Fill t (its storage reused; new storage is sized to fit) with rec's tree: walks rec's
  *  parts (game_part_first: one walk at a time), which needs its token moves (not
  *  skip_token_moves).  With refs, a move's one-line comment inside rec->game's text is
@@ -98,7 +100,7 @@ static inline struct slice game_tree_comment(const struct game_tree *t, size_t i
 {
     if (t->is_light) {
         uint64_t e = t->light[id];
-        uint32_t len = (uint32_t)(e >> 32) & 0xFFFFFF;
+        uint32_t len = (uint32_t)(e >> 32) & GAME_TREE_LIGHT_LEN;
         return len ? (struct slice){t->source + (uint32_t)e, len} : (struct slice){NULL, 0};
     }
     const struct game_tree_node *n = &t->nodes[id];
