@@ -404,7 +404,9 @@ static bool walk_light(struct builder *b, struct game_part *part, bool *more, si
                 continue;
             if (kind == PGN_TOK_MOVE) {
                 const struct game_token_move *m = &mv[i];
-                if (!m->played || m->suffix_len || seen >= mainline || m->ply != seen + 1 ||
+                /* Played without a glyph, and the mainline's next move (as it must be:
+                 * the depth-0 moves played are the mainline; checked, not assumed). */
+                if (!m->played || m->suffix_len || seen >= mainline ||
                     memcmp(&m->move, &played[seen], sizeof m->move) != 0)
                     break;
                 light[++seen] = (uint64_t)(unsigned char)m->check_mark << 56;
