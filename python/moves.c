@@ -122,6 +122,15 @@ enum { COMMENT_CACHE_BITS = 12, COMMENT_CACHE_MAX_LEN = 32 };
 #endif
 static PyObject *comment_cache[1 << COMMENT_CACHE_BITS];
 
+/* The loop over a game's plies makes a Move a ply: the hits' path inline, the rest not. */
+#if defined(__GNUC__)
+#define MOVES_INLINE inline __attribute__((always_inline))
+#define MOVES_NOINLINE __attribute__((noinline))
+#else
+#define MOVES_INLINE inline
+#define MOVES_NOINLINE
+#endif
+
 static uint64_t load8(const char *p)
 {
     uint64_t w;
@@ -152,7 +161,17 @@ static PyObject *ascii_text(pgnkit_str s)
     return c;
 }
 
-static PyObject *comment_text(pgnkit_str s)
+/* s's str missing from the cache: made, and kept in *slot when compact ASCII.  Out of
+ * line: the hits' path saves no registers for it. */
+static MOVES_NOINLINE PyObject *comment_miss(pgnkit_str s, PyObject **slot)
+{
+    PyObject *c = ascii_text(s);
+    if (c && PyUnicode_IS_COMPACT_ASCII(c))
+        Py_XSETREF(*slot, Py_NewRef(c));
+    return c;
+}
+
+static MOVES_INLINE PyObject *comment_text(pgnkit_str s)
 {
     if (!s.ptr || s.len < 8 || s.len > COMMENT_CACHE_MAX_LEN)
         return text_or_none(s);
@@ -161,19 +180,17 @@ static PyObject *comment_text(pgnkit_str s)
     /* The top bits: the only ones every input bit reaches. */
     PyObject **slot = &comment_cache[COMMENT_CACHE_BITS ? h >> (64 - COMMENT_CACHE_BITS) : 0];
     PyObject *c = *slot;
-    /* A cached str is compact ASCII: its characters are its UTF-8 bytes. */
+    /* A cached str is compact ASCII (comment_miss): its characters are its UTF-8 bytes,
+     * right after its header (what PyUnicode_DATA finds after testing its kind). */
     if (c && PyUnicode_GET_LENGTH(c) == (Py_ssize_t)s.len &&
-        same_text(PyUnicode_DATA(c), s.ptr, s.len))
+        same_text((const char *)((PyASCIIObject *)c + 1), s.ptr, s.len))
         return Py_NewRef(c);
-    c = ascii_text(s);
-    if (c && PyUnicode_IS_ASCII(c))
-        Py_XSETREF(*slot, Py_NewRef(c));
-    return c;
+    return comment_miss(s, slot);
 }
 
 /* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated).
  * Inline: made for every ply of a game in one loop. */
-static inline PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
+static MOVES_INLINE PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
 {
     PyObject *comment = text.ptr ? comment_text(text) : Py_NewRef(Py_None);
     if (!comment)
