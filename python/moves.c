@@ -122,6 +122,15 @@ enum { COMMENT_CACHE_BITS = 12, COMMENT_CACHE_MAX_LEN = 32 };
 #endif
 static PyObject *comment_cache[1 << COMMENT_CACHE_BITS];
 
+/* The loop over a game's plies makes a Move a ply: the hits' path inline, the rest not. */
+#if defined(__GNUC__)
+#define MOVES_INLINE inline __attribute__((always_inline))
+#define MOVES_NOINLINE __attribute__((noinline))
+#else
+#define MOVES_INLINE inline
+#define MOVES_NOINLINE
+#endif
+
 static uint64_t load8(const char *p)
 {
     uint64_t w;
@@ -152,7 +161,17 @@ static PyObject *ascii_text(pgnkit_str s)
     return c;
 }
 
-static PyObject *comment_text(pgnkit_str s)
+/* s's str missing from the cache: made, and kept in *slot when compact ASCII.  Out of
+ * line: the hits' path saves no registers for it. */
+static MOVES_NOINLINE PyObject *comment_miss(pgnkit_str s, PyObject **slot)
+{
+    PyObject *c = ascii_text(s);
+    if (c && PyUnicode_IS_COMPACT_ASCII(c))
+        Py_XSETREF(*slot, Py_NewRef(c));
+    return c;
+}
+
+static MOVES_INLINE PyObject *comment_text(pgnkit_str s)
 {
     if (!s.ptr || s.len < 8 || s.len > COMMENT_CACHE_MAX_LEN)
         return text_or_none(s);
@@ -161,27 +180,33 @@ static PyObject *comment_text(pgnkit_str s)
     /* The top bits: the only ones every input bit reaches. */
     PyObject **slot = &comment_cache[COMMENT_CACHE_BITS ? h >> (64 - COMMENT_CACHE_BITS) : 0];
     PyObject *c = *slot;
-    /* A cached str is compact ASCII: its characters are its UTF-8 bytes. */
+    /* A cached str is compact ASCII (comment_miss): its characters are its UTF-8 bytes,
+     * right after its header (what PyUnicode_DATA finds after testing its kind). */
     if (c && PyUnicode_GET_LENGTH(c) == (Py_ssize_t)s.len &&
-        same_text(PyUnicode_DATA(c), s.ptr, s.len))
+        same_text((const char *)((PyASCIIObject *)c + 1), s.ptr, s.len))
         return Py_NewRef(c);
-    c = ascii_text(s);
-    if (c && PyUnicode_IS_ASCII(c))
-        Py_XSETREF(*slot, Py_NewRef(c));
-    return c;
+    return comment_miss(s, slot);
 }
 
-/* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated). */
-static PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
+/* Node's Move, given its comment (pgnkit_game_node_comments: not NUL-terminated).
+ * Inline: made for every ply of a game in one loop. */
+static MOVES_INLINE PyObject *new_move(HandleObject *handle, size_t node, pgnkit_str text)
 {
-    PyObject *comment = comment_text(text);
+    PyObject *comment = text.ptr ? comment_text(text) : Py_NewRef(Py_None);
     if (!comment)
         return NULL;
     MoveObject *m = free_moves;
     if (m) {
         free_moves = (MoveObject *)m->handle;
         free_move_count--;
+#ifdef Py_TRACE_REFS
         PyObject_Init((PyObject *)m, &MoveType);
+#else
+        /* Its type is still MoveType, a static type (no reference to it taken): a new
+         * reference is a count of 1.  PyObject_Init, a call, would also tell tracemalloc
+         * where the object is made again; it keeps the place it was first made. */
+        Py_SET_REFCNT(m, 1);
+#endif
     } else if (!(m = PyObject_New(MoveObject, &MoveType))) {
         Py_DECREF(comment);
         return NULL;

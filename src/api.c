@@ -1519,8 +1519,8 @@ static void build_mainline_tree(struct game_tree *t, const struct game_record *r
 }
 
 /* A detached game's tree is built from its input bytes replayed again (it has no
- * tokens). */
-static void build_tree(pgnkit_game *g)
+ * tokens).  It may be light (game_tree.h): what only reads comments needs no more. */
+static void build_light_tree(pgnkit_game *g)
 {
     g->tree_asked = true;
     if (g->tree_built)
@@ -1534,6 +1534,13 @@ static void build_tree(pgnkit_game *g)
             build_mainline_tree(&g->tree, g->rec);
     }
     g->tree_built = true;
+}
+
+/* The tree with its nodes. */
+static void build_tree(pgnkit_game *g)
+{
+    build_light_tree(g);
+    game_tree_expand(&g->tree, g->rec);
 }
 
 /* A mainline move's clock and eval from the tree, which pairs comments with mainline
@@ -1555,7 +1562,7 @@ static void fill_notes(pgnkit_game *g)
 
 pgnkit_str pgnkit_game_comment(pgnkit_game *g)
 {
-    build_tree(g);
+    build_light_tree(g); /* a light tree has none */
     if (!g->tree.comment_len)
         return (pgnkit_str){NULL, 0};
     return (pgnkit_str){g->tree.text + g->tree.comment_at, g->tree.comment_len};
@@ -1629,10 +1636,19 @@ pgnkit_str pgnkit_game_node_comment(pgnkit_game *g, size_t node)
 
 size_t pgnkit_game_node_comments(pgnkit_game *g, size_t first, size_t count, pgnkit_str *out)
 {
-    build_tree(g);
+    build_light_tree(g);
     if (first == 0 || first > g->tree.count)
         return 0;
     size_t n = g->tree.count - first + 1 < count ? g->tree.count - first + 1 : count;
+    if (g->tree.is_light) { /* the loop of game_tree_comment's light branch, unswitched */
+        const uint64_t *light = g->tree.light + first;
+        const char *source = g->tree.source;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t len = (uint32_t)(light[i] >> 32) & GAME_TREE_LIGHT_LEN;
+            out[i] = (pgnkit_str){len ? source + (uint32_t)light[i] : NULL, len};
+        }
+        return n;
+    }
     for (size_t i = 0; i < n; i++) {
         struct slice c = game_tree_comment(&g->tree, first + i);
         out[i] = (pgnkit_str){c.ptr, c.len};

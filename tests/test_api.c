@@ -589,6 +589,90 @@ Test(api, trees_built_at_detach_are_the_readers_trees)
     pgnkit_close(ref);
 }
 
+/* Games whose movetext is their mainline with at most one one-line comment a move (a
+ * light tree: comments read without nodes, nodes made on the first question) and games
+ * that stop being so part way (a second comment, a NAG, a comment over two lines): the
+ * same comments, clocks, check marks and links either way, by hand.  Each game is read
+ * three ways: detached and asked for its comments first (after the first game's replay,
+ * its tree is built at detach), the reader's own game asked for its comments and then
+ * detached (a copy of its tree), and that reader's game itself. */
+struct light_case {
+    const char *text;
+    size_t plies;
+    const char *comments[8]; /* per ply; NULL: none */
+    int check[8];            /* per ply: 0, 1 check, 2 mate */
+    double clock1;           /* ply 1's clock, or -1 */
+    int nag3;                /* ply 3's one NAG, or 0 */
+};
+
+static const struct light_case light_cases[] = {
+    {"1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] } 2. Qh5 Nc6 { x } 3. Bc4 Nf6 "
+     "4. Qxf7# 1-0\n\n",
+     7, {"[%clk 0:03:00]", "[%clk 0:02:59]", NULL, "x"}, {0, 0, 0, 0, 0, 0, 2}, 180, 0},
+    {"1. e4 {a} e5 {b} { c } 2. Nf3 $1 Nc6 *\n\n", 4, {"a", "b c"}, {0}, -1, 1},
+    {"1. d4 { one\r\n two } d5 2. c4 *\n\n", 3, {"one\n two"}, {0}, -1, 0},
+    {"1. e4 {\tp q\t} e5 ; [%clk 0:00:07] line\n2. Bc4 Nc6 3. Bxf7+ *\n\n", 5,
+     {"p q", "[%clk 0:00:07] line"}, {0, 0, 0, 0, 1}, -1, 0},
+};
+
+static void check_light_case(pgnkit_game *g, const struct light_case *c, bool comments_first)
+{
+    pgnkit_str got[8];
+    if (comments_first) {
+        cr_assert_eq(pgnkit_game_node_comments(g, 1, 8, got), c->plies);
+        for (size_t i = 0; i < c->plies; i++)
+            cr_assert(c->comments[i] ? same_text(got[i], c->comments[i]) : !got[i].ptr,
+                      "%s: ply %zu", c->text, i + 1);
+        cr_assert_null(pgnkit_game_comment(g).ptr);
+    }
+    cr_assert_eq(pgnkit_game_node_count(g), c->plies);
+    for (size_t i = 0; i < c->plies; i++) {
+        pgnkit_node n;
+        cr_assert_eq(pgnkit_game_node(g, i + 1, &n), 0);
+        cr_assert(c->comments[i] ? same_text(n.comment, c->comments[i]) : !n.comment.ptr,
+                  "%s: ply %zu", c->text, i + 1);
+        cr_assert(n.ply == i + 1 && n.parent == i && n.next == (i + 1 < c->plies ? i + 2 : 0) &&
+                  !n.variation && !n.next_variation && !n.starting_comment.ptr);
+        cr_assert(n.is_check == (c->check[i] != 0) && n.is_checkmate == (c->check[i] == 2),
+                  "%s: ply %zu", c->text, i + 1);
+        cr_assert_eq(n.nag_count, i == 2 && c->nag3 ? 1u : 0u);
+        if (n.nag_count)
+            cr_assert_eq(n.nags[0], c->nag3);
+        cr_assert(i || n.has_clock == (c->clock1 >= 0));
+        cr_assert(i || !n.has_clock || n.clock == c->clock1);
+    }
+}
+
+Test(api, light_trees_and_trees_that_stop_being_light)
+{
+    char text[1024] = "1. e4 e5 *\n\n"; /* asked after detach: the next built at detach */
+    for (size_t i = 0; i < sizeof light_cases / sizeof *light_cases; i++)
+        strcat(text, light_cases[i].text);
+    pgnkit_reader *r = open_text(text), *own = open_text(text);
+    pgnkit_game *g, *o;
+    cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+    pgnkit_game *d = pgnkit_game_detach(g);
+    cr_assert_eq(pgnkit_game_node_count(d), 2);
+    pgnkit_game_free(d);
+    cr_assert_eq(pgnkit_next(own, &o, NULL), 1);
+    for (size_t i = 0; i < sizeof light_cases / sizeof *light_cases; i++) {
+        const struct light_case *c = &light_cases[i];
+        cr_assert_eq(pgnkit_next(r, &g, NULL), 1);
+        d = pgnkit_game_detach(g);
+        check_light_case(d, c, true);
+        pgnkit_game_free(d);
+        cr_assert_eq(pgnkit_next(own, &o, NULL), 1);
+        pgnkit_str first;
+        cr_assert_eq(pgnkit_game_node_comments(o, 1, 1, &first), 1);
+        d = pgnkit_game_detach(o);
+        check_light_case(d, c, true);
+        check_light_case(o, c, false);
+        pgnkit_game_free(d);
+    }
+    pgnkit_close(r);
+    pgnkit_close(own);
+}
+
 /* ---- the board ---- */
 
 static pgnkit_board *board(const char *fen, const char *variant)

@@ -75,13 +75,22 @@ static const char *comment_ptr(const struct game_tree *t, const struct game_tree
     return (n->comment_ref ? t->source : t->text) + n->comment_at;
 }
 
+static uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
 /* Whether any of the 8 bytes of w is below 14 ('\t', '\n', '\r' and the other control
  * bytes below them): the zero-byte test, exact for a bound up to 128. */
-static bool word_has_low(uint64_t w)
+static uint64_t low_bytes(uint64_t w)
 {
     const uint64_t ones = 0x0101010101010101u;
-    return ((w - ones * 14) & ~w & (ones << 7)) != 0;
+    return (w - ones * 14) & ~w & (ones << 7);
 }
+
+static bool word_has_low(uint64_t w) { return low_bytes(w) != 0; }
 
 /* Whether s[0, len) has a line end: 8 bytes at a time, a word with no byte below 14 has
  * none (a [%clk] comment is two words, where two memchr calls cost more than the rest
@@ -308,17 +317,140 @@ static void take_token(struct builder *b, const struct pgn_token *tok,
     }
 }
 
+/* ---- light trees (game_tree.h) ---- */
+
+/* t->nodes for t->count nodes, node 0 zeroed (new storage, a detached game's, sized to
+ * fit); the walk writes each mainline node whole as it plays it (new_node), so only the
+ * ones it does not reach are zeroed after it. */
+static void nodes_ready(struct game_tree *t)
+{
+    if (!t->cap) {
+        t->cap = t->count + 1;
+        t->nodes = xmalloc(t->cap * sizeof *t->nodes);
+    }
+    xgrow((void **)&t->nodes, &t->cap, t->count + 1, sizeof *t->nodes);
+    t->nodes[0] = (struct game_tree_node){0};
+}
+
+/* The nodes 1 .. seen of a light tree as the general walk makes them, from its entries
+ * and rec's mainline; node seen's next is left for the walk (0). */
+static void light_nodes(struct game_tree *t, const struct game_record *rec, size_t seen)
+{
+    for (size_t id = 1; id <= seen; id++) {
+        uint64_t e = t->light[id];
+        uint32_t len = (uint32_t)(e >> 32) & GAME_TREE_LIGHT_LEN;
+        t->nodes[id] = (struct game_tree_node){
+            .move = rec->mainline[id - 1],
+            .ply = (uint32_t)id,
+            .parent = (uint32_t)(id - 1),
+            .next = id < seen ? (uint32_t)(id + 1) : 0,
+            .comment_at = len ? (uint32_t)e : 0,
+            .comment_len = len,
+            .comment_ref = len != 0,
+            .check_mark = (char)(e >> 56),
+        };
+        t->ref_count += len != 0;
+    }
+}
+
+/* A move's comment in a light tree: one line, inside the game's bytes, trimmed; 0 when
+ * it does not fit one (the general walk takes it). */
+static uint64_t light_comment(const struct builder *b, const struct pgn_token *tok)
+{
+    const char *s = tok->text;
+    size_t len = tok->len;
+    uintptr_t off = (uintptr_t)s - (uintptr_t)b->source; /* huge when before it */
+    if (off > b->source_len || len > b->source_len - off)
+        return 0;
+    if (len >= 8 && len <= 16 && !(low_bytes(load8(s)) | low_bytes(load8(s + len - 8)))) {
+        /* No byte below 14 (a [%clk] comment): its blanks are spaces, no line end; most
+         * often one on each side ({ [%clk 0:03:00] }). */
+        if (s[0] == ' ' && s[len - 1] == ' ' && s[1] != ' ' && s[len - 2] != ' ')
+            return (uint64_t)(s + 1 - b->source) | (uint64_t)(len - 2) << 32;
+        while (len && *s == ' ')
+            s++, len--;
+        while (len && s[len - 1] == ' ')
+            len--;
+        if (!len)
+            return 0;
+        return (uint64_t)(s - b->source) | (uint64_t)len << 32;
+    }
+    while (len && is_blank(*s))
+        s++, len--;
+    while (len && is_blank(s[len - 1]))
+        len--;
+    if (!len || len > GAME_TREE_LIGHT_LEN || has_line_end(s, len))
+        return 0;
+    return (uint64_t)(s - b->source) | (uint64_t)len << 32;
+}
+
+/* Walk the game as a light tree from *part's first token on; true when all of it fits
+ * one.  Else *part and *at are the first token that does not, and the nodes up to it
+ * are made, b's state that of the general walk there. */
+static bool walk_light(struct builder *b, struct game_part *part, bool *more, size_t *at)
+{
+    struct game_tree *t = b->t;
+    const struct game_record *rec = b->rec;
+    uint64_t *light = t->light; /* locals: a store to it may alias any size_t */
+    const struct move *played = rec->mainline;
+    size_t seen = 0, mainline = rec->mainline_count;
+    for (; *more; *more = game_part_next(rec, part), *at = 0) {
+        const struct pgn_token *tok = part->tokens;
+        const struct game_token_move *mv = part->moves;
+        size_t i = *at, count = part->count;
+        for (; i < count; i++) {
+            unsigned kind = tok[i].kind;
+            if (kind == PGN_TOK_MOVE_NUMBER || kind == PGN_TOK_RESULT)
+                continue;
+            if (kind == PGN_TOK_MOVE) {
+                const struct game_token_move *m = &mv[i];
+                /* Played without a glyph, and the mainline's next move (as it must be:
+                 * the depth-0 moves played are the mainline; checked, not assumed). */
+                if (!m->played || m->suffix_len || seen >= mainline ||
+                    memcmp(&m->move, &played[seen], sizeof m->move) != 0)
+                    break;
+                light[++seen] = (uint64_t)(unsigned char)m->check_mark << 56;
+                continue;
+            }
+            if ((kind != PGN_TOK_COMMENT && kind != PGN_TOK_LINE_COMMENT) || !seen ||
+                light[seen] << 8) /* a second comment, or no move before it */
+                break;
+            uint64_t c = light_comment(b, &tok[i]);
+            if (!c)
+                break;
+            light[seen] |= c;
+        }
+        if (i < count) {
+            *at = i;
+            nodes_ready(t);
+            light_nodes(t, rec, seen);
+            b->mainline_seen = (uint32_t)seen;
+            b->lines[0].last = (uint32_t)seen;
+            return false;
+        }
+    }
+    if (seen < mainline) { /* the walk zeroes the nodes past it, as a general one's */
+        nodes_ready(t);
+        light_nodes(t, rec, seen);
+        b->mainline_seen = (uint32_t)seen;
+        return false;
+    }
+    return true;
+}
+
+void game_tree_expand(struct game_tree *t, const struct game_record *rec)
+{
+    if (!t->is_light)
+        return;
+    nodes_ready(t);
+    t->ref_count = 0;
+    light_nodes(t, rec, t->count < rec->mainline_count ? t->count : rec->mainline_count);
+    t->is_light = false;
+}
+
 void game_tree_build(struct game_tree *t, const struct game_record *rec, bool refs)
 {
     size_t mainline = rec->mainline_count;
-    if (!t->cap) { /* new storage (a detached game's): its size, as a copy would be */
-        t->cap = mainline + 1;
-        t->nodes = xmalloc(t->cap * sizeof *t->nodes);
-    }
-    xgrow((void **)&t->nodes, &t->cap, mainline + 1, sizeof *t->nodes);
-    /* The walk writes each mainline node whole as it plays it (new_node): only node 0,
-     * and any it did not reach, are zeroed here. */
-    t->nodes[0] = (struct game_tree_node){0};
     t->count = mainline;
     t->text_len = 0;
     t->nag_len = 0;
@@ -333,10 +465,25 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec, bool re
                         .source_len = in_bytes ? (size_t)pg->bytes : 0};
     xgrow((void **)&b.lines, &b.lines_cap, 1, sizeof *b.lines);
     b.lines[0] = (struct line){0};
+    t->is_light = false;
     struct game_part part;
-    for (bool more = rec->started && game_part_first(rec, &part); more;
-         more = game_part_next(rec, &part))
-        for (size_t i = 0; i < part.count; i++)
+    bool more = rec->started && game_part_first(rec, &part);
+    size_t at = 0;
+    if (in_bytes && more && part.moves) {
+        if (!t->light_cap) { /* new storage: sized to fit */
+            t->light_cap = mainline + 1;
+            t->light = xmalloc(t->light_cap * sizeof *t->light);
+        }
+        xgrow((void **)&t->light, &t->light_cap, mainline + 1, sizeof *t->light);
+        if (walk_light(&b, &part, &more, &at)) {
+            t->is_light = true;
+            free(b.lines);
+            return;
+        }
+    }
+    nodes_ready(t);
+    for (; more; more = game_part_next(rec, &part), at = 0)
+        for (size_t i = at; i < part.count; i++)
             take_token(&b, &part.tokens[i], &part.moves[i]);
     for (size_t id = b.mainline_seen + 1; id <= mainline; id++)
         t->nodes[id] = (struct game_tree_node){0};
@@ -392,14 +539,24 @@ void game_tree_copy(struct game_tree *dst, const struct game_tree *src, const ch
         if (size)
             memcpy(dst->source_copy, src->source_copy, size);
     }
-    dst->cap = src->count + 1;
-    dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
-    /* A tree of a game with no comments or NAGs has no text or NAG array: memcpy must
-     * not be given their NULL, even for no bytes (C11 7.24.1). */
-    if (src->nodes)
-        memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
-    else
-        memset(dst->nodes, 0, dst->cap * sizeof *dst->nodes);
+    dst->light = NULL;
+    dst->light_cap = 0;
+    if (src->is_light) { /* its entries, not its nodes (stale storage) */
+        dst->cap = 0;
+        dst->nodes = NULL;
+        dst->light_cap = src->count + 1;
+        dst->light = xmalloc(dst->light_cap * sizeof *dst->light);
+        memcpy(dst->light, src->light, dst->light_cap * sizeof *dst->light);
+    } else {
+        dst->cap = src->count + 1;
+        dst->nodes = xmalloc(dst->cap * sizeof *dst->nodes);
+        /* A tree of a game with no comments or NAGs has no text or NAG array: memcpy
+         * must not be given their NULL, even for no bytes (C11 7.24.1). */
+        if (src->nodes)
+            memcpy(dst->nodes, src->nodes, dst->cap * sizeof *dst->nodes);
+        else
+            memset(dst->nodes, 0, dst->cap * sizeof *dst->nodes);
+    }
     dst->text_cap = src->text_len + 1;
     dst->text = xmalloc(dst->text_cap);
     if (src->text_len)
@@ -417,5 +574,6 @@ void game_tree_release(struct game_tree *t)
     free(t->text);
     free(t->nags);
     free(t->source_copy);
+    free(t->light);
     *t = (struct game_tree){0};
 }

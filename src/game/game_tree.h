@@ -67,19 +67,42 @@ struct game_tree {
     int *nags;
     size_t nag_len, nag_cap;
     uint32_t comment_at, comment_len; /* the game's comment (before its first move) */
+    /* A light tree (is_light; nodes not made): a game whose movetext is its mainline,
+     * each move played without a glyph, at most one one-line comment after each, in the
+     * game's bytes (no game comment, NAG or variation: every tcec-moves game, and nearly
+     * every lichess one), kept as an entry a ply, light[1 .. count]: the comment's place
+     * (its offset, bits 0-31, and length, bits 32-55) and the check mark (bits 56-63).
+     * Its nodes are made from them, the moves from the record's mainline, on the first
+     * question that needs them (game_tree_expand); its comments are read without. */
+    uint64_t *light;
+    size_t light_cap;
+    bool is_light;
 };
+
+enum { GAME_TREE_LIGHT_LEN = 0xFFFFFF }; /* the mask, and the longest comment, of an entry */
 
 /** Fill t (its storage reused; new storage is sized to fit) with rec's tree: walks rec's
  *  parts (game_part_first: one walk at a time), which needs its token moves (not
  *  skip_token_moves).  With refs, a move's one-line comment inside rec->game's text is
  *  kept as its place there, and t->source is that text: valid as long as it is, or
- *  pointed by the caller at a copy of it (game_tree_copy gives a copy's). */
+ *  pointed by the caller at a copy of it (game_tree_copy gives a copy's); and a game
+ *  that fits a light tree gets one (is_light: game_tree_expand before reading nodes). */
 void game_tree_build(struct game_tree *t, const struct game_record *rec, bool refs);
 
-/** Node id's comment (id <= t->count): {NULL, 0} when none; NUL-terminated only once
- *  game_tree_nul_terminate was called.  Inline: a loop over every move's comment. */
+/** A light tree's nodes (nothing for another), from rec: the record it was built from
+ *  (or a copy of it: the same mainline). */
+void game_tree_expand(struct game_tree *t, const struct game_record *rec);
+
+/** Node id's comment (1 <= id <= t->count, a light tree's too): {NULL, 0} when none;
+ *  NUL-terminated only once game_tree_nul_terminate was called (never in a light tree).
+ *  Inline: a loop over every move's comment. */
 static inline struct slice game_tree_comment(const struct game_tree *t, size_t id)
 {
+    if (t->is_light) {
+        uint64_t e = t->light[id];
+        uint32_t len = (uint32_t)(e >> 32) & GAME_TREE_LIGHT_LEN;
+        return len ? (struct slice){t->source + (uint32_t)e, len} : (struct slice){NULL, 0};
+    }
     const struct game_tree_node *n = &t->nodes[id];
     if (!n->comment_len)
         return (struct slice){NULL, 0};
@@ -87,18 +110,18 @@ static inline struct slice game_tree_comment(const struct game_tree *t, size_t i
                           n->comment_len};
 }
 
-/** Make every comment NUL-terminated: the ones in the game's bytes are copied, once, to a
+/** Make every comment NUL-terminated (t not light): the ones in the game's bytes are copied, once, to a
  *  block of their own (t->text does not move: what was handed out from it stays). */
 void game_tree_nul_terminate(struct game_tree *t);
 
-/** Node id's clock and eval (id <= t->count): parsed from its comment on the first
+/** Node id's clock and eval (id <= t->count, t not light): parsed from its comment on the first
  *  question and kept (a node with one comment), or taken while it was built (more than
  *  one: the first [%clk] and [%eval] comment by comment).  Its text is the comment's,
  *  normalized; only blanks differ, which the commands read alike (comment.h). */
 const struct comment_notes *game_tree_notes(struct game_tree *t, size_t id);
 
-/** *dst: an owned copy of src, sized to fit, whose comments in the game's bytes are in
- *  source (a copy of the bytes src's are in). */
+/** *dst: an owned copy of src (a light one light too), sized to fit, whose comments in
+ *  the game's bytes are in source (a copy of the bytes src's are in). */
 void game_tree_copy(struct game_tree *dst, const struct game_tree *src, const char *source);
 
 void game_tree_release(struct game_tree *t);
