@@ -38,7 +38,7 @@ MACROS = [("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", "1"), ("NDEBUG", "
 CFLAGS = ["-std=c11", "-O2", "-fvisibility=hidden", "-pthread"]
 # As `make python`: link-time optimization, so the replay's per-ply calls are inlined
 # across modules; and on x86-64 the lexer's AVX2 copy, chosen at run time (src/base/cpu.h).
-LTO = ["-flto=auto"]
+LTO = ["-flto=auto"]  # plain -flto: gcc warns that it runs its LTRANS jobs serially
 DISPATCH_SOURCES = ["src/pgn/pgn_lexer_fast.c"]
 AVX2_FLAGS = ["-mavx2", "-mbmi", "-mbmi2", "-mpopcnt"]
 
