@@ -131,7 +131,7 @@ static PyObject *comment_cache[1 << COMMENT_CACHE_BITS];
 #define MOVES_NOINLINE
 #endif
 
-static uint64_t load8(const char *p)
+static MOVES_INLINE uint64_t load8(const char *p)
 {
     uint64_t w;
     memcpy(&w, p, sizeof w);
@@ -140,7 +140,7 @@ static uint64_t load8(const char *p)
 
 /* Texts of 8 to 32 bytes: their first and last 8 bytes make the slot (and, up to 16
  * bytes, cover them all). */
-static int same_text(const char *a, const char *b, size_t len)
+static MOVES_INLINE int same_text(const char *a, const char *b, size_t len)
 {
     return load8(a) == load8(b) && load8(a + len - 8) == load8(b + len - 8) &&
            (len <= 16 || memcmp(a + 8, b + 8, len - 16) == 0);

@@ -1640,12 +1640,10 @@ size_t pgnkit_game_node_comments(pgnkit_game *g, size_t first, size_t count, pgn
     if (first == 0 || first > g->tree.count)
         return 0;
     size_t n = g->tree.count - first + 1 < count ? g->tree.count - first + 1 : count;
-    if (g->tree.is_light) { /* the loop of game_tree_comment's light branch, unswitched */
-        const uint64_t *light = g->tree.light + first;
-        const char *source = g->tree.source;
+    if (g->tree.is_light) { /* game_tree_comment's loop, unswitched */
         for (size_t i = 0; i < n; i++) {
-            uint32_t len = (uint32_t)(light[i] >> 32) & GAME_TREE_LIGHT_LEN;
-            out[i] = (pgnkit_str){len ? source + (uint32_t)light[i] : NULL, len};
+            struct slice c = game_tree_light_comment(&g->tree, first + i);
+            out[i] = (pgnkit_str){c.ptr, c.len};
         }
         return n;
     }

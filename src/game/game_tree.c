@@ -108,21 +108,42 @@ static bool has_line_end(const char *s, size_t len)
     return memchr(s, '\n', len) || memchr(s, '\r', len);
 }
 
-/* A move's first comment as a place in the game's bytes: one line (nothing to normalize
- * but its ends) inside them.  Returns false when it must be copied. */
+/* Whether s[0, len) lies inside the game's bytes (none kept: never). */
+static bool in_source(const struct builder *b, const char *s, size_t len)
+{
+    uintptr_t off = (uintptr_t)s - (uintptr_t)b->source; /* huge when before it */
+    return b->source_len && off <= b->source_len && len <= b->source_len - off;
+}
+
+/* Comment tok's text trimmed of its blanks into *s, *len, when that is one line
+ * (nothing to normalize but its ends) inside the game's bytes: a place there can stand
+ * for it.  False when it must be copied. */
+static bool one_line_in_source(const struct builder *b, const struct pgn_token *tok,
+                               const char **s, size_t *len)
+{
+    const char *p = tok->text;
+    size_t n = tok->len;
+    if (!in_source(b, p, n))
+        return false;
+    while (n && is_blank(*p))
+        p++, n--;
+    while (n && is_blank(p[n - 1]))
+        n--;
+    if (!n || has_line_end(p, n))
+        return false;
+    *s = p;
+    *len = n;
+    return true;
+}
+
+/* A move's first comment as a place in the game's bytes (one_line_in_source).  Returns
+ * false when it must be copied. */
 static bool refer_comment(struct builder *b, struct game_tree_node *n,
                           const struct pgn_token *tok)
 {
-    const char *s = tok->text;
-    size_t len = tok->len;
-    if (!b->source_len || s < b->source || (size_t)(s - b->source) > b->source_len ||
-        len > b->source_len - (size_t)(s - b->source))
-        return false;
-    while (len && is_blank(*s))
-        s++, len--;
-    while (len && is_blank(s[len - 1]))
-        len--;
-    if (!len || has_line_end(s, len))
+    const char *s;
+    size_t len;
+    if (!one_line_in_source(b, tok, &s, &len))
         return false;
     n->comment_at = (uint32_t)(s - b->source);
     n->comment_len = (uint32_t)len;
@@ -338,7 +359,7 @@ static void light_nodes(struct game_tree *t, const struct game_record *rec, size
 {
     for (size_t id = 1; id <= seen; id++) {
         uint64_t e = t->light[id];
-        uint32_t len = (uint32_t)(e >> 32) & GAME_TREE_LIGHT_LEN;
+        uint32_t len = game_tree_light_len(e);
         t->nodes[id] = (struct game_tree_node){
             .move = rec->mainline[id - 1],
             .ply = (uint32_t)id,
@@ -353,35 +374,28 @@ static void light_nodes(struct game_tree *t, const struct game_record *rec, size
     }
 }
 
+/* A light entry's comment part (game_tree.h): s[0, len) in the game's bytes. */
+static uint64_t light_entry(const struct builder *b, const char *s, size_t len)
+{
+    return (uint64_t)(s - b->source) | (uint64_t)len << 32;
+}
+
 /* A move's comment in a light tree: one line, inside the game's bytes, trimmed; 0 when
  * it does not fit one (the general walk takes it). */
 static uint64_t light_comment(const struct builder *b, const struct pgn_token *tok)
 {
     const char *s = tok->text;
     size_t len = tok->len;
-    uintptr_t off = (uintptr_t)s - (uintptr_t)b->source; /* huge when before it */
-    if (off > b->source_len || len > b->source_len - off)
+    /* Most often a [%clk] comment, { [%clk 0:03:00] }: 8 to 16 bytes, no byte below 14
+     * (so no line end, and its blanks are spaces), one space on each side: four byte
+     * tests instead of one_line_in_source's trimming loops and line-end search. */
+    if (len >= 8 && len <= 16 && in_source(b, s, len) &&
+        !(low_bytes(load8(s)) | low_bytes(load8(s + len - 8))) && s[0] == ' ' &&
+        s[len - 1] == ' ' && s[1] != ' ' && s[len - 2] != ' ')
+        return light_entry(b, s + 1, len - 2);
+    if (!one_line_in_source(b, tok, &s, &len) || len > GAME_TREE_LIGHT_LEN)
         return 0;
-    if (len >= 8 && len <= 16 && !(low_bytes(load8(s)) | low_bytes(load8(s + len - 8)))) {
-        /* No byte below 14 (a [%clk] comment): its blanks are spaces, no line end; most
-         * often one on each side ({ [%clk 0:03:00] }). */
-        if (s[0] == ' ' && s[len - 1] == ' ' && s[1] != ' ' && s[len - 2] != ' ')
-            return (uint64_t)(s + 1 - b->source) | (uint64_t)(len - 2) << 32;
-        while (len && *s == ' ')
-            s++, len--;
-        while (len && s[len - 1] == ' ')
-            len--;
-        if (!len)
-            return 0;
-        return (uint64_t)(s - b->source) | (uint64_t)len << 32;
-    }
-    while (len && is_blank(*s))
-        s++, len--;
-    while (len && is_blank(s[len - 1]))
-        len--;
-    if (!len || len > GAME_TREE_LIGHT_LEN || has_line_end(s, len))
-        return 0;
-    return (uint64_t)(s - b->source) | (uint64_t)len << 32;
+    return light_entry(b, s, len);
 }
 
 /* Walk the game as a light tree from *part's first token on; true when all of it fits

@@ -93,16 +93,28 @@ void game_tree_build(struct game_tree *t, const struct game_record *rec, bool re
  *  (or a copy of it: the same mainline). */
 void game_tree_expand(struct game_tree *t, const struct game_record *rec);
 
+/** A light entry's comment length (0: none; its offset is the low 32 bits). */
+static inline uint32_t game_tree_light_len(uint64_t entry)
+{
+    return (uint32_t)(entry >> 32) & GAME_TREE_LIGHT_LEN;
+}
+
+/** A light tree's node id's comment: game_tree_comment's light half, for a loop that
+ *  knows the tree is light. */
+static inline struct slice game_tree_light_comment(const struct game_tree *t, size_t id)
+{
+    uint64_t e = t->light[id];
+    uint32_t len = game_tree_light_len(e);
+    return len ? (struct slice){t->source + (uint32_t)e, len} : (struct slice){NULL, 0};
+}
+
 /** Node id's comment (1 <= id <= t->count, a light tree's too): {NULL, 0} when none;
  *  NUL-terminated only once game_tree_nul_terminate was called (never in a light tree).
  *  Inline: a loop over every move's comment. */
 static inline struct slice game_tree_comment(const struct game_tree *t, size_t id)
 {
-    if (t->is_light) {
-        uint64_t e = t->light[id];
-        uint32_t len = (uint32_t)(e >> 32) & GAME_TREE_LIGHT_LEN;
-        return len ? (struct slice){t->source + (uint32_t)e, len} : (struct slice){NULL, 0};
-    }
+    if (t->is_light)
+        return game_tree_light_comment(t, id);
     const struct game_tree_node *n = &t->nodes[id];
     if (!n->comment_len)
         return (struct slice){NULL, 0};
