@@ -52,13 +52,15 @@ measure_bounds_or_finish() {
     case $PGNKIT in *qemu*) skip "RSS and time bounds: not under qemu-user"; finish ;; esac
 }
 
-# measure CMD...: peak RSS in KB and elapsed seconds of CMD into $kb and $secs, its exit
-# status into $mrc.
+# measure CMD...: peak RSS in KB, elapsed seconds and CPU seconds (user + system) of CMD
+# into $kb, $secs and $cpu, its exit status into $mrc.  Bounds on how time grows use
+# $cpu: a busy neighbour on the machine stretches wall time, not the CPU time used.
 measure() {
-    /usr/bin/time -o "$TMP/time" -f '%M %e' "$@" >/dev/null 2>&1
+    /usr/bin/time -o "$TMP/time" -f '%M %e %U %S' "$@" >/dev/null 2>&1
     mrc=$?
     kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
     secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
+    cpu=$(tail -n 1 "$TMP/time" | awk '{ printf "%.2f", $3 + $4 }')
 }
 
 # game EVENT TAGS... MOVES: one PGN game on stdout: [Event], the tags given as name=value,
