@@ -779,7 +779,17 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
         return -1;
     bitboard froms;
     if (t != PAWN) {
-        froms = att_piece(t, to, occ) & mine;
+        /* The pieces of the kind that reach the square on an empty board (a knight's
+         * jumps exactly): one alone reaches it when nothing stands between, which spares
+         * the slider lookup and its jump on the piece type.  Several: the lookup tells
+         * which are blocked. */
+        froms = att_reach(t, to) & mine;
+        if (!froms)
+            return -1;
+        if (bb_many(froms))
+            froms = att_piece(t, to, occ) & mine;
+        else if (att_between(bb_lsb(froms), to) & occ)
+            return -1;
     } else {
         int up = us == WHITE ? 8 : -8;
         if (is_last_rank(to) || to == pos->ep_square)
