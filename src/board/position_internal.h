@@ -135,12 +135,12 @@ static inline PGNKIT_HOT int pos_move_core(struct position *pos, struct move m, 
         pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
     }
     /* A castling right names a square holding that side's rook (position_ok), so only
-     * a rook leaving it or a capture on it can lose one: skip the scan otherwise. */
+     * a rook leaving it or that rook taken can lose one: skip the scan otherwise. */
     if (pt == ROOK)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[us][side] == from)
                 pos->castle_rook[us][side] = SQ_NONE;
-    if (victim != PIECE_NONE)
+    if (victim != PIECE_NONE && piece_type_of(victim) == ROOK)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[them][side] == to)
                 pos->castle_rook[them][side] = SQ_NONE;
