@@ -516,9 +516,58 @@ int movegen_legal_to(const struct position *pos, enum piece_type t, int to, bitb
     return legal_to_general(pos, t, to, from_mask, out);
 }
 
+/* Whether an enemy slider of `sliders` (those on a line through sq) attacks sq through
+ * occ: the lines walked one by one (few stand on one) rather than looked up. */
+static inline PGNKIT_HOT bool slider_reaches(int sq, bitboard sliders, bitboard occ)
+{
+    while (sliders)
+        if (!(att_between(sq, bb_pop(&sliders)) & occ))
+            return true;
+    return false;
+}
+
+/*
+ * castle_check() for the usual squares, the king on its e-file square and the rook in
+ * its corner (standard chess; a Chess960 start that has them castles the same way):
+ * the same tests on the same occupancies, with the squares known (the ones between king
+ * and rook must be empty; the king crosses one, where the rook lands, and stops on the
+ * next), both squares' pawn, knight and king attackers asked at once, and no reasons.
+ * False when the squares are others or castling is not legal: castle_check() then
+ * decides, and says why.
+ */
+static inline PGNKIT_HOT bool castle_usual(const struct position *pos, int side, struct move *m)
+{
+    int us = pos->side_to_move, home = us == WHITE ? 0 : 56;
+    int k = pos->king_square[us], r = pos->castle_rook[us][side];
+    int step = side == CASTLE_KING_SIDE ? 1 : -1, cross = k + step, land = k + 2 * step;
+    if (k != home + 4 || r != (side == CASTLE_KING_SIDE ? home + 7 : home) || pos->checkers)
+        return false;
+    bitboard occ = pos->by_color[WHITE] | pos->by_color[BLACK];
+    if (att_between(k, r) & occ)
+        return false;
+    bitboard enemy = pos->by_color[us ^ 1];
+    bitboard near = ((att_pawn(us, cross) | att_pawn(us, land)) & pos->by_type[PAWN]) |
+                    ((att_knight(cross) | att_knight(land)) & pos->by_type[KNIGHT]) |
+                    ((att_king(cross) | att_king(land)) & pos->by_type[KING]);
+    if (near & enemy)
+        return false;
+    bitboard rq = enemy & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
+    bitboard bq = enemy & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
+    /* As castle_check(): the rook lifted, and the king too where it lands. */
+    occ ^= bb_square(r);
+    if (slider_reaches(cross, (att_reach(ROOK, cross) & rq) | (att_reach(BISHOP, cross) & bq), occ) ||
+        slider_reaches(land, (att_reach(ROOK, land) & rq) | (att_reach(BISHOP, land) & bq),
+                       occ ^ bb_square(k)))
+        return false;
+    *m = (struct move){(uint8_t)k, (uint8_t)r, 0, MOVE_CASTLE};
+    return true;
+}
+
 bool movegen_castle(const struct position *pos, enum castle_side side, struct move *m,
                     const char **why)
 {
+    if (castle_usual(pos, (int)side & 1, m))
+        return true;
     struct gen_state st;
     struct castle_squares cs;
     state_init_light(&st, pos); /* castle_check needs no pinned set */

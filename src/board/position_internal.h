@@ -135,12 +135,12 @@ static inline PGNKIT_HOT int pos_move_core(struct position *pos, struct move m, 
         pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
     }
     /* A castling right names a square holding that side's rook (position_ok), so only
-     * a rook leaving it or a capture on it can lose one: skip the scan otherwise. */
+     * a rook leaving it or that rook taken can lose one: skip the scan otherwise. */
     if (pt == ROOK)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[us][side] == from)
                 pos->castle_rook[us][side] = SQ_NONE;
-    if (victim != PIECE_NONE)
+    if (victim != PIECE_NONE && piece_type_of(victim) == ROOK)
         for (int side = 0; side < 2; side++)
             if (pos->castle_rook[them][side] == to)
                 pos->castle_rook[them][side] = SQ_NONE;
@@ -215,15 +215,18 @@ static inline PGNKIT_HOT bitboard pos_checks_given(const struct position *pos, i
     bitboard checkers = 0;
     if (bb_has(reach, ksq) && !(att_between(to, ksq) & occ))
         checkers = bb_square(to);
-    bitboard line = att_line(ksq, from);
+    /* A piece moving along the line still blocks it (it cannot pass the king or one of
+     * its own pieces there).  Most moves leave no line to the king at all: the sliders
+     * are looked at only when they do. */
+    bitboard full = att_line(ksq, from), line = full & mine;
+    if (!line || bb_has(full, to))
+        return checkers;
     bitboard rq = pos->by_type[ROOK] | pos->by_type[QUEEN];
     bitboard bq = pos->by_type[BISHOP] | pos->by_type[QUEEN];
-    /* A piece moving along the line still blocks it (it cannot pass the king or one of
-     * its own pieces there). */
-    if ((line & mine & (rq | bq)) && !bb_has(line, to)) {
+    if (line & (rq | bq)) {
         bitboard rays = bb_has(att_reach(ROOK, ksq), from) ? att_rook(ksq, occ) & rq
                                                             : att_bishop(ksq, occ) & bq;
-        checkers |= rays & line & mine;
+        checkers |= rays & line;
     }
     return checkers;
 }

@@ -382,14 +382,19 @@ static PGNKIT_COLD void check_claims(const struct san *san, struct move m, const
 
 /* Every mark written is exactly what the move does (the usual token): check_claims()
  * would find nothing, so the per-ply path asks this first. */
+_Static_assert(offsetof(struct san, checks) == offsetof(struct san, capture) + 1 &&
+                   offsetof(struct san, mate) == offsetof(struct san, capture) + 2 &&
+                   offsetof(struct san, ep) == offsetof(struct san, capture) + 3,
+               "claims_exact reads the marks x, +, #, e.p. as four bytes in a row");
+
 static inline PGNKIT_HOT bool claims_exact(const struct san *san, struct move m, const struct played *p)
 {
     bool captures = (m.flags & MOVE_CAPTURE) != 0;
-    if (san->capture != captures || san->ep)
-        return false;
     if (p->mate)
-        return san->mate;
-    return !san->mate && san->checks == (p->checkers != 0);
+        return san->capture == captures && !san->ep && san->mate;
+    /* The usual case's four marks compared at once. */
+    const uint8_t want[4] = {captures, p->checkers != 0, 0, 0};
+    return memcmp(&san->capture, want, sizeof want) == 0;
 }
 
 static PGNKIT_COLD void describe_lenient(unsigned lenient, struct san_outcome *out)
@@ -779,7 +784,17 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
         return -1;
     bitboard froms;
     if (t != PAWN) {
-        froms = att_piece(t, to, occ) & mine;
+        /* The pieces of the kind that reach the square on an empty board (a knight's
+         * jumps exactly): one alone reaches it when nothing stands between, which spares
+         * the slider lookup and its jump on the piece type.  Several: the lookup tells
+         * which are blocked. */
+        froms = att_reach(t, to) & mine;
+        if (!froms)
+            return -1;
+        if (bb_many(froms))
+            froms = att_piece(t, to, occ) & mine;
+        else if (att_between(bb_lsb(froms), to) & occ)
+            return -1;
     } else {
         int up = us == WHITE ? 8 : -8;
         if (is_last_rank(to) || to == pos->ep_square)
