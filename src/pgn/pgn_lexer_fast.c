@@ -18,6 +18,9 @@
 #include "pgn/pgn_tags_internal.h"
 #include "pgn/reader_buffer.h"
 
+#include <stddef.h>
+#include <string.h>
+
 /*
  * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
  * token's first byte are classified with one vector step and no bounds checks: a move
@@ -280,6 +283,41 @@ fast_push(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
     st->tok = tok + 1;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* fast_push_words' stores: len and line, then col, kind and the padding, are two
+ * adjacent 8-byte words of the token. */
+_Static_assert(offsetof(struct pgn_token, line) == offsetof(struct pgn_token, len) + 4 &&
+                   offsetof(struct pgn_token, col) == offsetof(struct pgn_token, len) + 8 &&
+                   offsetof(struct pgn_token, kind) == offsetof(struct pgn_token, col) + 4 &&
+                   sizeof(struct pgn_token) == offsetof(struct pgn_token, col) + 8,
+               "fast_push_words stores struct pgn_token as two words after its text");
+#endif
+
+/*
+ * fast_push for the windowed loop's moves and numbers: on little-endian targets the
+ * text pointer and two 8-byte words (len + line << 32, col | kind << 32 with zero padding,
+ * as emit()'s compound literal leaves it), three stores where fast_push makes five.  The
+ * sum folds into the length's address arithmetic; the column fits 32 bits (scan_fast
+ * checks it on entry).  fast_push stays for the rest: the kind's constant would cost a
+ * register there.
+ */
+static inline __attribute__((always_inline)) void
+fast_push_words(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
+                enum pgn_token_kind kind)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    struct pgn_token *tok = st->tok;
+    tok->text = d + s;
+    uint64_t len_line = (uint64_t)(e - s) + ((uint64_t)(uint32_t)st->line << 32);
+    uint64_t col_kind = (uint64_t)((ptrdiff_t)at - st->ls1) | (uint64_t)kind << 32;
+    memcpy((char *)tok + offsetof(struct pgn_token, len), &len_line, sizeof len_line);
+    memcpy((char *)tok + offsetof(struct pgn_token, col), &col_kind, sizeof col_kind);
+    st->tok = tok + 1;
+#else
+    fast_push(st, d, at, s, e, kind);
+#endif
+}
+
 /*
  * The windowed loop's usual run of plies, from a short move number at st->i (a digit
  * below stop): "12." or "12...", its move, then a comment or the other side's move, and
@@ -309,14 +347,14 @@ fast_plies(const struct fast_env *env, struct fast_state *st, size_t stop)
         return false;
 number:
     e = i + len;
-    fast_push(st, d, i, i, e, PGN_TOK_MOVE_NUMBER);
+    fast_push_words(st, d, i, i, e, PGN_TOK_MOVE_NUMBER);
     i = e + (d[e] == ' ');
     if (i >= stop || fast_class[(unsigned char)d[i]] != CC_OTHER ||
         (bits = delim_bits(d + i + 1)) == 0)
         goto done;
 move:
     e = i + 1 + (size_t)__builtin_ctz(bits);
-    fast_push(st, d, i, i, e, PGN_TOK_MOVE);
+    fast_push_words(st, d, i, i, e, PGN_TOK_MOVE);
     i = e + (d[e] == ' ');
     if (i >= stop)
         goto done;
