@@ -84,9 +84,10 @@ static inline size_t short_number(const char *p)
 
 /*
  * Index, from p, of the first '}' or byte up to CR in the window at p; the window's size if
- * none.  Bytes up to CR are LF and CR, and the control bytes below them: one unsigned min
- * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
- * stopped at one of those (a tab, say) to the general path, which finds the real stop.
+ * none.  Bytes up to CR are LF and CR, and the control bytes below them.  The AVX2 window
+ * stops at a few more bytes ('~', DEL, bytes >= 0x80), so that one range test finds them
+ * all; the caller's d[close] == '}' test sends a comment stopped at any byte but '}' (a
+ * tab, say, or UTF-8 text) to the general path, which finds the real stop.
  */
 #if defined(__AVX2__)
 /* The index of the first set bit of a 32-byte window's mask, 32 when none.  BMI's tzcnt
@@ -106,11 +107,17 @@ static inline size_t window32_first(unsigned bits)
 /* comment_window's two constants, loaded once per scan_fast run: its loop then keeps
  * them in registers rather than loading them for each comment. */
 struct comment_consts {
-    __m256i close, cr;
+    __m256i shift, limit;
 };
+static const char comment_splats[][32] __attribute__((aligned(32))) = {SPLAT32(3), SPLAT32(17)};
 static inline struct comment_consts comment_consts(void)
 {
-    return (struct comment_consts){splat32('}'), splat32('\r')};
+    /* Loads the compiler cannot see through (see splat32): it would otherwise rebuild
+     * them per comment, and compare by min and equality rather than one greater-than. */
+    struct comment_consts k;
+    __asm__("vmovdqa %1, %0" : "=x"(k.shift) : "m"(*(const __m256i *)(const void *)comment_splats[0]));
+    __asm__("vmovdqa %1, %0" : "=x"(k.limit) : "m"(*(const __m256i *)(const void *)comment_splats[1]));
+    return k;
 }
 #else
 struct comment_consts {
@@ -122,9 +129,11 @@ static inline struct comment_consts comment_consts(void) { return (struct commen
 static inline size_t comment_window(const char *p, struct comment_consts k)
 {
 #if defined(__AVX2__)
+    /* v + 3 below 17 (signed) for 0x7D-0xFF (-128..2) and 0x00-0x0D (3..16): '}', the
+     * bytes up to CR, and '~', DEL and the bytes >= 0x80, which then stop the window
+     * too (see above): one add and one compare. */
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k.cr), v);
-    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, k.close), low);
+    __m256i hit = _mm256_cmpgt_epi8(k.limit, _mm256_add_epi8(v, k.shift));
     return window32_first((unsigned)_mm256_movemask_epi8(hit));
 #elif defined(__SSE2__)
     (void)k;
