@@ -418,21 +418,53 @@ fast_tag_push(struct pgn_reader *r, struct fast_state *st, const char *d, size_t
  * saves is the dispatch on the line end and on the '[', and that test.  A tag pair that
  * is not found so is left, with its line end, to the loop.
  */
+/* Where tag_lines stopped: the next byte, and the index before the last tag's line. */
+struct tag_lines_end {
+    size_t i;
+    ptrdiff_t ls1;
+};
+
+/* fast_tag_lines' loop, out of line: inlined into scan_fast it had too few registers
+ * (its window constants and the tag array's count lived on the stack).  The tag array's
+ * count and room stay in registers (push_tag reads them from r for each tag). */
+static __attribute__((noinline)) struct tag_lines_end
+tag_lines(struct pgn_reader *r, const char *d, size_t n, size_t i, size_t stop, uint64_t line,
+          ptrdiff_t ls1)
+{
+    struct tag_parse tp;
+    struct pgn_tag *t = r->tag.tags + r->tag.ntag, *end = r->tag.tags + r->tag.tag_cap;
+    size_t j;
+    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
+           (j = tag_window(r, d, i + 1, n, &tp)) != 0) {
+        line++;
+        ls1 = (ptrdiff_t)i;
+        if (t == end) {
+            r->tag.ntag = (size_t)(t - r->tag.tags);
+            grow_tags(r);
+            t = r->tag.tags + r->tag.ntag;
+            end = r->tag.tags + r->tag.tag_cap;
+        }
+        *t++ = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                {d + tp.value, tp.value_len},
+                                line,
+                                1}; /* the '[' starts its line */
+        i = j;
+    }
+    r->tag.ntag = (size_t)(t - r->tag.tags);
+    return (struct tag_lines_end){i, ls1};
+}
+
 static inline __attribute__((always_inline)) void
 fast_tag_lines(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
                size_t stop)
 {
-    const char *d = env->d;
-    size_t i = st->i, j;
-    struct tag_parse tp;
-    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
-           (j = tag_window(r, d, i + 1, env->n, &tp)) != 0) {
-        st->line++;
-        st->ls1 = (ptrdiff_t)i;
-        fast_tag_push(r, st, d, i + 1, &tp);
-        i = j;
-    }
-    st->i = i;
+    size_t before = r->tag.ntag;
+    struct tag_lines_end end = tag_lines(r, env->d, env->n, st->i, stop, st->line, st->ls1);
+    /* One line a tag; the mark as fast_tag_push would leave it at the last one. */
+    st->line += r->tag.ntag - before;
+    st->ls1 = end.ls1;
+    st->mark = (struct fast_mark){st->tok, PHASE_TAGS, st->line};
+    st->i = end.i;
 }
 
 /*
