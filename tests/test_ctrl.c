@@ -1,5 +1,6 @@
-/* test_ctrl.c - ctrl.h: every byte value at every position of a 150-byte text (both sides
- * of the 16- and 64-byte steps), against the definition written out here. */
+/* test_ctrl.c - ctrl.h: every byte value at every position of a 330-byte text (both sides
+ * of the 16-, 64- and 128-byte steps: two of 128, one of 64, a tail), against the
+ * definition written out here. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@ static void check_paths(const char *text, size_t n, size_t want, bool plain, uns
  * the tail blocks, the short texts). */
 Test(ctrl, find_every_byte_at_every_position)
 {
-    char text[150];
+    char text[330];
     for (unsigned c = 0; c < 256; c++) {
         for (size_t at = 0; at < sizeof text; at++) {
             memset(text, 'a', sizeof text);
@@ -76,7 +77,7 @@ Test(ctrl, put_clean_and_column)
  * vector step flags and the byte loop must pass over. */
 Test(ctrl, c1_pairs_at_every_position)
 {
-    char text[150];
+    char text[330];
     for (unsigned second = 0x7f; second <= 0xc0; second++) {
         for (size_t at = 0; at + 1 < sizeof text; at++) {
             memset(text, 'a', sizeof text);

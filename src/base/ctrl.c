@@ -38,18 +38,57 @@ CPU_TARGET_AVX2 static inline __m256i hits32(__m256i v)
     return _mm256_or_si256(c0, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xc2)));
 }
 
-/* 0xFF bytes where v holds a byte that is neither a control byte nor >= 0x80 for sure:
- * 0x20-0x7E (v + 1 above 0x20, signed) or one of the blanks 0x09-0x0D (v + 0x77 in
- * 0x80-0x84, the lowest signed values).  Five instructions where hits32 takes seven; a
- * block not all such bytes (a control byte, or any byte >= 0x80) is then looked at
- * by hits32. */
-CPU_TARGET_AVX2 static inline __m256i plain32(__m256i v)
+/* unplain32's constants: 1, 0x21, 0x77 and 0x84 in every byte. */
+struct unplain_consts {
+    __m256i one, x21, x77, x84;
+};
+
+static const unsigned char unplain_bytes[4] __attribute__((aligned(4))) = {1, 0x21, 0x77, 0x84};
+
+/* Broadcast from memory by asm, which gcc cannot see through: it would otherwise (knowing
+ * the constants) make each signed compare a min and an equality, three instructions. */
+CPU_TARGET_AVX2 static inline struct unplain_consts unplain_consts(void)
 {
-    __m256i printable = _mm256_cmpgt_epi8(_mm256_add_epi8(v, _mm256_set1_epi8(1)),
-                                          _mm256_set1_epi8(0x20));
-    __m256i blank = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0x85),
-                                      _mm256_add_epi8(v, _mm256_set1_epi8(0x77)));
-    return _mm256_or_si256(printable, blank);
+    struct unplain_consts k;
+    __asm__("vpbroadcastb %1, %0" : "=x"(k.one) : "m"(unplain_bytes[0]));
+    __asm__("vpbroadcastb %1, %0" : "=x"(k.x21) : "m"(unplain_bytes[1]));
+    __asm__("vpbroadcastb %1, %0" : "=x"(k.x77) : "m"(unplain_bytes[2]));
+    __asm__("vpbroadcastb %1, %0" : "=x"(k.x84) : "m"(unplain_bytes[3]));
+    return k;
+}
+
+/* 0xFF bytes where v holds a byte that may be a control byte or >= 0x80: neither
+ * 0x20-0x7E (v + 1 above 0x20, signed) nor one of the blanks 0x09-0x0D (v + 0x77 in
+ * 0x80-0x84, the lowest signed values).  Five instructions where hits32 takes seven; a
+ * block with any such byte (a control byte, or any byte >= 0x80) is then looked at by
+ * hits32. */
+CPU_TARGET_AVX2 static inline __m256i unplain32(__m256i v, const struct unplain_consts *k)
+{
+    __m256i unprintable = _mm256_cmpgt_epi8(k->x21, _mm256_add_epi8(v, k->one));
+    __m256i unblank = _mm256_cmpgt_epi8(_mm256_add_epi8(v, k->x77), k->x84);
+    return _mm256_and_si256(unprintable, unblank);
+}
+
+/* The 64 bytes at s[i] of s[0, n), not all plain (unplain32): their top bits ORed into
+ * *high, and the index of their first control character, or i + 64 when none. */
+CPU_TARGET_AVX2 static inline size_t block_avx2(const char *s, size_t i, size_t n,
+                                                __m256i *high)
+{
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+    *high = _mm256_or_si256(*high, _mm256_or_si256(va, vb));
+    __m256i any = _mm256_or_si256(hits32(va), hits32(vb));
+    if (_mm256_testz_si256(any, any))
+        return i + 64;
+    return find_slow(s, i, i + 64, n);
+}
+
+/* The unplain32 bytes of the 64 at p, as a mask to OR with others'. */
+CPU_TARGET_AVX2 static inline __m256i unplain64(const char *p, const struct unplain_consts *k)
+{
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    return _mm256_or_si256(unplain32(va, k), unplain32(vb, k));
 }
 
 /*
@@ -62,21 +101,35 @@ CPU_TARGET_AVX2 static size_t find_avx2(const char *s, size_t n, bool *ascii)
     size_t i = 0;
     *ascii = false;
     __m256i high = _mm256_setzero_si256();
-    /* 64 bytes a step, one test (plain32: a plain block has no byte >= 0x80 to add to
-     * high); any other block is looked at by hits32, and one with a hit byte by byte. */
-    for (; i + 64 <= n; i += 64) {
-        __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-        __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
-        if ((unsigned)_mm256_movemask_epi8(_mm256_and_si256(plain32(va), plain32(vb))) ==
-            0xffffffffu)
-            continue;
-        high = _mm256_or_si256(high, _mm256_or_si256(va, vb));
-        __m256i any = _mm256_or_si256(hits32(va), hits32(vb));
-        if (_mm256_testz_si256(any, any))
-            continue;
-        size_t k = find_slow(s, i, i + 64, n);
-        if (k < i + 64)
-            return k;
+    const struct unplain_consts k = unplain_consts();
+    /* 128 bytes a step, one test (unplain32: a plain block has no byte >= 0x80 to add to
+     * high); the halves of any other step are looked at by hits32, and one with a hit
+     * byte by byte.  Then one step of 64 the same way.  A pointer for the loop: gcc
+     * kept three indices for it. */
+    if (n >= 128) {
+        const char *p = s, *last = s + (n - 128);
+        for (; p <= last; p += 128) {
+            __m256i bad = _mm256_or_si256(unplain64(p, &k), unplain64(p + 64, &k));
+            if (_mm256_testz_si256(bad, bad))
+                continue;
+            i = (size_t)(p - s);
+            size_t at = block_avx2(s, i, n, &high);
+            if (at < i + 64)
+                return at;
+            at = block_avx2(s, i + 64, n, &high);
+            if (at < i + 128)
+                return at;
+        }
+        i = (size_t)(p - s);
+    }
+    if (n - i >= 64) {
+        __m256i bad = unplain64(s + i, &k);
+        if (!_mm256_testz_si256(bad, bad)) {
+            size_t at = block_avx2(s, i, n, &high);
+            if (at < i + 64)
+                return at;
+        }
+        i += 64;
     }
     /* The rest (a game's last bytes, or a short text) as blocks of 32 that end at n and
      * overlap bytes already known clean, rather than a byte loop; a hit is then looked

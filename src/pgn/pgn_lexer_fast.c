@@ -18,6 +18,9 @@
 #include "pgn/pgn_tags_internal.h"
 #include "pgn/reader_buffer.h"
 
+#include <stddef.h>
+#include <string.h>
+
 /*
  * Windows.  Far enough from the end of the data (WINDOW_SLACK bytes), the bytes after a
  * token's first byte are classified with one vector step and no bounds checks: a move
@@ -81,9 +84,10 @@ static inline size_t short_number(const char *p)
 
 /*
  * Index, from p, of the first '}' or byte up to CR in the window at p; the window's size if
- * none.  Bytes up to CR are LF and CR, and the control bytes below them: one unsigned min
- * and compare instead of two compares; the caller's d[close] == '}' test sends a comment
- * stopped at one of those (a tab, say) to the general path, which finds the real stop.
+ * none.  Bytes up to CR are LF and CR, and the control bytes below them.  The AVX2 window
+ * stops at a few more bytes ('~', DEL, bytes >= 0x80), so that one range test finds them
+ * all; the caller's d[close] == '}' test sends a comment stopped at any byte but '}' (a
+ * tab, say, or UTF-8 text) to the general path, which finds the real stop.
  */
 #if defined(__AVX2__)
 /* The index of the first set bit of a 32-byte window's mask, 32 when none.  BMI's tzcnt
@@ -103,11 +107,17 @@ static inline size_t window32_first(unsigned bits)
 /* comment_window's two constants, loaded once per scan_fast run: its loop then keeps
  * them in registers rather than loading them for each comment. */
 struct comment_consts {
-    __m256i close, cr;
+    __m256i shift, limit;
 };
+static const char comment_splats[][32] __attribute__((aligned(32))) = {SPLAT32(3), SPLAT32(17)};
 static inline struct comment_consts comment_consts(void)
 {
-    return (struct comment_consts){splat32('}'), splat32('\r')};
+    /* Loads the compiler cannot see through (see splat32): it would otherwise rebuild
+     * them per comment, and compare by min and equality rather than one greater-than. */
+    struct comment_consts k;
+    __asm__("vmovdqa %1, %0" : "=x"(k.shift) : "m"(*(const __m256i *)(const void *)comment_splats[0]));
+    __asm__("vmovdqa %1, %0" : "=x"(k.limit) : "m"(*(const __m256i *)(const void *)comment_splats[1]));
+    return k;
 }
 #else
 struct comment_consts {
@@ -119,9 +129,11 @@ static inline struct comment_consts comment_consts(void) { return (struct commen
 static inline size_t comment_window(const char *p, struct comment_consts k)
 {
 #if defined(__AVX2__)
+    /* v + 3 below 17 (signed) for 0x7D-0xFF (-128..2) and 0x00-0x0D (3..16): '}', the
+     * bytes up to CR, and '~', DEL and the bytes >= 0x80, which then stop the window
+     * too (see above): one add and one compare. */
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k.cr), v);
-    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, k.close), low);
+    __m256i hit = _mm256_cmpgt_epi8(k.limit, _mm256_add_epi8(v, k.shift));
     return window32_first((unsigned)_mm256_movemask_epi8(hit));
 #elif defined(__SSE2__)
     (void)k;
@@ -280,6 +292,41 @@ fast_push(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
     st->tok = tok + 1;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* fast_push_words' stores: len and line, then col, kind and the padding, are two
+ * adjacent 8-byte words of the token. */
+_Static_assert(offsetof(struct pgn_token, line) == offsetof(struct pgn_token, len) + 4 &&
+                   offsetof(struct pgn_token, col) == offsetof(struct pgn_token, len) + 8 &&
+                   offsetof(struct pgn_token, kind) == offsetof(struct pgn_token, col) + 4 &&
+                   sizeof(struct pgn_token) == offsetof(struct pgn_token, col) + 8,
+               "fast_push_words stores struct pgn_token as two words after its text");
+#endif
+
+/*
+ * fast_push for the windowed loop's moves and numbers: on little-endian targets the
+ * text pointer and two 8-byte words (len + line << 32, col | kind << 32 with zero padding,
+ * as emit()'s compound literal leaves it), three stores where fast_push makes five.  The
+ * sum folds into the length's address arithmetic; the column fits 32 bits (scan_fast
+ * checks it on entry).  fast_push stays for the rest: the kind's constant would cost a
+ * register there.
+ */
+static inline __attribute__((always_inline)) void
+fast_push_words(struct fast_state *st, const char *d, size_t at, size_t s, size_t e,
+                enum pgn_token_kind kind)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    struct pgn_token *tok = st->tok;
+    tok->text = d + s;
+    uint64_t len_line = (uint64_t)(e - s) + ((uint64_t)(uint32_t)st->line << 32);
+    uint64_t col_kind = (uint64_t)((ptrdiff_t)at - st->ls1) | (uint64_t)kind << 32;
+    memcpy((char *)tok + offsetof(struct pgn_token, len), &len_line, sizeof len_line);
+    memcpy((char *)tok + offsetof(struct pgn_token, col), &col_kind, sizeof col_kind);
+    st->tok = tok + 1;
+#else
+    fast_push(st, d, at, s, e, kind);
+#endif
+}
+
 /*
  * The windowed loop's usual run of plies, from a short move number at st->i (a digit
  * below stop): "12." or "12...", its move, then a comment or the other side's move, and
@@ -309,14 +356,16 @@ fast_plies(const struct fast_env *env, struct fast_state *st, size_t stop)
         return false;
 number:
     e = i + len;
-    fast_push(st, d, i, i, e, PGN_TOK_MOVE_NUMBER);
-    i = e + (d[e] == ' ');
+    fast_push_words(st, d, i, i, e, PGN_TOK_MOVE_NUMBER);
+    /* A number is nearly always followed by one space ("12. e4"): a branch rather than
+     * adding the test's answer, one instruction less. */
+    i = __builtin_expect(d[e] == ' ', 1) ? e + 1 : e;
     if (i >= stop || fast_class[(unsigned char)d[i]] != CC_OTHER ||
         (bits = delim_bits(d + i + 1)) == 0)
         goto done;
 move:
     e = i + 1 + (size_t)__builtin_ctz(bits);
-    fast_push(st, d, i, i, e, PGN_TOK_MOVE);
+    fast_push_words(st, d, i, i, e, PGN_TOK_MOVE);
     i = e + (d[e] == ' ');
     if (i >= stop)
         goto done;
@@ -324,7 +373,9 @@ move:
         size_t close = i + 1 + comment_window(d + i + 1, env->cc);
         if (d[close] != '}')
             goto done;
-        if (!env->drop_comments)
+        /* Dropped is the usual case (uci, check, fen --every): laid out as the fall-through,
+         * the ply loop keeps its token pointer in one register. */
+        if (__builtin_expect(!env->drop_comments, 0))
             fast_push(st, d, i, i + 1, close, PGN_TOK_COMMENT);
         i = close + 1 + (d[close + 1] == ' ');
         if (i >= stop)
@@ -369,21 +420,53 @@ fast_tag_push(struct pgn_reader *r, struct fast_state *st, const char *d, size_t
  * saves is the dispatch on the line end and on the '[', and that test.  A tag pair that
  * is not found so is left, with its line end, to the loop.
  */
+/* Where tag_lines stopped: the next byte, and the index before the last tag's line. */
+struct tag_lines_end {
+    size_t i;
+    ptrdiff_t ls1;
+};
+
+/* fast_tag_lines' loop, out of line: inlined into scan_fast it had too few registers
+ * (its window constants and the tag array's count lived on the stack).  The tag array's
+ * count and room stay in registers (push_tag reads them from r for each tag). */
+static __attribute__((noinline)) struct tag_lines_end
+tag_lines(struct pgn_reader *r, const char *d, size_t n, size_t i, size_t stop, uint64_t line,
+          ptrdiff_t ls1)
+{
+    struct tag_parse tp;
+    struct pgn_tag *t = r->tag.tags + r->tag.ntag, *end = r->tag.tags + r->tag.tag_cap;
+    size_t j;
+    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
+           (j = tag_window(r, d, i + 1, n, &tp)) != 0) {
+        line++;
+        ls1 = (ptrdiff_t)i;
+        if (t == end) {
+            r->tag.ntag = (size_t)(t - r->tag.tags);
+            grow_tags(r);
+            t = r->tag.tags + r->tag.ntag;
+            end = r->tag.tags + r->tag.tag_cap;
+        }
+        *t++ = (struct pgn_tag){{d + tp.name, tp.name_len},
+                                {d + tp.value, tp.value_len},
+                                line,
+                                1}; /* the '[' starts its line */
+        i = j;
+    }
+    r->tag.ntag = (size_t)(t - r->tag.tags);
+    return (struct tag_lines_end){i, ls1};
+}
+
 static inline __attribute__((always_inline)) void
 fast_tag_lines(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st,
                size_t stop)
 {
-    const char *d = env->d;
-    size_t i = st->i, j;
-    struct tag_parse tp;
-    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
-           (j = tag_window(r, d, i + 1, env->n, &tp)) != 0) {
-        st->line++;
-        st->ls1 = (ptrdiff_t)i;
-        fast_tag_push(r, st, d, i + 1, &tp);
-        i = j;
-    }
-    st->i = i;
+    size_t before = r->tag.ntag;
+    struct tag_lines_end end = tag_lines(r, env->d, env->n, st->i, stop, st->line, st->ls1);
+    /* One line a tag; the mark as fast_tag_push would leave it at the last one. */
+    st->line += r->tag.ntag - before;
+    st->ls1 = end.ls1;
+    st->mark = (struct fast_mark){st->tok, PHASE_TAGS, st->line};
+    st->i = end.i;
 }
 
 /*

@@ -77,11 +77,14 @@ static void reset_game(struct pgn_reader *r)
     diag_list_clear(&r->diags);
 }
 
-/* Classes whose tokens scan_fast reads (a started game, tokens kept): nearly all bytes. */
+/* Classes whose tokens scan_fast reads (a started game, tokens kept): nearly all bytes.
+ * A line end too: the one after a game's first tag pair, read by tag_pair, would
+ * otherwise take a step of its own before the fast path reads the next tag. */
 static inline bool fast_path_starts(const struct pgn_reader *r, unsigned cl)
 {
     return r->started &&
-           (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE || cl == CC_LBRACKET) &&
+           (cl == CC_OTHER || cl == CC_DIGIT || cl == CC_LBRACE || cl == CC_LBRACKET ||
+            cl == CC_LF) &&
            tokens_kept(r);
 }
 
