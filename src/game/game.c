@@ -417,16 +417,12 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
  * cache slot its prefetch found, the move played in place, the next move's slot
  * prefetched, and nothing else (no SAN copied, no outcome filled: the general path's
  * stores and loads were a third of the ply).  Returns where the walk goes on
- * (prefetch_next_move); NULL with nothing changed but the token's key for anything
- * else, which play_token() then takes from the start.
+ * (prefetch_next_move); NULL with nothing changed for anything else, which
+ * play_token() then takes from the start.  The token's key is known (run->keyed == tok).
  */
 static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer *r, struct run *run,
                                                          const struct pgn_token *tok)
 {
-    if (run->keyed != tok) {
-        san_key_of(r->san_cache, tok->text, tok->len, &run->key);
-        run->keyed = tok;
-    }
     const struct san *san = san_cache_find(r->san_cache, &run->key);
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
@@ -556,10 +552,19 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     while (t < run.end) {
         uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
-            const struct pgn_token *next;
-            if (run.quick && (next = play_quick(r, &run, t)) != NULL) {
-                t = next;
-                continue;
+            if (run.quick) {
+                if (run.keyed != t) {
+                    san_key_of(r->san_cache, t->text, t->len, &run.key);
+                    run.keyed = t;
+                }
+                /* A move the prefetch found is keyed: it is played at once, with no test
+                 * of the loop's (t < end, its kind, run.quick, its key). */
+                const struct pgn_token *next;
+                while ((next = play_quick(r, &run, t)) != NULL) {
+                    t = next;
+                    if (run.keyed != t)
+                        goto walk_on;
+                }
             }
             t += play_token(r, &run, t);
             if (run.dead)
@@ -569,6 +574,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         } else {
             break;
         }
+    walk_on:;
     }
     i = (size_t)(t - p->tokens);
     if (unmated_check(&run))
