@@ -303,7 +303,14 @@ struct run {
     uint32_t ply;           /* lv->ply */
     bool moved;             /* an odd number of moves was played: lv->cur flips */
     bool dead;              /* lv->dead: an error ended the line */
-    struct move *mainline;  /* where the next mainline move goes, or NULL off the mainline */
+    /* Where the run's next move goes: the mainline's next place, or off the mainline (a
+     * variation, a part played again) the same place as scratch, which the mainline's
+     * later moves overwrite.  Never NULL: the per-ply store needs no test.  Room:
+     * prepare_part() leaves a place per token of the part past the mainline's count, and
+     * a run starts at that count as the part's moves before it left it, so it writes
+     * no more places than the part has tokens up to the run's end. */
+    struct move *mainline;
+    bool on_mainline;       /* mainline is the mainline's */
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
     const struct pgn_token *keyed; /* the move token prefetch_next_move() found, */
     struct san_key key;            /* and its SAN cache key, for its decode */
@@ -384,7 +391,7 @@ static PGNKIT_COLD bool quick_claims(struct game_replayer *r, struct position *p
 static inline void note_mate_test(struct game_replayer *r, const struct run *run, uint32_t ply,
                                   bool mated)
 {
-    if (run->mainline) {
+    if (run->on_mainline) {
         r->mate_tested_ply1 = ply + 1;
         r->mate_tested_mated = mated;
     }
@@ -452,8 +459,7 @@ static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer
         run->token_moves[tok - run->tokens] = (struct game_token_move){
             m, ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
     run->ply = ply;
-    if (run->mainline)
-        *run->mainline++ = m; /* room: see reset_record() */
+    *run->mainline++ = m;
     return next;
 }
 
@@ -526,8 +532,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
             o.move, ply, true, san.suffix_len,
             (char)(o.gives_mate ? '#' : o.gives_check ? '+' : 0)};
     run->ply = ply;
-    if (run->mainline)
-        *run->mainline++ = o.move; /* room: see reset_record() */
+    *run->mainline++ = o.move;
     return used;
 }
 
@@ -544,7 +549,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct game_record *rec = &r->record;
     mainline = mainline && !r->silent;
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
-                      false, false, mainline ? r->mainline + rec->mainline_count : NULL,
+                      false, false, r->mainline + rec->mainline_count, mainline,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
                       !r->opts.san.strict && !current(lv)->variant, false,
                       {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL, NULL};
