@@ -323,10 +323,8 @@ struct run {
     /* The last move, when played in place, gives check (now->checkers) and its marks
      * are right unless it mates: its mate test waits (unmated_check, settle_mate), since
      * the next move, when play_quick() takes it, is a legal one and proves there was no
-     * mate.  Its token, NULL once the test is made, and the SAN cache slot it was read
-     * from (untouched until the next decode). */
+     * mate.  Its token, NULL once the test is made (a mate decodes it again). */
     const struct pgn_token *unmated;
-    const struct san *unmated_san;
 };
 
 /* Tokens between moves that the walk steps over: numbers, NAGs, comments (the kinds
@@ -415,7 +413,10 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
         return;
     if (run.token_moves)
         run.token_moves[run.unmated - run.tokens].check_mark = '#';
-    quick_claims(r, run.prev, run.now, run.undo, run.unmated, run.ply, run.unmated_san,
+    /* Decoded again rather than kept per ply: the same token, the same san. */
+    struct san san;
+    san_decode(r->san, run.unmated->text, run.unmated->len, &san);
+    quick_claims(r, run.prev, run.now, run.undo, run.unmated, run.ply, &san,
                  run.undo.move, true);
 }
 
@@ -448,7 +449,6 @@ static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer
     /* Legal, so the last move did not mate; this one's mate test waits (settle_mate). */
     bool check = run->now->checkers != 0, mate = false;
     run->unmated = tok;
-    run->unmated_san = san;
     if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
         mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
         run->unmated = NULL; /* asked */
@@ -552,7 +552,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
                       false, false, r->mainline + rec->mainline_count, mainline,
                       r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
                       !r->opts.san.strict && !current(lv)->variant, false,
-                      {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL, NULL};
+                      {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
