@@ -443,22 +443,22 @@ static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer
         return NULL;
     /* The slot stays as it is until the next decode: san is read in place. */
     next = prefetch_next_move(r, run, tok);
-    uint32_t ply = run->ply + 1;
     san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
     /* Legal, so the last move did not mate; this one's mate test waits (settle_mate). */
     bool check = run->now->checkers != 0, mate = false;
     run->unmated = tok;
     if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
-        mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
+        mate = quick_claims(r, run->prev, run->now, run->undo, tok, run->ply + 1, san, m,
+                            false);
         run->unmated = NULL; /* asked */
         if (check)
-            note_mate_test(r, run, ply, mate);
+            note_mate_test(r, run, run->ply + 1, mate);
     }
+    run->ply++;
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
-            m, ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
-    run->ply = ply;
+            m, run->ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
     *run->mainline++ = m;
     return next;
 }
