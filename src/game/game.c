@@ -364,6 +364,42 @@ prefetch_next_move(const struct game_replayer *r, struct run *run, const struct 
     return t;
 }
 
+/*
+ * prefetch_next_move() for play_quick(), with its test of an e.p. mark right after tok
+ * ("exd6 e.p." written as two tokens: play_token's, and NULL here, with nothing
+ * changed).  The usual case, two tokens or more after tok, is read with one bounds test.
+ */
+static inline PGNKIT_HOT const struct pgn_token *
+quick_next_move(const struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+{
+    const struct pgn_token *t = tok + 1, *end = run->end;
+    bool ep_spelling;
+    if (t + 1 < end) {
+        if (t->kind == PGN_TOK_MOVE) {
+            if (san_is_ep_mark(t->text, t->len, &ep_spelling))
+                return NULL;
+        } else {
+            if (!is_filler(t->kind))
+                return tok + 1;
+            t++;
+            if (t->kind != PGN_TOK_MOVE &&
+                (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
+                return tok + 1;
+        }
+    } else {
+        /* t is the last token, or none: a move, or no move to prefetch. */
+        if (t == end)
+            return t;
+        if (t->kind != PGN_TOK_MOVE)
+            return tok + 1;
+        if (san_is_ep_mark(t->text, t->len, &ep_spelling))
+            return NULL;
+    }
+    san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
+    run->keyed = t;
+    return t;
+}
+
 /* The claims of the move play_quick() just played are not all right, or it mates (known
  * when mate, else asked here): their problems, in the context of the position before it
  * (rebuilt).  Returns whether the move mates. */
@@ -435,14 +471,10 @@ static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
         return NULL;
-    /* "exd6 e.p." written as two tokens: play_token's. */
-    const struct pgn_token *next = tok + 1;
-    bool ep_spelling;
-    if (next < run->end && next->kind == PGN_TOK_MOVE &&
-        san_is_ep_mark(next->text, next->len, &ep_spelling))
-        return NULL;
     /* The slot stays as it is until the next decode: san is read in place. */
-    next = prefetch_next_move(r, run, tok);
+    const struct pgn_token *next = quick_next_move(r, run, tok);
+    if (!next)
+        return NULL;
     san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
     /* Legal, so the last move did not mate; this one's mate test waits (settle_mate). */
