@@ -8,6 +8,7 @@
  */
 #include "game/game.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,9 @@ struct restart_scan {
 struct game_replayer {
     struct game_options opts;
     struct san_matcher *san;
-    struct san_cache_ref san_cache; /* san's cache, for keys and prefetches inline */
+    /* san's cache, for keys and prefetches inline.  san_matcher_new() gives it a cache
+     * always: its key_max is CACHE_KEY_MAX, which cache_of() makes a constant. */
+    struct san_cache_ref san_cache;
     struct game_record record;
     struct level *levels;
     size_t level_cap;
@@ -84,6 +87,7 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     r->opts = *opts;
     r->san = san;
     r->san_cache = san_matcher_cache_ref(san);
+    assert(r->san_cache.key_max == CACHE_KEY_MAX); /* cache_of() */
     diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
     diag_list_init_capped(&r->quiet, 1);
     return r;
@@ -100,6 +104,12 @@ void game_replayer_free(struct game_replayer *r)
     free(r->mainline);
     free(r->token_moves);
     free(r);
+}
+
+/* r's SAN cache, its longest key a constant: the per-ply key's bound test needs no load. */
+static inline struct san_cache_ref cache_of(const struct game_replayer *r)
+{
+    return (struct san_cache_ref){r->san_cache.slots, CACHE_KEY_MAX};
 }
 
 static const struct pgn_tag *find_tag(const struct pgn_game *g, const char *name)
@@ -359,7 +369,7 @@ prefetch_next_move(const struct game_replayer *r, struct run *run, const struct 
             (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
             return tok + 1;
     }
-    san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
+    san_key_prefetch(cache_of(r), t->text, t->len, &run->key);
     run->keyed = t;
     return t;
 }
@@ -395,7 +405,7 @@ quick_next_move(const struct game_replayer *r, struct run *run, const struct pgn
         if (san_is_ep_mark(t->text, t->len, &ep_spelling))
             return NULL;
     }
-    san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
+    san_key_prefetch(cache_of(r), t->text, t->len, &run->key);
     run->keyed = t;
     return t;
 }
@@ -467,7 +477,7 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
 static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer *r, struct run *run,
                                                          const struct pgn_token *tok)
 {
-    const struct san *san = san_cache_find(r->san_cache, &run->key);
+    const struct san *san = san_cache_find(cache_of(r), &run->key);
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
         return NULL;
@@ -530,7 +540,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     /* The key the last prefetch found, unless this is the run's first move (or the one
      * after an e.p. mark, which that prefetch took for a move). */
     if (run->keyed != tok)
-        san_key_of(r->san_cache, tok->text, tok->len, &run->key);
+        san_key_of(cache_of(r), tok->text, tok->len, &run->key);
     if (san_decode_keyed(r->san, tok->text, tok->len, &run->key, &san) != 0) {
         if (glyph_as_nag(rec, tok))
             return used;
@@ -591,7 +601,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         if (kind == PGN_TOK_MOVE) {
             if (run.quick) {
                 if (run.keyed != t) {
-                    san_key_of(r->san_cache, t->text, t->len, &run.key);
+                    san_key_of(cache_of(r), t->text, t->len, &run.key);
                     run.keyed = t;
                 }
                 /* A move the prefetch found is keyed: it is played at once, with no test
