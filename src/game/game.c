@@ -9,6 +9,7 @@
 #include "game/game.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,12 +183,14 @@ static int variant_of(const struct pgn_tag *tag, bool *chess960)
     return variant_from_name(v->ptr, v->len);
 }
 
-/* Returns false (with a diagnostic) when the game cannot be played at all. */
+/* Returns false (with a diagnostic) when the game cannot be played at all.  Writes the
+ * whole of rec->start (reset_record leaves it): the position, or zeros. */
 static bool set_up(struct game_record *rec, const struct replay_tags *rt)
 {
     bool chess960;
     int variant = variant_of(rt->variant, &chess960);
     if (variant < 0) {
+        memset(&rec->start, 0, sizeof rec->start);
         const struct pgn_tag *t = rt->variant;
         diag_list_add(&rec->diags, DIAG_UNSUPPORTED_VARIANT, t->line, t->col,
                       "variant \"%.*s\" is not supported (standard chess, Chess960 and the "
@@ -207,6 +210,7 @@ static bool set_up(struct game_record *rec, const struct replay_tags *rt)
         return true;
     }
     struct diag err, dropped;
+    memset(&rec->start, 0, sizeof rec->start); /* what a bad FEN leaves is kept */
     if (fen_parse_variant_ex(&rec->start, fen->value.ptr, fen->value.len, rec->chess960,
                              (enum variant)variant, FEN_DROP_BAD_CASTLING, &err, &dropped) != 0) {
         diag_list_add(&rec->diags, DIAG_BAD_FEN, fen->line, fen->col, "bad FEN tag: %s",
@@ -1001,7 +1005,15 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     r->mate_tested_ply1 = 0;
     struct game_record *rec = &r->record;
     struct diag_list diags = rec->diags;
-    memset(rec, 0, sizeof *rec);
+    /* All but the two positions (two thirds of it): set_up() writes start, or clears it
+     * for a FEN; walk_tokens() writes final, or game_replay() clears it. */
+    _Static_assert(offsetof(struct game_record, final) ==
+                       offsetof(struct game_record, start) + sizeof rec->start,
+                   "start and final side by side");
+    size_t from = offsetof(struct game_record, start);
+    size_t to = offsetof(struct game_record, final) + sizeof rec->final;
+    memset(rec, 0, from);
+    memset((char *)rec + to, 0, sizeof *rec - to);
     rec->diags = diags;
     diag_list_clear(&rec->diags);
     rec->game = g;
@@ -1016,6 +1028,8 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
     struct game_record *rec = &r->record;
     reset_record(r, g);
     if (g->skipped) {
+        memset(&rec->start, 0, sizeof rec->start);
+        memset(&rec->final, 0, sizeof rec->final);
         diag_list_close(&rec->diags);
         rec->status = GAME_SKIPPED;
         return rec;
@@ -1033,6 +1047,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
                                             rec->mainline_count);
     }
     if (!rec->started) {
+        memset(&rec->final, 0, sizeof rec->final);
         /* Not walked: the parts are still loaded for the writers (game_part_first), and
          * the last one for the marker. */
         struct pgn_part last = pgn_game_part(g, parts_of(g) - 1);
