@@ -167,7 +167,8 @@ const struct san *san_cache_probe(const struct san_key *key);
 static inline PGNKIT_HOT const struct san *san_cache_find(struct san_cache_ref c, const struct san_key *key)
 {
     const struct san_cache_slot *slot = key->slot;
-    if (__builtin_expect(((slot->key[0] ^ key->word[0]) | (slot->key[1] ^ key->word[1])) == 0, 1))
+    if (__builtin_expect(slot->key[0] == key->word[0], 1) &&
+        __builtin_expect(slot->key[1] == key->word[1], 1))
         return &slot->san;
     (void)c;
     return san_cache_probe(key);
