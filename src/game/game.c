@@ -53,7 +53,7 @@ struct game_replayer {
     struct game_options opts;
     struct san_matcher *san;
     /* san's cache, for keys and prefetches inline.  san_matcher_new() gives it a cache
-     * always: its key_max is CACHE_KEY_MAX, which cache_of() makes a constant. */
+     * always: its key_max is CACHE_KEY_MAX, which run_cache() makes a constant. */
     struct san_cache_ref san_cache;
     struct game_record record;
     struct level *levels;
@@ -88,7 +88,7 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     r->opts = *opts;
     r->san = san;
     r->san_cache = san_matcher_cache_ref(san);
-    assert(r->san_cache.key_max == CACHE_KEY_MAX); /* cache_of() */
+    assert(r->san_cache.key_max == CACHE_KEY_MAX); /* run_cache() */
     diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
     diag_list_init_capped(&r->quiet, 1);
     return r;
@@ -105,12 +105,6 @@ void game_replayer_free(struct game_replayer *r)
     free(r->mainline);
     free(r->token_moves);
     free(r);
-}
-
-/* r's SAN cache, its longest key a constant: the per-ply key's bound test needs no load. */
-static inline struct san_cache_ref cache_of(const struct game_replayer *r)
-{
-    return (struct san_cache_ref){r->san_cache.slots, CACHE_KEY_MAX};
 }
 
 static const struct pgn_tag *find_tag(const struct pgn_game *g, const char *name)
@@ -326,6 +320,7 @@ struct run {
     struct move *mainline;
     bool on_mainline;       /* mainline is the mainline's */
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
+    const struct san_cache_slot *slots; /* r's SAN cache slots, at hand per ply: run_cache() */
     const struct pgn_token *keyed; /* the move token prefetch_next_move() found, */
     struct san_key key;            /* and its SAN cache key, for its decode */
     bool quick;             /* play_quick() may play: standard chess, not --strict */
@@ -340,6 +335,13 @@ struct run {
      * mate.  Its token, NULL once the test is made (a mate decodes it again). */
     const struct pgn_token *unmated;
 };
+
+/* r's SAN cache from the run's copy of its slots' address (a load a ply fewer than from
+ * r), its longest key a constant: the per-ply key's bound test needs no load. */
+static inline struct san_cache_ref run_cache(const struct run *run)
+{
+    return (struct san_cache_ref){run->slots, CACHE_KEY_MAX};
+}
 
 /* Tokens between moves that the walk steps over: numbers, NAGs, comments (the kinds
  * right after PGN_TOK_MOVE). */
@@ -361,7 +363,7 @@ static inline bool is_filler(uint8_t kind)
  * stepping over the filler before it, or else tok + 1.
  */
 static inline PGNKIT_HOT const struct pgn_token *
-prefetch_next_move(const struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+prefetch_next_move(struct run *run, const struct pgn_token *tok)
 {
     const struct pgn_token *t = tok + 1, *end = run->end;
     if (t == end)
@@ -373,7 +375,7 @@ prefetch_next_move(const struct game_replayer *r, struct run *run, const struct 
             (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
             return tok + 1;
     }
-    san_key_prefetch(cache_of(r), t->text, t->len, &run->key);
+    san_key_prefetch(run_cache(run), t->text, t->len, &run->key);
     run->keyed = t;
     return t;
 }
@@ -384,7 +386,7 @@ prefetch_next_move(const struct game_replayer *r, struct run *run, const struct 
  * changed).  The usual case, two tokens or more after tok, is read with one bounds test.
  */
 static inline PGNKIT_HOT const struct pgn_token *
-quick_next_move(const struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+quick_next_move(struct run *run, const struct pgn_token *tok)
 {
     const struct pgn_token *t = tok + 1, *end = run->end;
     bool ep_spelling;
@@ -409,7 +411,7 @@ quick_next_move(const struct game_replayer *r, struct run *run, const struct pgn
         if (san_is_ep_mark(t->text, t->len, &ep_spelling))
             return NULL;
     }
-    san_key_prefetch(cache_of(r), t->text, t->len, &run->key);
+    san_key_prefetch(run_cache(run), t->text, t->len, &run->key);
     run->keyed = t;
     return t;
 }
@@ -481,12 +483,12 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
 static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer *r, struct run *run,
                                                          const struct pgn_token *tok)
 {
-    const struct san *san = san_cache_find(cache_of(r), &run->key);
+    const struct san *san = san_cache_find(run_cache(run), &run->key);
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
         return NULL;
     /* The slot stays as it is until the next decode: san is read in place. */
-    const struct pgn_token *next = quick_next_move(r, run, tok);
+    const struct pgn_token *next = quick_next_move(run, tok);
     if (!next)
         return NULL;
     san_play_in_place_lazy(run->now, m, &run->undo);
@@ -544,7 +546,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     /* The key the last prefetch found, unless this is the run's first move (or the one
      * after an e.p. mark, which that prefetch took for a move). */
     if (run->keyed != tok)
-        san_key_of(cache_of(r), tok->text, tok->len, &run->key);
+        san_key_of(run_cache(run), tok->text, tok->len, &run->key);
     if (san_decode_keyed(r->san, tok->text, tok->len, &run->key, &san) != 0) {
         if (glyph_as_nag(rec, tok))
             return used;
@@ -556,7 +558,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
         return used;
     }
     /* The next move's key replaces this one's, which is no longer needed. */
-    bool mark_next = prefetch_next_move(r, run, tok) == tok + 1 && run->keyed == tok + 1;
+    bool mark_next = prefetch_next_move(run, tok) == tok + 1 && run->keyed == tok + 1;
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
     bool ep_spelling;
     if (mark_next && san_is_ep_mark(tok[1].text, tok[1].len, &ep_spelling)) {
@@ -596,7 +598,8 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     mainline = mainline && !r->silent;
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
                       false, false, r->mainline + rec->mainline_count, mainline,
-                      r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
+                      r->opts.skip_token_moves ? NULL : r->token_moves, r->san_cache.slots, NULL,
+                      {{0, 0}, 0},
                       !r->opts.san.strict && !current(lv)->variant, false,
                       {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL};
     const struct pgn_token *t = p->tokens + i;
@@ -605,7 +608,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         if (kind == PGN_TOK_MOVE) {
             if (run.quick) {
                 if (run.keyed != t) {
-                    san_key_of(cache_of(r), t->text, t->len, &run.key);
+                    san_key_of(run_cache(&run), t->text, t->len, &run.key);
                     run.keyed = t;
                 }
                 /* A move the prefetch found is keyed: it is played at once, with no test
