@@ -918,6 +918,22 @@ static bool is_result(const struct slice *s)
            result_is(s, "*");
 }
 
+/* Whether b spells the result a (is_result): a's three lengths, each a compare of its
+ * own rather than a call of memcmp. */
+static inline bool same_result(const struct slice *a, const struct slice *b)
+{
+    if (a->len != b->len)
+        return false;
+    switch (a->len) {
+    case 1:
+        return a->ptr[0] == b->ptr[0];
+    case 3:
+        return memcmp(a->ptr, b->ptr, 3) == 0;
+    default:
+        return memcmp(a->ptr, b->ptr, 7) == 0;
+    }
+}
+
 /* A variant game that ended: the result its rule gives (Antichess: the side that lost
  * everything or cannot move wins; Atomic: the king that is left; ...). */
 static void check_variant_result(struct game_record *rec, const struct slice *claimed,
@@ -939,8 +955,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g,
         rec->result_tag = tag->value;
     const struct slice *token = rec->result_token.ptr ? &rec->result_token : NULL;
     uint64_t line = tag ? tag->line : g->line, col = tag ? tag->col : 1;
-    if (token && tag && is_result(&tag->value) &&
-        (tag->value.len != token->len || memcmp(tag->value.ptr, token->ptr, token->len) != 0))
+    if (token && tag && is_result(&tag->value) && !same_result(&tag->value, token))
         diag_list_add(&rec->diags, DIAG_RESULT_MISMATCH, line, col,
                       "the Result tag says %.*s but the game ends with %.*s",
                       (int)tag->value.len, tag->value.ptr, (int)token->len, token->ptr);
