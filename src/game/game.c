@@ -76,6 +76,8 @@ struct game_replayer {
      * is the last move's, the ending needs no test of its own (final_ending). */
     uint32_t mate_tested_ply1;
     bool mate_tested_mated;
+    /* position_set_start()'s, made once: a game without a FEN copies it. */
+    struct position standard_start;
 };
 
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
@@ -88,6 +90,7 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     r->opts = *opts;
     r->san = san;
     r->san_cache = san_matcher_cache_ref(san);
+    position_set_start(&r->standard_start);
     assert(r->san_cache.key_max == CACHE_KEY_MAX); /* run_cache() */
     diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
     diag_list_init_capped(&r->quiet, 1);
@@ -183,7 +186,8 @@ static int variant_of(const struct pgn_tag *tag, bool *chess960)
 
 /* Returns false (with a diagnostic) when the game cannot be played at all.  Writes the
  * whole of rec->start (reset_record leaves it): the position, or zeros. */
-static bool set_up(struct game_record *rec, const struct replay_tags *rt)
+static bool set_up(struct game_record *rec, const struct replay_tags *rt,
+                   const struct position *standard_start)
 {
     bool chess960;
     int variant = variant_of(rt->variant, &chess960);
@@ -203,7 +207,7 @@ static bool set_up(struct game_record *rec, const struct replay_tags *rt)
         if (variant)
             variant_set_start(&rec->start, (enum variant)variant);
         else
-            position_set_start(&rec->start);
+            rec->start = *standard_start;
         rec->start.chess960 = rec->chess960;
         return true;
     }
@@ -1057,7 +1061,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
         return rec;
     }
     struct replay_tags rt = replay_tags_of(g);
-    if (set_up(rec, &rt)) {
+    if (set_up(rec, &rt, &r->standard_start)) {
         rec->started = true;
         walk_tokens(r, g);
         rec->mainline = r->mainline;
