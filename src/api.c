@@ -43,7 +43,7 @@
 
 /* The replayer a reader's detached games share to read their bytes again (a tree asked
  * for, pgnkit_game_pgn): made on the first replay, warm from game to game (its SAN cache:
- * a replayer of its own per game would clear 256 KiB and miss on every first token), and
+ * a replayer of its own per game would clear 128 KiB and miss on every first token), and
  * freed with the last of the reader and its detached games.  Detached games may be used
  * on different threads: a replay holds the lock; the count is atomic. */
 struct replay_share {

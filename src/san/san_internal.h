@@ -19,18 +19,18 @@
  * of CACHE_PROBES slots from the home on (into the slots past the last home, CACHE_ROOM,
  * rather than round to the first).  A slot's first 16 bytes are the key (san_cache_key:
  * two words that hold the token's bytes and its length), compared in full, so collisions
- * are harmless.  It never grows (8192 slots of 32 bytes, 256 KiB per matcher, one
+ * are harmless.  It never grows (4096 slots of 32 bytes, 128 KiB per matcher, one
  * matcher a --jobs thread): when the window is full one of its slots is overwritten.
  * Real files hold 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC samples in
  * /work/shared/bench).  A miss costs little since decode_plain (no regex for the usual
- * spellings).  A token found in its home slot costs one compare (san_cache_find), past
- * it a call of san_cache_probe (~30 instructions): with 4096 slots one look-up in eight
- * went past the home on lichess, and 8192 slots are 4-5 instructions a ply fewer there,
- * 1-4 elsewhere (callgrind, uci); 2048 cost 2-3% more than 4096.  Length
- * 0 marks an empty slot (the empty token is rejected before the cache).  A syntax error
- * is cached too (NEG_KIND).
+ * spellings).  A token in its home slot costs one compare (san_cache_find), past it a
+ * call of san_cache_probe (~30 instructions): one look-up in eight on lichess.  8192
+ * slots would be 5 instructions a ply fewer there (1-4 elsewhere; callgrind, uci), but
+ * 128 KiB more a thread put uci --with opening -j32 over tests/cli/jobs.sh's 16 MB;
+ * 2048 cost 2-3% more than 4096.  Length 0 marks an empty slot (the empty token is
+ * rejected before the cache).  A syntax error is cached too (NEG_KIND).
  */
-enum { CACHE_SLOTS = 8192, CACHE_BITS = 13, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
+enum { CACHE_SLOTS = 4096, CACHE_BITS = 12, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
 /* The slots allocated: a home slot's window never wraps, it runs into the room past
  * CACHE_SLOTS (no index masked per probe). */
 enum { CACHE_ROOM = CACHE_SLOTS + CACHE_PROBES - 1 };
