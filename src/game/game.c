@@ -8,6 +8,8 @@
  */
 #include "game/game.h"
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,9 @@ struct restart_scan {
 struct game_replayer {
     struct game_options opts;
     struct san_matcher *san;
-    struct san_cache_ref san_cache; /* san's cache, for keys and prefetches inline */
+    /* san's cache, for keys and prefetches inline.  san_matcher_new() gives it a cache
+     * always: its key_max is CACHE_KEY_MAX, which run_cache() makes a constant. */
+    struct san_cache_ref san_cache;
     struct game_record record;
     struct level *levels;
     size_t level_cap;
@@ -72,6 +76,8 @@ struct game_replayer {
      * is the last move's, the ending needs no test of its own (final_ending). */
     uint32_t mate_tested_ply1;
     bool mate_tested_mated;
+    /* position_set_start()'s, made once: a game without a FEN copies it. */
+    struct position standard_start;
 };
 
 struct game_replayer *game_replayer_new(const struct game_options *opts, struct diag *err)
@@ -84,6 +90,8 @@ struct game_replayer *game_replayer_new(const struct game_options *opts, struct 
     r->opts = *opts;
     r->san = san;
     r->san_cache = san_matcher_cache_ref(san);
+    position_set_start(&r->standard_start);
+    assert(r->san_cache.key_max == CACHE_KEY_MAX); /* run_cache() */
     diag_list_init_capped(&r->record.diags, opts->max_diagnostics ? opts->max_diagnostics : 1000);
     diag_list_init_capped(&r->quiet, 1);
     return r;
@@ -141,13 +149,17 @@ struct replay_tags {
 static struct replay_tags replay_tags_of(const struct pgn_game *g)
 {
     struct replay_tags rt = {NULL, NULL, NULL};
-    for (size_t i = g->tag_count; i-- > 0;) { /* backwards: the first of a name wins */
-        const struct pgn_tag *t = &g->tags[i];
-        if (slice_is_exactly(&t->name, "Variant", 7))
+    for (const struct pgn_tag *t = g->tags + g->tag_count; t-- != g->tags;) {
+        /* backwards: the first of a name wins.  One bit test steps over most names, of
+         * none of the three lengths (a longer one that aliases a bit is compared). */
+        size_t n = t->name.len;
+        if (!((UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7) >> (n & 63) & 1))
+            continue;
+        if (n == 7 && memcmp(t->name.ptr, "Variant", 7) == 0)
             rt.variant = t;
-        else if (slice_is_exactly(&t->name, "FEN", 3))
+        else if (n == 3 && memcmp(t->name.ptr, "FEN", 3) == 0)
             rt.fen = t;
-        else if (slice_is_exactly(&t->name, "Result", 6))
+        else if (n == 6 && memcmp(t->name.ptr, "Result", 6) == 0)
             rt.result = t;
     }
     return rt;
@@ -172,12 +184,15 @@ static int variant_of(const struct pgn_tag *tag, bool *chess960)
     return variant_from_name(v->ptr, v->len);
 }
 
-/* Returns false (with a diagnostic) when the game cannot be played at all. */
-static bool set_up(struct game_record *rec, const struct replay_tags *rt)
+/* Returns false (with a diagnostic) when the game cannot be played at all.  Writes the
+ * whole of rec->start (reset_record leaves it): the position, or zeros. */
+static bool set_up(struct game_record *rec, const struct replay_tags *rt,
+                   const struct position *standard_start)
 {
     bool chess960;
     int variant = variant_of(rt->variant, &chess960);
     if (variant < 0) {
+        memset(&rec->start, 0, sizeof rec->start);
         const struct pgn_tag *t = rt->variant;
         diag_list_add(&rec->diags, DIAG_UNSUPPORTED_VARIANT, t->line, t->col,
                       "variant \"%.*s\" is not supported (standard chess, Chess960 and the "
@@ -192,11 +207,12 @@ static bool set_up(struct game_record *rec, const struct replay_tags *rt)
         if (variant)
             variant_set_start(&rec->start, (enum variant)variant);
         else
-            position_set_start(&rec->start);
+            rec->start = *standard_start;
         rec->start.chess960 = rec->chess960;
         return true;
     }
     struct diag err, dropped;
+    memset(&rec->start, 0, sizeof rec->start); /* what a bad FEN leaves is kept */
     if (fen_parse_variant_ex(&rec->start, fen->value.ptr, fen->value.len, rec->chess960,
                              (enum variant)variant, FEN_DROP_BAD_CASTLING, &err, &dropped) != 0) {
         diag_list_add(&rec->diags, DIAG_BAD_FEN, fen->line, fen->col, "bad FEN tag: %s",
@@ -303,8 +319,16 @@ struct run {
     uint32_t ply;           /* lv->ply */
     bool moved;             /* an odd number of moves was played: lv->cur flips */
     bool dead;              /* lv->dead: an error ended the line */
-    struct move *mainline;  /* where the next mainline move goes, or NULL off the mainline */
+    /* Where the run's next move goes: the mainline's next place, or off the mainline (a
+     * variation, a part played again) the same place as scratch, which the mainline's
+     * later moves overwrite.  Never NULL: the per-ply store needs no test.  Room:
+     * prepare_part() leaves a place per token of the part past the mainline's count, and
+     * a run starts at that count as the part's moves before it left it, so it writes
+     * no more places than the part has tokens up to the run's end. */
+    struct move *mainline;
+    bool on_mainline;       /* mainline is the mainline's */
     struct game_token_move *token_moves; /* r->token_moves, or NULL with skip_token_moves */
+    const struct san_cache_slot *slots; /* r's SAN cache slots, at hand per ply: run_cache() */
     const struct pgn_token *keyed; /* the move token prefetch_next_move() found, */
     struct san_key key;            /* and its SAN cache key, for its decode */
     bool quick;             /* play_quick() may play: standard chess, not --strict */
@@ -316,11 +340,16 @@ struct run {
     /* The last move, when played in place, gives check (now->checkers) and its marks
      * are right unless it mates: its mate test waits (unmated_check, settle_mate), since
      * the next move, when play_quick() takes it, is a legal one and proves there was no
-     * mate.  Its token, NULL once the test is made, and the SAN cache slot it was read
-     * from (untouched until the next decode). */
+     * mate.  Its token, NULL once the test is made (a mate decodes it again). */
     const struct pgn_token *unmated;
-    const struct san *unmated_san;
 };
+
+/* r's SAN cache from the run's copy of its slots' address (a load a ply fewer than from
+ * r), its longest key a constant: the per-ply key's bound test needs no load. */
+static inline struct san_cache_ref run_cache(const struct run *run)
+{
+    return (struct san_cache_ref){run->slots, CACHE_KEY_MAX};
+}
 
 /* Tokens between moves that the walk steps over: numbers, NAGs, comments (the kinds
  * right after PGN_TOK_MOVE). */
@@ -342,7 +371,7 @@ static inline bool is_filler(uint8_t kind)
  * stepping over the filler before it, or else tok + 1.
  */
 static inline PGNKIT_HOT const struct pgn_token *
-prefetch_next_move(const struct game_replayer *r, struct run *run, const struct pgn_token *tok)
+prefetch_next_move(struct run *run, const struct pgn_token *tok)
 {
     const struct pgn_token *t = tok + 1, *end = run->end;
     if (t == end)
@@ -354,7 +383,43 @@ prefetch_next_move(const struct game_replayer *r, struct run *run, const struct 
             (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
             return tok + 1;
     }
-    san_key_prefetch(r->san_cache, t->text, t->len, &run->key);
+    san_key_prefetch(run_cache(run), t->text, t->len, &run->key);
+    run->keyed = t;
+    return t;
+}
+
+/*
+ * prefetch_next_move() for play_quick(), with its test of an e.p. mark right after tok
+ * ("exd6 e.p." written as two tokens: play_token's, and NULL here, with nothing
+ * changed).  The usual case, two tokens or more after tok, is read with one bounds test.
+ */
+static inline PGNKIT_HOT const struct pgn_token *
+quick_next_move(struct run *run, const struct pgn_token *tok)
+{
+    const struct pgn_token *t = tok + 1, *end = run->end;
+    bool ep_spelling;
+    if (t + 1 < end) {
+        if (t->kind == PGN_TOK_MOVE) {
+            if (san_is_ep_mark(t->text, t->len, &ep_spelling))
+                return NULL;
+        } else {
+            if (!is_filler(t->kind))
+                return tok + 1;
+            t++;
+            if (t->kind != PGN_TOK_MOVE &&
+                (!is_filler(t->kind) || ++t == end || t->kind != PGN_TOK_MOVE))
+                return tok + 1;
+        }
+    } else {
+        /* t is the last token, or none: a move, or no move to prefetch. */
+        if (t == end)
+            return t;
+        if (t->kind != PGN_TOK_MOVE)
+            return tok + 1;
+        if (san_is_ep_mark(t->text, t->len, &ep_spelling))
+            return NULL;
+    }
+    san_key_prefetch(run_cache(run), t->text, t->len, &run->key);
     run->keyed = t;
     return t;
 }
@@ -384,7 +449,7 @@ static PGNKIT_COLD bool quick_claims(struct game_replayer *r, struct position *p
 static inline void note_mate_test(struct game_replayer *r, const struct run *run, uint32_t ply,
                                   bool mated)
 {
-    if (run->mainline) {
+    if (run->on_mainline) {
         r->mate_tested_ply1 = ply + 1;
         r->mate_tested_mated = mated;
     }
@@ -408,7 +473,10 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
         return;
     if (run.token_moves)
         run.token_moves[run.unmated - run.tokens].check_mark = '#';
-    quick_claims(r, run.prev, run.now, run.undo, run.unmated, run.ply, run.unmated_san,
+    /* Decoded again rather than kept per ply: the same token, the same san. */
+    struct san san;
+    san_decode(r->san, run.unmated->text, run.unmated->len, &san);
+    quick_claims(r, run.prev, run.now, run.undo, run.unmated, run.ply, &san,
                  run.undo.move, true);
 }
 
@@ -417,47 +485,37 @@ static PGNKIT_COLD void settle_mate(struct game_replayer *r, struct run run)
  * cache slot its prefetch found, the move played in place, the next move's slot
  * prefetched, and nothing else (no SAN copied, no outcome filled: the general path's
  * stores and loads were a third of the ply).  Returns where the walk goes on
- * (prefetch_next_move); NULL with nothing changed but the token's key for anything
- * else, which play_token() then takes from the start.
+ * (prefetch_next_move); NULL with nothing changed for anything else, which
+ * play_token() then takes from the start.  The token's key is known (run->keyed == tok).
  */
 static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer *r, struct run *run,
                                                          const struct pgn_token *tok)
 {
-    if (run->keyed != tok) {
-        san_key_of(r->san_cache, tok->text, tok->len, &run->key);
-        run->keyed = tok;
-    }
-    const struct san *san = san_cache_find(r->san_cache, &run->key);
+    const struct san *san = san_cache_find(run_cache(run), &run->key);
     struct move m;
     if (!san || !san_quick_move(run->now, san, &m))
         return NULL;
-    /* "exd6 e.p." written as two tokens: play_token's. */
-    const struct pgn_token *next = tok + 1;
-    bool ep_spelling;
-    if (next < run->end && next->kind == PGN_TOK_MOVE &&
-        san_is_ep_mark(next->text, next->len, &ep_spelling))
-        return NULL;
     /* The slot stays as it is until the next decode: san is read in place. */
-    next = prefetch_next_move(r, run, tok);
-    uint32_t ply = run->ply + 1;
+    const struct pgn_token *next = quick_next_move(run, tok);
+    if (!next)
+        return NULL;
     san_play_in_place_lazy(run->now, m, &run->undo);
     run->in_place = true;
     /* Legal, so the last move did not mate; this one's mate test waits (settle_mate). */
     bool check = run->now->checkers != 0, mate = false;
     run->unmated = tok;
-    run->unmated_san = san;
     if (!san_quick_claims_exact(san, m, (struct quick_played){check, false})) {
-        mate = quick_claims(r, run->prev, run->now, run->undo, tok, ply, san, m, false);
+        mate = quick_claims(r, run->prev, run->now, run->undo, tok, run->ply + 1, san, m,
+                            false);
         run->unmated = NULL; /* asked */
         if (check)
-            note_mate_test(r, run, ply, mate);
+            note_mate_test(r, run, run->ply + 1, mate);
     }
+    run->ply++;
     if (run->token_moves)
         run->token_moves[tok - run->tokens] = (struct game_token_move){
-            m, ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
-    run->ply = ply;
-    if (run->mainline)
-        *run->mainline++ = m; /* room: see reset_record() */
+            m, run->ply, true, san->suffix_len, (char)(mate ? '#' : check ? '+' : 0)};
+    *run->mainline++ = m;
     return next;
 }
 
@@ -496,7 +554,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     /* The key the last prefetch found, unless this is the run's first move (or the one
      * after an e.p. mark, which that prefetch took for a move). */
     if (run->keyed != tok)
-        san_key_of(r->san_cache, tok->text, tok->len, &run->key);
+        san_key_of(run_cache(run), tok->text, tok->len, &run->key);
     if (san_decode_keyed(r->san, tok->text, tok->len, &run->key, &san) != 0) {
         if (glyph_as_nag(rec, tok))
             return used;
@@ -508,7 +566,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
         return used;
     }
     /* The next move's key replaces this one's, which is no longer needed. */
-    bool mark_next = prefetch_next_move(r, run, tok) == tok + 1 && run->keyed == tok + 1;
+    bool mark_next = prefetch_next_move(run, tok) == tok + 1 && run->keyed == tok + 1;
     /* "exd6 e.p." written as two tokens: the mark belongs to the move before it. */
     bool ep_spelling;
     if (mark_next && san_is_ep_mark(tok[1].text, tok[1].len, &ep_spelling)) {
@@ -530,8 +588,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
             o.move, ply, true, san.suffix_len,
             (char)(o.gives_mate ? '#' : o.gives_check ? '+' : 0)};
     run->ply = ply;
-    if (run->mainline)
-        *run->mainline++ = o.move; /* room: see reset_record() */
+    *run->mainline++ = o.move;
     return used;
 }
 
@@ -548,18 +605,28 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
     struct game_record *rec = &r->record;
     mainline = mainline && !r->silent;
     struct run run = {p->tokens, p->tokens + p->count, current(lv), before_last(lv), lv->ply,
-                      false, false, mainline ? r->mainline + rec->mainline_count : NULL,
-                      r->opts.skip_token_moves ? NULL : r->token_moves, NULL, {{0, 0}, 0},
+                      false, false, r->mainline + rec->mainline_count, mainline,
+                      r->opts.skip_token_moves ? NULL : r->token_moves, r->san_cache.slots, NULL,
+                      {{0, 0}, 0},
                       !r->opts.san.strict && !current(lv)->variant, false,
-                      {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL, NULL};
+                      {{0, 0, 0}, {0, 0, 0, 0}, 0}, NULL};
     const struct pgn_token *t = p->tokens + i;
     while (t < run.end) {
         uint8_t kind = t->kind;
         if (kind == PGN_TOK_MOVE) {
-            const struct pgn_token *next;
-            if (run.quick && (next = play_quick(r, &run, t)) != NULL) {
-                t = next;
-                continue;
+            if (run.quick) {
+                if (run.keyed != t) {
+                    san_key_of(run_cache(&run), t->text, t->len, &run.key);
+                    run.keyed = t;
+                }
+                /* A move the prefetch found is keyed: it is played at once, with no test
+                 * of the loop's (t < end, its kind, run.quick, its key). */
+                const struct pgn_token *next;
+                while ((next = play_quick(r, &run, t)) != NULL) {
+                    t = next;
+                    if (run.keyed != t)
+                        goto walk_on;
+                }
             }
             t += play_token(r, &run, t);
             if (run.dead)
@@ -569,6 +636,7 @@ static size_t play_run(struct game_replayer *r, const struct pgn_part *p, size_t
         } else {
             break;
         }
+    walk_on:;
     }
     i = (size_t)(t - p->tokens);
     if (unmated_check(&run))
@@ -854,6 +922,22 @@ static bool is_result(const struct slice *s)
            result_is(s, "*");
 }
 
+/* Whether b spells the result a (is_result): a's three lengths, each a compare of its
+ * own rather than a call of memcmp. */
+static inline bool same_result(const struct slice *a, const struct slice *b)
+{
+    if (a->len != b->len)
+        return false;
+    switch (a->len) {
+    case 1:
+        return a->ptr[0] == b->ptr[0];
+    case 3:
+        return memcmp(a->ptr, b->ptr, 3) == 0;
+    default:
+        return memcmp(a->ptr, b->ptr, 7) == 0;
+    }
+}
+
 /* A variant game that ended: the result its rule gives (Antichess: the side that lost
  * everything or cannot move wins; Atomic: the king that is left; ...). */
 static void check_variant_result(struct game_record *rec, const struct slice *claimed,
@@ -875,8 +959,7 @@ static void check_result(struct game_record *rec, const struct pgn_game *g,
         rec->result_tag = tag->value;
     const struct slice *token = rec->result_token.ptr ? &rec->result_token : NULL;
     uint64_t line = tag ? tag->line : g->line, col = tag ? tag->col : 1;
-    if (token && tag && is_result(&tag->value) &&
-        (tag->value.len != token->len || memcmp(tag->value.ptr, token->ptr, token->len) != 0))
+    if (token && tag && is_result(&tag->value) && !same_result(&tag->value, token))
         diag_list_add(&rec->diags, DIAG_RESULT_MISMATCH, line, col,
                       "the Result tag says %.*s but the game ends with %.*s",
                       (int)tag->value.len, tag->value.ptr, (int)token->len, token->ptr);
@@ -948,7 +1031,15 @@ static void reset_record(struct game_replayer *r, const struct pgn_game *g)
     r->mate_tested_ply1 = 0;
     struct game_record *rec = &r->record;
     struct diag_list diags = rec->diags;
-    memset(rec, 0, sizeof *rec);
+    /* All but the two positions (two thirds of it): set_up() writes start, or clears it
+     * for a FEN; walk_tokens() writes final, or game_replay() clears it. */
+    _Static_assert(offsetof(struct game_record, final) ==
+                       offsetof(struct game_record, start) + sizeof rec->start,
+                   "start and final side by side");
+    size_t from = offsetof(struct game_record, start);
+    size_t to = offsetof(struct game_record, final) + sizeof rec->final;
+    memset(rec, 0, from);
+    memset((char *)rec + to, 0, sizeof *rec - to);
     rec->diags = diags;
     diag_list_clear(&rec->diags);
     rec->game = g;
@@ -963,12 +1054,14 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
     struct game_record *rec = &r->record;
     reset_record(r, g);
     if (g->skipped) {
+        memset(&rec->start, 0, sizeof rec->start);
+        memset(&rec->final, 0, sizeof rec->final);
         diag_list_close(&rec->diags);
         rec->status = GAME_SKIPPED;
         return rec;
     }
     struct replay_tags rt = replay_tags_of(g);
-    if (set_up(rec, &rt)) {
+    if (set_up(rec, &rt, &r->standard_start)) {
         rec->started = true;
         walk_tokens(r, g);
         rec->mainline = r->mainline;
@@ -980,6 +1073,7 @@ const struct game_record *game_replay(struct game_replayer *r, const struct pgn_
                                             rec->mainline_count);
     }
     if (!rec->started) {
+        memset(&rec->final, 0, sizeof rec->final);
         /* Not walked: the parts are still loaded for the writers (game_part_first), and
          * the last one for the marker. */
         struct pgn_part last = pgn_game_part(g, parts_of(g) - 1);

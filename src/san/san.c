@@ -329,7 +329,7 @@ struct san_matcher {
     pcre2_code *code;      /* pattern->code */
     struct letter letters[256];
     uint64_t hits, misses;
-    struct san_cache_slot *cache; /* CACHE_SLOTS, or NULL with SAN_MATCHER_NO_CACHE */
+    struct san_cache_slot *cache; /* CACHE_ROOM, or NULL with SAN_MATCHER_NO_CACHE */
 };
 
 static void pattern_free(struct san_pattern *p)
@@ -415,7 +415,7 @@ struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
     }
     m->plain = !(flags & SAN_MATCHER_REGEX_ONLY);
     if (!(flags & SAN_MATCHER_NO_CACHE)) {
-        m->cache = xcalloc(CACHE_SLOTS, sizeof(*m->cache));
+        m->cache = xcalloc(CACHE_ROOM, sizeof(*m->cache));
         m->key_max = CACHE_KEY_MAX;
     }
     return m;
@@ -790,7 +790,7 @@ static int decode_and_store(struct san_matcher *m, const char *tok, size_t len,
                             struct san *out)
 {
     if (!slot)
-        slot = &m->cache[(home + (m->misses & (CACHE_PROBES - 1))) & (CACHE_SLOTS - 1)];
+        slot = &m->cache[home + (m->misses & (CACHE_PROBES - 1))];
     m->misses++;
     int rc = decode_uncached(m, tok, len, out);
     memcpy(slot->key, key, sizeof(slot->key));
@@ -814,14 +814,30 @@ void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
     san_key_prefetch(san_matcher_cache_ref(m), tok, len, &key);
 }
 
+const struct san_cache_slot san_no_slot = {{~(uint64_t)0, 0}, {0}};
+
+PGNKIT_NOINLINE const struct san *san_cache_probe(const struct san_key *key)
+{
+    const struct san_cache_slot *slot = key->slot;
+    if (slot->key[1] == 0)
+        return NULL; /* the home slot is empty (or san_no_slot: bypassed) */
+    for (size_t i = 1; i < CACHE_PROBES; i++) {
+        if (((slot[i].key[0] ^ key->word[0]) | (slot[i].key[1] ^ key->word[1])) == 0)
+            return &slot[i].san;
+        if (slot[i].key[1] == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
 int san_decode_keyed(struct san_matcher *m, const char *tok, size_t len,
                      const struct san_key *key, struct san *out)
 {
     if (key->word[1] == 0)
         return len == 0 ? -1 : decode_uncached(m, tok, len, out);
-    size_t home = key->home;
+    size_t home = (size_t)(key->slot - m->cache);
     for (size_t i = 0; i < CACHE_PROBES; i++) {
-        struct san_cache_slot *slot = &m->cache[(home + i) & (CACHE_SLOTS - 1)];
+        struct san_cache_slot *slot = &m->cache[home + i];
         if (slot->key[1] == 0)
             return decode_and_store(m, tok, len, key->word, home, slot, out);
         if (((slot->key[0] ^ key->word[0]) | (slot->key[1] ^ key->word[1])) == 0) {

@@ -15,19 +15,25 @@
 #include "san/san.h"
 
 /*
- * The cache: open addressing over CACHE_SLOTS slots, linear probing over a window of
- * CACHE_PROBES slots.  A slot's first 16 bytes are the key (san_cache_key: two words
- * that hold the token's bytes and its length), compared in full, so collisions are
- * harmless.  It never grows (4096 slots of 32 bytes, 128 KiB per matcher, one matcher a
- * --jobs thread): when the window is full one of its slots is overwritten.  Real files
- * hold 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC samples in
+ * The cache: open addressing over CACHE_SLOTS home slots, linear probing over a window
+ * of CACHE_PROBES slots from the home on (into the slots past the last home, CACHE_ROOM,
+ * rather than round to the first).  A slot's first 16 bytes are the key (san_cache_key:
+ * two words that hold the token's bytes and its length), compared in full, so collisions
+ * are harmless.  It never grows (4096 slots of 32 bytes, 128 KiB per matcher, one
+ * matcher a --jobs thread): when the window is full one of its slots is overwritten.
+ * Real files hold 2,000-5,500 distinct move tokens (TWIC, Lichess, TCEC samples in
  * /work/shared/bench).  A miss costs little since decode_plain (no regex for the usual
- * spellings): 8192 slots were no fewer instructions than 4096 on those samples
- * (callgrind, uci: +0.03% twic, +0.1% TCEC with 4096), and 2048 cost 2-3% more.  Length
- * 0 marks an empty slot (the empty token is rejected before the cache).  A syntax error
- * is cached too (NEG_KIND).
+ * spellings).  A token in its home slot costs one compare (san_cache_find), past it a
+ * call of san_cache_probe (~30 instructions): one look-up in eight on lichess.  8192
+ * slots would be 5 instructions a ply fewer there (1-4 elsewhere; callgrind, uci), but
+ * 128 KiB more a thread put uci --with opening -j32 over tests/cli/jobs.sh's 16 MB;
+ * 2048 cost 2-3% more than 4096.  Length 0 marks an empty slot (the empty token is
+ * rejected before the cache).  A syntax error is cached too (NEG_KIND).
  */
 enum { CACHE_SLOTS = 4096, CACHE_BITS = 12, CACHE_KEY_MAX = 15, CACHE_PROBES = 8 };
+/* The slots allocated: a home slot's window never wraps, it runs into the room past
+ * CACHE_SLOTS (no index masked per probe). */
+enum { CACHE_ROOM = CACHE_SLOTS + CACHE_PROBES - 1 };
 enum { NEG_KIND = 0xff };
 
 struct san_cache_slot {
@@ -45,11 +51,17 @@ struct san_cache_ref {
 struct san_cache_ref san_matcher_cache_ref(const struct san_matcher *m);
 
 /* A token's cache key and home slot; word[1] == 0: the token bypasses the cache (empty,
- * too long, or a matcher without one). */
+ * too long, or a matcher without one), and slot is san_no_slot.  The slot's address, not
+ * its index: san_cache_find() reads it as it is. */
 struct san_key {
     uint64_t word[2];
-    size_t home;
+    const struct san_cache_slot *slot;
 };
+
+/* The slot of the keys that bypass the cache: its key (~0, 0) is no key's (a key's low
+ * byte is its length, 1 to CACHE_KEY_MAX), nor the bypass key's (0, 0), and it reads as
+ * an empty slot, which ends a probe. */
+extern const struct san_cache_slot san_no_slot;
 
 static inline uint64_t san_load64(const unsigned char *p)
 {
@@ -112,10 +124,11 @@ static inline void san_cache_key(const unsigned char *tok, size_t len, uint64_t 
 
 static inline size_t san_cache_home(const uint64_t key[2])
 {
-    /* The top bits of an odd-constant product depend on every bit below them: key[1]
-     * (the length, and the bytes past 8 of a long token) rotated into key[0]'s high half,
-     * where the last bytes of a short token sit. */
-    uint64_t h = (key[0] ^ (key[1] << 32 | key[1] >> 32)) * 0x9e3779b97f4a7c15u;
+    /* The top bits of an odd-constant product depend on every bit below them.  key[0]
+     * alone: key[1] is the length (and the bytes past 8 of a long token), which tells
+     * apart tokens of one key[0], rare enough to share a home; mixing it in cost two
+     * instructions a ply. */
+    uint64_t h = key[0] * 0x9e3779b97f4a7c15u;
     return (size_t)(h >> (64 - CACHE_BITS));
 }
 
@@ -125,11 +138,12 @@ static inline PGNKIT_HOT void san_key_of(struct san_cache_ref c, const char *tok
                            struct san_key *key)
 {
     if (len - 1 >= c.key_max) {
-        key->word[1] = 0;
+        key->word[0] = key->word[1] = 0;
+        key->slot = &san_no_slot;
         return;
     }
     san_cache_key((const unsigned char *)tok, len, key->word);
-    key->home = san_cache_home(key->word);
+    key->slot = &c.slots[san_cache_home(key->word)];
 }
 
 /* The key, and the token's cache slot starts loading: inline, since gcc drops a call
@@ -138,26 +152,26 @@ static inline PGNKIT_HOT void san_key_prefetch(struct san_cache_ref c, const cha
                                  struct san_key *key)
 {
     san_key_of(c, tok, len, key);
-    if (key->word[1])
-        __builtin_prefetch(&c.slots[key->home]);
+    __builtin_prefetch(key->slot); /* san_no_slot for a token that bypasses: harmless */
 }
 
+/* The rest of san_cache_find()'s probe, past the home slot (san.c). */
+const struct san *san_cache_probe(const struct san_key *key);
+
 /* The cached SAN of the token of that key, or NULL: a miss (san_decode_keyed decodes
- * it then), a token the cache does not take, or a syntax error.  Inline, for the
- * replay's usual move, which reads the slot in place (valid until the next decode).
- * It does not count in san_matcher_cache_stats(). */
+ * it then), or a token the cache does not take.  A syntax error comes back as its slot's
+ * san, whose kind is NEG_KIND and plain 0 (san_quick_move() takes no such san).  Inline,
+ * for the replay's usual move, which reads the slot in place (valid until the next
+ * decode): a token in its home slot costs one compare of the key, and no test of the
+ * key, of an empty slot or of the kind.  It does not count in san_matcher_cache_stats(). */
 static inline PGNKIT_HOT const struct san *san_cache_find(struct san_cache_ref c, const struct san_key *key)
 {
-    if (key->word[1] == 0)
-        return NULL;
-    for (size_t i = 0; i < CACHE_PROBES; i++) {
-        const struct san_cache_slot *slot = &c.slots[(key->home + i) & (CACHE_SLOTS - 1)];
-        if (slot->key[1] == 0)
-            return NULL;
-        if (((slot->key[0] ^ key->word[0]) | (slot->key[1] ^ key->word[1])) == 0)
-            return slot->san.kind == NEG_KIND ? NULL : &slot->san;
-    }
-    return NULL;
+    const struct san_cache_slot *slot = key->slot;
+    if (__builtin_expect(slot->key[0] == key->word[0], 1) &&
+        __builtin_expect(slot->key[1] == key->word[1], 1))
+        return &slot->san;
+    (void)c;
+    return san_cache_probe(key);
 }
 
 /** san_decode() of tok[0..len) with its key from san_key_of() for the same matcher. */
