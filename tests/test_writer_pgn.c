@@ -479,3 +479,67 @@ Test(writer_pgn, fen_comments_of_every_move_and_reply_equal_fen_write, .timeout 
     games += check_comment_epd("testdata/perft/fischer.epd", true, 8);
     cr_assert_gt(games, 50000);
 }
+
+/* uci --format pgn's writer over every game of text (writer_uci, FORMAT_PGN). */
+static void uci_pgn(const char *text, struct buf *out)
+{
+    struct writer_options o = {.format = FORMAT_PGN};
+    struct game_options opts = {0};
+    struct diag err;
+    struct game_replayer *r = game_replayer_new(&opts, &err);
+    cr_assert_not_null(r);
+    struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
+    struct pgn_game g;
+    buf_init(out);
+    while (pgn_reader_next(reader, &g, &err) == 1)
+        writer_uci(out, game_replay(r, &g), &o);
+    pgn_reader_free(reader);
+    game_replayer_free(r);
+}
+
+/* The tag section is copied whole when its lines stand as they are written; every other
+ * section goes tag by tag (escapes, U+FFFD, one tag a line).  Expected texts by hand. */
+Test(writer_pgn, uci_pgn_tag_sections_whole_or_tag_by_tag)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        /* as written: the whole section (and one too short for a 16-byte copy) */
+        {"[Event \"Rated Blitz game\"]\n[Site \"x\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n",
+         "[Event \"Rated Blitz game\"]\n[Site \"x\"]\n[Result \"1-0\"]\n\ne2e4 1-0\n\n"},
+        {"[A \"\"]\n[B \"1\"]\n\n1. e4 *\n", "[A \"\"]\n[B \"1\"]\n\ne2e4 *\n\n"},
+        /* a value to escape, first, inside or last */
+        {"[Event \"a \\\"b\\\" c\"]\n[Site \"0123456789abcdef\"]\n\n1. e4 *\n",
+         "[Event \"a \\\"b\\\" c\"]\n[Site \"0123456789abcdef\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"C:\\\\x\"]\n[Round \"1\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"C:\\\\x\"]\n[Round \"1\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"C:\\x\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"C:\\\\x\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"say \"hi\" now\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"say \\\"hi\\\" now\"]\n\ne2e4 *\n\n"},
+        /* control bytes: U+FFFD (0x01, DEL, a C1 control); a tab, a plain 0xC2 stay */
+        {"[Event \"0123456789abcdef\"]\n[Site \"a\001b\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"a\xef\xbf\xbd" "b\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"a\tb\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"a\tb\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\x7f\"]\n[Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\xef\xbf\xbd\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\xc2\x85\"]\n[Site \"\xc2\xa3\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\xef\xbf\xbd\"]\n[Site \"\xc2\xa3\"]\n\ne2e4 *\n\n"},
+        /* not laid out as written: two on a line, CRLF, two blanks, a blank in the pair */
+        {"[Event \"0123456789abcdef\"] [Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\r\n[Site \"ab\"]\r\n\r\n1. e4 *\r\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event  \"0123456789abcdef\"]\n[Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\" ]\n[Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct buf out;
+        uci_pgn(cases[i].in, &out);
+        cr_expect_str_eq(out.data, cases[i].out, "case %zu", i);
+        buf_release(&out);
+    }
+}

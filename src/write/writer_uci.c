@@ -186,9 +186,8 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
         if (v)
             writer_put_tag(out, o->tags[i], strlen(o->tags[i]), v->ptr, v->len);
     }
-    for (size_t i = 0; !o->tag_count && i < g->tag_count; i++)
-        writer_put_tag(out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
-                       g->tags[i].value.len);
+    if (!o->tag_count)
+        writer_put_tags(out, g->tags, g->tag_count);
     buf_putc(out, '\n');
     size_t column = put_wrapped_moves(out, rec, o->king_takes_rook);
     const struct slice *result = rec->result_token.ptr ? &rec->result_token : NULL;
