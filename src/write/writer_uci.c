@@ -14,6 +14,7 @@
 #include "board/position.h"
 #include "board/rules.h"
 #include "write/writer_common.h"
+#include "write/pgn_line.h"
 
 /* A value as a TSV column: tabs and line breaks become spaces. */
 static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
@@ -27,10 +28,11 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
  * a long game's list is not held whole. */
 enum { MOVES_RUN = 4096 };
 
-/* All mainline moves, space-separated.  The room is reserved once per run of moves (a
- * UCI move is at most 5 bytes plus a separator): this runs for every ply of every game.
- * Each move is followed by a separator, the last one taken back: no test a move for it. */
-static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
+/* All mainline moves, blank-separated.  The room is reserved once per run of moves (a
+ * UCI move is at most 5 bytes plus a separator, and uci_put_moves4's 32): this runs for
+ * every ply of every game.  Each move is followed by its blank, the last one taken back:
+ * no test a move for it.  Four usual moves at a time take one vector pass. */
+static void put_moves(struct buf *out, const struct game_record *rec, bool ktr)
 {
     /* In locals: the text is written by byte stores, which may alias *rec, so its
      * fields would be loaded again for every move. */
@@ -41,10 +43,19 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, 
         return;
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 3); /* uci_put_move_sep's 8 */
+        char *p = buf_reserve(out, (stop - i) * 6 + 32);
         char *q = p;
-        for (; i < stop; i++)
-            q += uci_put_move_sep(start, moves[i], ktr, sep, q);
+        while (i < stop) {
+#ifdef UCI_PUT_MOVES4
+            if (stop - i >= 4 && uci_put_moves4(moves + i, q)) {
+                q += 20;
+                i += 4;
+                continue;
+            }
+#endif
+            q += uci_put_move_sep(start, moves[i], ktr, ' ', q);
+            i++;
+        }
         size_t n = (size_t)(q - p);
         out->len += i < count ? n : n - 1;
         out->data[out->len] = '\0';
@@ -68,7 +79,7 @@ static void write_text(struct buf *out, const struct game_record *rec,
                        const struct writer_options *o)
 {
     put_line_head(out, rec, o);
-    put_moves(out, rec, o->king_takes_rook, ' ');
+    put_moves(out, rec, o->king_takes_rook);
     buf_putc(out, '\n');
 }
 
@@ -145,9 +156,11 @@ static void write_json(struct buf *out, const struct game_record *rec,
 }
 
 /* The mainline wrapped at 80 columns; returns the column after the last move.  As in
- * put_moves, the room is reserved once a run and the loop's inputs are in locals; each
- * move is written where it goes (one byte on when a separator goes before it), the
- * separator after: no copy per move. */
+ * put_moves, the room is reserved once a run, the loop's inputs are in locals, and each
+ * move is written with a blank after it: the blank becomes a line end when the next move
+ * would pass column 80 (`column` here counts it).  Four moves at a time take one vector
+ * pass when they fit the line, as a line of usual moves does in fours (16 of them, 79
+ * bytes). */
 static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
 {
     const struct move *moves = rec->mainline;
@@ -156,24 +169,40 @@ static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, 
     size_t column = 0;
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 8);
-        size_t len = 0;
-        for (; i < stop; i++) {
-            size_t n = uci_put_move(start, moves[i], ktr, p + len + (column != 0));
-            if (column) {
-                bool wrap = column + 1 + n > 80;
-                p[len++] = wrap ? '\n' : ' ';
-                column = wrap ? 0 : column + 1;
+        char *p = buf_reserve(out, (stop - i) * 6 + 33);
+        char *q = p;
+        if (column) /* the blank after the last run's last move */
+            *q++ = ' ';
+        while (i < stop) {
+#ifdef UCI_PUT_MOVES4
+            if (stop - i >= 4) {
+                if (column > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
+                    q[-1] = '\n';
+                    column = 0;
+                }
+                if (column + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(moves + i, q)) {
+                    q += 20;
+                    column += 20;
+                    i += 4;
+                    continue;
+                }
             }
-            len += n;
+#endif
+            size_t n = uci_put_move_sep(start, moves[i], ktr, ' ', q);
+            if (column + n - 1 > PGN_LINE_COLUMNS) {
+                q[-1] = '\n';
+                column = 0;
+            }
+            q += n;
             column += n;
+            i++;
         }
-        out->len += len;
+        out->len += (size_t)(q - p) - 1; /* not the last blank */
         out->data[out->len] = '\0';
         if (i < count)
             game_record_output_point(rec);
     }
-    return column;
+    return column ? column - 1 : 0;
 }
 
 /* PGN whose movetext is UCI moves, wrapped at 80 columns. */
