@@ -111,9 +111,10 @@ static inline size_t uci_put_move_sep(const struct position *pos_before, struct 
  * uci_put_move_sep(..., ' ', ...) of m[0], m[1], m[2] and m[3] back to back, when none
  * is null, a drop, castling or a promotion: their 20 bytes into dst (room for 32: the
  * bytes past them are the next move's to overwrite) and true; else false, dst's bytes
- * not to be used.  Each byte is a square's file or rank, picked by a shuffle from the
- * moves' bytes (16 bytes, 4 moves), then 'a', '1' or ' ' added: about 4 instructions a
- * move where uci_put_move_sep() takes 12.
+ * not to be used.  The squares, each in a 16-bit lane, become their file and rank bytes
+ * (s & 7, s >> 3 << 8) by one shift and masks; a shuffle spreads the 16 bytes to their
+ * places, and 'a', '1' or ' ' is added: about 4 instructions a move where
+ * uci_put_move_sep() takes 12.
  */
 static inline bool uci_put_moves4(const struct move *m, char *dst)
 {
@@ -122,26 +123,23 @@ static inline bool uci_put_moves4(const struct move *m, char *dst)
         _mm_set1_epi32((int)(0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP | MOVE_CASTLE) << 24));
     if (!_mm_testz_si128(x, unusual))
         return false;
-    const __m128i seven = _mm_set1_epi8(7);
-    __m128i file = _mm_and_si128(x, seven);                    /* square & 7 */
-    __m128i rank = _mm_and_si128(_mm_srli_epi16(x, 3), seven); /* square >> 3 */
-    /* Output byte 5j + r of move j: r 0, 1 its from square's file, rank (move byte 4j),
-     * r 2, 3 its to square's (4j + 1), r 4 the blank; -128 picks a zero. */
-    const __m128i file0 = _mm_setr_epi8(0, -128, 1, -128, -128, 4, -128, 5, -128, -128, 8,
-                                        -128, 9, -128, -128, 12);
-    const __m128i rank0 = _mm_setr_epi8(-128, 0, -128, 1, -128, -128, 4, -128, 5, -128, -128,
-                                        8, -128, 9, -128, -128);
+    /* from0, to0, from1, ... to3 (move bytes 4j, 4j + 1), a lane each; -128 picks a zero */
+    const __m128i squares = _mm_setr_epi8(0, -128, 1, -128, 4, -128, 5, -128, 8, -128, 9,
+                                          -128, 12, -128, 13, -128);
+    __m128i v = _mm_shuffle_epi8(x, squares);
+    __m128i names = _mm_or_si128(_mm_and_si128(v, _mm_set1_epi16(0x0007)),
+                                 _mm_and_si128(_mm_slli_epi16(v, 5), _mm_set1_epi16(0x0700)));
+    /* Move j's 4 bytes (4j..4j + 3 of names) to 5j..5j + 3, a zero at 5j + 4. */
+    const __m128i spread0 = _mm_setr_epi8(0, 1, 2, 3, -128, 4, 5, 6, 7, -128, 8, 9, 10, 11,
+                                          -128, 12);
+    const __m128i spread1 = _mm_setr_epi8(13, 14, 15, -128, -128, -128, -128, -128, -128, -128,
+                                          -128, -128, -128, -128, -128, -128);
     const __m128i add0 = _mm_setr_epi8('a', '1', 'a', '1', ' ', 'a', '1', 'a', '1', ' ', 'a',
                                        '1', 'a', '1', ' ', 'a');
-    const __m128i file1 = _mm_setr_epi8(-128, 13, -128, -128, -128, -128, -128, -128, -128,
-                                        -128, -128, -128, -128, -128, -128, -128);
-    const __m128i rank1 = _mm_setr_epi8(12, -128, 13, -128, -128, -128, -128, -128, -128, -128,
-                                        -128, -128, -128, -128, -128, -128);
     const __m128i add1 = _mm_setr_epi8('1', 'a', '1', ' ', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    __m128i lo = _mm_or_si128(_mm_shuffle_epi8(file, file0), _mm_shuffle_epi8(rank, rank0));
-    __m128i hi = _mm_or_si128(_mm_shuffle_epi8(file, file1), _mm_shuffle_epi8(rank, rank1));
-    _mm_storeu_si128((__m128i *)(void *)dst, _mm_add_epi8(lo, add0));
-    _mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_add_epi8(hi, add1));
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm_add_epi8(_mm_shuffle_epi8(names, spread0), add0));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 16),
+                     _mm_add_epi8(_mm_shuffle_epi8(names, spread1), add1));
     return true;
 }
 #endif

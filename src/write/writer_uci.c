@@ -45,17 +45,20 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr)
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
         char *p = buf_reserve(out, (stop - i) * 6 + 32);
         char *q = p;
-        while (i < stop) {
+        const struct move *m = moves + i, *end = moves + stop;
 #ifdef UCI_PUT_MOVES4
-            if (stop - i >= 4 && uci_put_moves4(moves + i, q)) {
+        while (end - m >= 4) {
+            if (uci_put_moves4(m, q)) {
                 q += 20;
-                i += 4;
-                continue;
+                m += 4;
+            } else {
+                q += uci_put_move_sep(start, *m++, ktr, ' ', q);
             }
-#endif
-            q += uci_put_move_sep(start, moves[i], ktr, ' ', q);
-            i++;
         }
+#endif
+        while (m < end)
+            q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+        i = stop;
         size_t n = (size_t)(q - p);
         out->len += i < count ? n : n - 1;
         out->data[out->len] = '\0';
@@ -155,6 +158,20 @@ static void write_json(struct buf *out, const struct game_record *rec,
     buf_puts(out, "}\n");
 }
 
+/* Move m and a blank at q, the blank before it made a line end when m would pass column
+ * 80; returns the end.  *column counts the blank (0: q starts the movetext). */
+static inline char *put_wrapped_move(char *q, size_t *column, const struct position *start,
+                                     struct move m, bool ktr)
+{
+    size_t n = uci_put_move_sep(start, m, ktr, ' ', q);
+    if (*column + n - 1 > PGN_LINE_COLUMNS) {
+        q[-1] = '\n';
+        *column = 0;
+    }
+    *column += n;
+    return q + n;
+}
+
 /* The mainline wrapped at 80 columns; returns the column after the last move.  As in
  * put_moves, the room is reserved once a run, the loop's inputs are in locals, and each
  * move is written with a blank after it: the blank becomes a line end when the next move
@@ -173,30 +190,25 @@ static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, 
         char *q = p;
         if (column) /* the blank after the last run's last move */
             *q++ = ' ';
-        while (i < stop) {
+        const struct move *m = moves + i, *end = moves + stop;
 #ifdef UCI_PUT_MOVES4
-            if (stop - i >= 4) {
-                if (column > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
-                    q[-1] = '\n';
-                    column = 0;
-                }
-                if (column + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(moves + i, q)) {
-                    q += 20;
-                    column += 20;
-                    i += 4;
-                    continue;
-                }
-            }
-#endif
-            size_t n = uci_put_move_sep(start, moves[i], ktr, ' ', q);
-            if (column + n - 1 > PGN_LINE_COLUMNS) {
+        while (end - m >= 4) {
+            if (column > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
                 q[-1] = '\n';
                 column = 0;
             }
-            q += n;
-            column += n;
-            i++;
+            if (column + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, q)) {
+                q += 20;
+                column += 20;
+                m += 4;
+            } else {
+                q = put_wrapped_move(q, &column, start, *m++, ktr);
+            }
         }
+#endif
+        while (m < end)
+            q = put_wrapped_move(q, &column, start, *m++, ktr);
+        i = stop;
         out->len += (size_t)(q - p) - 1; /* not the last blank */
         out->data[out->len] = '\0';
         if (i < count)
