@@ -332,9 +332,10 @@ static bool tags_laid_out(const struct pgn_tag *t, size_t count)
     return true;
 }
 
-/* The class bits of 16 bytes, the AND of a look-up by each nibble: 0x73 for a byte that
- * writer_put_tag() escapes or may replace (C0 controls but '\n', '\\', 0x7f, 0xc2),
- * 0x04 for '\n' and 0x08 for '"' (which only the separators may hold), else 0. */
+/* The class bits of 16 bytes, the AND of a look-up by each nibble: 0x04 for '\n', 0x08
+ * for '"' (which only the separators may hold), another nonzero value for a byte that
+ * writer_put_tag() escapes or may replace (C0 controls but '\n', '\\', 0x7f, 0xc2), else
+ * 0. */
 static inline __m128i tag_byte_classes(__m128i x)
 {
     const __m128i lo = _mm_setr_epi8(0x03, 0x03, 0x4b, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
@@ -348,34 +349,30 @@ static inline __m128i tag_byte_classes(__m128i x)
 }
 
 /* s[0, len) (len >= 16) to dst; whether it holds no byte to escape and exactly the '"'
- * and '\n' of its separators: 8 for each '"' and 4 for each '\n' make `weight`. */
+ * and '\n' of its separators.  Their classes sum to `weight` (8 a '"', 4 a '\n'); the
+ * separators hold that many (tags_laid_out), so any other special byte makes the sum of
+ * all classes larger: one sum tells both. */
 static bool section_plain(char *dst, const char *s, size_t len, uint64_t weight)
 {
     static const uint8_t tail_mask[32] = {[16] = 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-    const __m128i counted = _mm_set1_epi8(0x0c), zero = _mm_setzero_si128();
-    __m128i bad = zero, sum = zero;
+    const __m128i zero = _mm_setzero_si128();
+    __m128i sum = zero;
     size_t i = 0;
     for (; i + 16 <= len; i += 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
         _mm_storeu_si128((__m128i *)(dst + i), x);
-        __m128i c = tag_byte_classes(x);
-        bad = _mm_or_si128(bad, c);
-        sum = _mm_add_epi64(sum, _mm_sad_epu8(_mm_and_si128(c, counted), zero));
+        sum = _mm_add_epi64(sum, _mm_sad_epu8(tag_byte_classes(x), zero));
     }
-    if (i < len) { /* the last 16 bytes, the ones counted already masked off */
+    if (i < len) { /* the last 16 bytes, the ones summed already masked off */
         __m128i x = _mm_loadu_si128((const __m128i *)(s + len - 16));
         _mm_storeu_si128((__m128i *)(dst + len - 16), x);
-        __m128i c = tag_byte_classes(x);
-        bad = _mm_or_si128(bad, c);
         __m128i m = _mm_loadu_si128((const __m128i *)(tail_mask + (len - i)));
-        sum = _mm_add_epi64(sum, _mm_sad_epu8(_mm_and_si128(c, _mm_and_si128(m, counted)), zero));
+        sum = _mm_add_epi64(sum, _mm_sad_epu8(_mm_and_si128(tag_byte_classes(x), m), zero));
     }
-    uint64_t total = (uint64_t)_mm_cvtsi128_si64(sum) +
-                     (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(bad, _mm_set1_epi8(0x73)), zero)) ==
-               0xffff &&
-           total == weight;
+    return (uint64_t)_mm_cvtsi128_si64(sum) +
+               (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum)) ==
+           weight;
 }
 
 /* The tags' lines in one copy when they lie as written and need no escape. */
