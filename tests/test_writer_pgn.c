@@ -526,6 +526,21 @@ Test(writer_pgn, uci_pgn_tag_sections_whole_or_tag_by_tag)
          "[Event \"0123456789abcdef\xef\xbf\xbd\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
         {"[Event \"0123456789abcdef\xc2\x85\"]\n[Site \"\xc2\xa3\"]\n\n1. e4 *\n",
          "[Event \"0123456789abcdef\xef\xbf\xbd\"]\n[Site \"\xc2\xa3\"]\n\ne2e4 *\n\n"},
+        /* sections of 16 to 31 bytes (16-byte steps), and past 64 (32-byte steps) */
+        {"[A \"0123456\"]\n[B \"x\001y\"]\n\n1. e4 *\n",
+         "[A \"0123456\"]\n[B \"x\xef\xbf\xbdy\"]\n\ne2e4 *\n\n"},
+        {"[A \"0123456\"]\n[B \"x\"y\"]\n\n1. e4 *\n",
+         "[A \"0123456\"]\n[B \"x\\\"y\"]\n\ne2e4 *\n\n"},
+        {"[A \"0123456\"]\n[B \"xy\"]\n\n1. e4 *\n",
+         "[A \"0123456\"]\n[B \"xy\"]\n\ne2e4 *\n\n"},
+        {"[A \"0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"x\x7f\"]\n\n1. e4 *\n",
+         "[A \"0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"x\xef\xbf\xbd\"]\n\ne2e4 *\n\n"},
+        {"[A \"\\0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"xy\"]\n\n1. e4 *\n",
+         "[A \"\\\\0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"xy\"]\n\ne2e4 *\n\n"},
         /* not laid out as written: two on a line, CRLF, two blanks, a blank in the pair */
         {"[Event \"0123456789abcdef\"] [Site \"ab\"]\n\n1. e4 *\n",
          "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},

@@ -8,8 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/cpu.h"
 #ifdef __SSSE3__
 #include <tmmintrin.h>
+#endif
+#if CPU_HAS_AVX2_PATHS
+#include <immintrin.h>
 #endif
 
 #include "base/ctrl.h"
@@ -375,6 +380,64 @@ static bool section_plain(char *dst, const char *s, size_t len, uint64_t weight)
            weight;
 }
 
+#if CPU_HAS_AVX2_PATHS
+/* tag_byte_classes() of 32 bytes. */
+CPU_TARGET_AVX2 static inline __m256i tag_byte_classes32(__m256i x)
+{
+    const __m256i lo = _mm256_setr_epi8(0x03, 0x03, 0x4b, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
+                                        0x03, 0x06, 0x03, 0x13, 0x03, 0x03, 0x23, 0x03, 0x03,
+                                        0x4b, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x06,
+                                        0x03, 0x13, 0x03, 0x03, 0x23);
+    const __m256i hi = _mm256_setr_epi8(0x05, 0x02, 0x08, 0, 0, 0x10, 0, 0x20, 0, 0, 0, 0,
+                                        0x40, 0, 0, 0, 0x05, 0x02, 0x08, 0, 0, 0x10, 0, 0x20,
+                                        0, 0, 0, 0, 0x40, 0, 0, 0);
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    __m256i l = _mm256_shuffle_epi8(lo, _mm256_and_si256(x, nibble));
+    __m256i h = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
+    return _mm256_and_si256(l, h);
+}
+
+/* section_plain() 32 bytes a step (len >= 32): half the steps over lichess's ~390 bytes
+ * of tags a game. */
+CPU_TARGET_AVX2 static bool section_plain_avx2(char *dst, const char *s, size_t len,
+                                               uint64_t weight)
+{
+    static const uint8_t tail_mask[64] = {
+        [32] = 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i sum = zero;
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i), x);
+        sum = _mm256_add_epi64(sum, _mm256_sad_epu8(tag_byte_classes32(x), zero));
+    }
+    if (i < len) { /* the last 32 bytes, the ones summed already masked off */
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(s + len - 32));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + len - 32), x);
+        __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(tail_mask + (len - i)));
+        sum = _mm256_add_epi64(sum, _mm256_sad_epu8(_mm256_and_si256(tag_byte_classes32(x), m),
+                                                    zero));
+    }
+    __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    return (uint64_t)_mm_cvtsi128_si64(s2) +
+               (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s2, s2)) ==
+           weight;
+}
+#endif
+
+/* section_plain() by the widest path this CPU runs. */
+static bool section_plain_widest(char *dst, const char *s, size_t len, uint64_t weight)
+{
+#if CPU_HAS_AVX2_PATHS
+    if (len >= 32 && cpu_level() >= CPU_AVX2)
+        return section_plain_avx2(dst, s, len, weight);
+#endif
+    return section_plain(dst, s, len, weight);
+}
+
 /* The tags' lines in one copy when they lie as written and need no escape. */
 static bool put_tags_whole(struct buf *out, const struct pgn_tag *tags, size_t count)
 {
@@ -387,7 +450,7 @@ static bool put_tags_whole(struct buf *out, const struct pgn_tag *tags, size_t c
     char *p = buf_reserve(out, len + 4);
     p[0] = '[';
     /* Each pair's opening '"', each but the last one's closing '"' and line end. */
-    if (!section_plain(p + 1, s, len, 8 * (2 * (uint64_t)count - 1) + 4 * ((uint64_t)count - 1)))
+    if (!section_plain_widest(p + 1, s, len, 8 * (2 * (uint64_t)count - 1) + 4 * ((uint64_t)count - 1)))
         return false;
     memcpy(p + 1 + len, "\"]\n", 3);
     out->len += len + 4;
