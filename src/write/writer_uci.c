@@ -28,10 +28,51 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
  * a long game's list is not held whole. */
 enum { MOVES_RUN = 4096 };
 
+/* Moves [m, end) at q, each followed by a blank; returns the end.  Four usual moves at a
+ * time take one vector pass. */
+static char *put_moves_base(char *q, const struct move *m, const struct move *end,
+                            const struct position *start, bool ktr)
+{
+#ifdef UCI_PUT_MOVES4
+    while (end - m >= 4) {
+        if (uci_put_moves4(m, q)) {
+            q += 20;
+            m += 4;
+        } else {
+            q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+        }
+    }
+#endif
+    while (m < end)
+        q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+    return q;
+}
+
+#ifdef UCI_PUT_MOVES8
+/* put_moves_base() eight moves at a time where the CPU has AVX2. */
+CPU_TARGET_AVX2 static char *put_moves_avx2(char *q, const struct move *m,
+                                            const struct move *end,
+                                            const struct position *start, bool ktr)
+{
+    while (end - m >= 8) {
+        if (uci_put_moves8(m, q)) {
+            q += 40;
+            m += 8;
+        } else if (uci_put_moves4(m, q)) {
+            q += 20;
+            m += 4;
+        } else {
+            q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+        }
+    }
+    return put_moves_base(q, m, end, start, ktr);
+}
+#endif
+
 /* All mainline moves, blank-separated.  The room is reserved once per run of moves (a
- * UCI move is at most 5 bytes plus a separator, and uci_put_moves4's 32): this runs for
+ * UCI move is at most 5 bytes plus a separator, and the vector passes' 56): this runs for
  * every ply of every game.  Each move is followed by its blank, the last one taken back:
- * no test a move for it.  Four usual moves at a time take one vector pass. */
+ * no test a move for it. */
 static void put_moves(struct buf *out, const struct game_record *rec, bool ktr)
 {
     /* In locals: the text is written by byte stores, which may alias *rec, so its
@@ -41,23 +82,19 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr)
     size_t count = rec->mainline_count;
     if (!count)
         return;
+#ifdef UCI_PUT_MOVES8
+    bool avx2 = cpu_level() >= CPU_AVX2;
+#endif
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 32);
-        char *q = p;
-        const struct move *m = moves + i, *end = moves + stop;
-#ifdef UCI_PUT_MOVES4
-        while (end - m >= 4) {
-            if (uci_put_moves4(m, q)) {
-                q += 20;
-                m += 4;
-            } else {
-                q += uci_put_move_sep(start, *m++, ktr, ' ', q);
-            }
-        }
+        char *p = buf_reserve(out, (stop - i) * 6 + 56);
+        char *q;
+#ifdef UCI_PUT_MOVES8
+        if (avx2)
+            q = put_moves_avx2(p, moves + i, moves + stop, start, ktr);
+        else
 #endif
-        while (m < end)
-            q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+            q = put_moves_base(p, moves + i, moves + stop, start, ktr);
         i = stop;
         size_t n = (size_t)(q - p);
         out->len += i < count ? n : n - 1;
@@ -172,42 +209,88 @@ static inline char *put_wrapped_move(char *q, size_t *column, const struct posit
     return q + n;
 }
 
-/* The mainline wrapped at 80 columns; returns the column after the last move.  As in
- * put_moves, the room is reserved once a run, the loop's inputs are in locals, and each
- * move is written with a blank after it: the blank becomes a line end when the next move
- * would pass column 80 (`column` here counts it).  Four moves at a time take one vector
+/* Moves [m, end) at q, wrapped: put_wrapped_move() for each, four at a time by one vector
  * pass when they fit the line, as a line of usual moves does in fours (16 of them, 79
- * bytes). */
+ * bytes).  Returns the end. */
+static char *put_wrapped_base(char *q, size_t *column, const struct move *m,
+                              const struct move *end, const struct position *start, bool ktr)
+{
+    size_t c = *column;
+#ifdef UCI_PUT_MOVES4
+    while (end - m >= 4) {
+        if (c > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
+            q[-1] = '\n';
+            c = 0;
+        }
+        if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, q)) {
+            q += 20;
+            c += 20;
+            m += 4;
+        } else {
+            q = put_wrapped_move(q, &c, start, *m++, ktr);
+        }
+    }
+#endif
+    while (m < end)
+        q = put_wrapped_move(q, &c, start, *m++, ktr);
+    *column = c;
+    return q;
+}
+
+#ifdef UCI_PUT_MOVES8
+/* put_wrapped_base() eight moves at a time where the CPU has AVX2 (a line: two eights). */
+CPU_TARGET_AVX2 static char *put_wrapped_avx2(char *q, size_t *column, const struct move *m,
+                                              const struct move *end,
+                                              const struct position *start, bool ktr)
+{
+    size_t c = *column;
+    while (end - m >= 8) {
+        if (c > PGN_LINE_COLUMNS - 4) {
+            q[-1] = '\n';
+            c = 0;
+        }
+        if (c + 39 <= PGN_LINE_COLUMNS && uci_put_moves8(m, q)) {
+            q += 40;
+            c += 40;
+            m += 8;
+        } else if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, q)) {
+            q += 20;
+            c += 20;
+            m += 4;
+        } else {
+            q = put_wrapped_move(q, &c, start, *m++, ktr);
+        }
+    }
+    *column = c;
+    return put_wrapped_base(q, column, m, end, start, ktr);
+}
+#endif
+
+/* The mainline wrapped at 80 columns; returns the column after the last move.  As in
+ * put_moves, the room is reserved once a run and the loop's inputs are in locals; each
+ * move is written with a blank after it, which becomes a line end when the next move
+ * would pass column 80 (`column` here counts it). */
 static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
 {
     const struct move *moves = rec->mainline;
     const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
     size_t column = 0;
+#ifdef UCI_PUT_MOVES8
+    bool avx2 = cpu_level() >= CPU_AVX2;
+#endif
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 33);
+        char *p = buf_reserve(out, (stop - i) * 6 + 57);
         char *q = p;
         if (column) /* the blank after the last run's last move */
             *q++ = ' ';
-        const struct move *m = moves + i, *end = moves + stop;
-#ifdef UCI_PUT_MOVES4
-        while (end - m >= 4) {
-            if (column > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
-                q[-1] = '\n';
-                column = 0;
-            }
-            if (column + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, q)) {
-                q += 20;
-                column += 20;
-                m += 4;
-            } else {
-                q = put_wrapped_move(q, &column, start, *m++, ktr);
-            }
-        }
+#ifdef UCI_PUT_MOVES8
+        if (avx2)
+            q = put_wrapped_avx2(q, &column, moves + i, moves + stop, start, ktr);
+        else
 #endif
-        while (m < end)
-            q = put_wrapped_move(q, &column, start, *m++, ktr);
+            q = put_wrapped_base(q, &column, moves + i, moves + stop, start, ktr);
         i = stop;
         out->len += (size_t)(q - p) - 1; /* not the last blank */
         out->data[out->len] = '\0';
