@@ -69,19 +69,21 @@ CPU_TARGET_AVX2 static char *put_moves_avx2(char *q, const struct move *m,
 }
 #endif
 
-/* All mainline moves, blank-separated.  The room is reserved once per run of moves (a
- * UCI move is at most 5 bytes plus a separator, and the vector passes' 56): this runs for
- * every ply of every game.  Each move is followed by its blank, the last one taken back:
- * no test a move for it. */
-static void put_moves(struct buf *out, const struct game_record *rec, bool ktr)
+/* All mainline moves, blank-separated, and the line end.  The room is reserved once per
+ * run of moves (a UCI move is at most 5 bytes plus a separator, and the vector passes'
+ * 56): this runs for every ply of every game.  Each move is followed by its blank, the
+ * last one made the line end: no test a move for it. */
+static void put_moves_line(struct buf *out, const struct game_record *rec, bool ktr)
 {
     /* In locals: the text is written by byte stores, which may alias *rec, so its
      * fields would be loaded again for every move. */
     const struct move *moves = rec->mainline;
     const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
-    if (!count)
+    if (!count) {
+        buf_putc(out, '\n');
         return;
+    }
 #ifdef UCI_PUT_MOVES8
     bool avx2 = cpu_level() >= CPU_AVX2;
 #endif
@@ -96,8 +98,9 @@ static void put_moves(struct buf *out, const struct game_record *rec, bool ktr)
 #endif
             q = put_moves_base(p, moves + i, moves + stop, start, ktr);
         i = stop;
-        size_t n = (size_t)(q - p);
-        out->len += i < count ? n : n - 1;
+        if (i == count)
+            q[-1] = '\n';
+        out->len += (size_t)(q - p);
         out->data[out->len] = '\0';
         if (i < count)
             game_record_output_point(rec);
@@ -119,8 +122,7 @@ static void write_text(struct buf *out, const struct game_record *rec,
                        const struct writer_options *o)
 {
     put_line_head(out, rec, o);
-    put_moves(out, rec, o->king_takes_rook);
-    buf_putc(out, '\n');
+    put_moves_line(out, rec, o->king_takes_rook);
 }
 
 /* ---- --format san and lalg: the mainline in other notations, a line per game ---- */
@@ -266,8 +268,8 @@ CPU_TARGET_AVX2 static char *put_wrapped_avx2(char *q, size_t *column, const str
 }
 #endif
 
-/* The mainline wrapped at 80 columns; returns the column after the last move.  As in
- * put_moves, the room is reserved once a run and the loop's inputs are in locals; each
+/* A blank line, then the mainline wrapped at 80 columns; returns the column after the
+ * last move.  As in put_moves_line, the room is reserved once a run and the loop's inputs are in locals; each
  * move is written with a blank after it, which becomes a line end when the next move
  * would pass column 80 (`column` here counts it). */
 static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
@@ -276,6 +278,10 @@ static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, 
     const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
     size_t column = 0;
+    if (!count) {
+        buf_putc(out, '\n');
+        return 0;
+    }
 #ifdef UCI_PUT_MOVES8
     bool avx2 = cpu_level() >= CPU_AVX2;
 #endif
@@ -283,8 +289,9 @@ static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, 
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
         char *p = buf_reserve(out, (stop - i) * 6 + 57);
         char *q = p;
-        if (column) /* the blank after the last run's last move */
-            *q++ = ' ';
+        /* The blank line's end before the first move (taken as the line end before it:
+         * column 0 never writes there), after a run the blank after its last move. */
+        *q++ = i ? ' ' : '\n';
 #ifdef UCI_PUT_MOVES8
         if (avx2)
             q = put_wrapped_avx2(q, &column, moves + i, moves + stop, start, ktr);
@@ -312,7 +319,6 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
     }
     if (!o->tag_count)
         writer_put_tags(out, g->tags, g->tag_count);
-    buf_putc(out, '\n');
     size_t column = put_wrapped_moves(out, rec, o->king_takes_rook);
     /* The separator, the result and the blank line in one reservation: a call each cost
      * ~50 instructions a game. */
