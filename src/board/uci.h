@@ -108,27 +108,47 @@ static inline size_t uci_put_move_sep(const struct position *pos_before, struct 
 #if defined(__SSE4_1__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <smmintrin.h>
 #define UCI_PUT_MOVES4 1
+/* The castlings among 4 moves (castle: their flag's bit, in one element bits no move
+ * has besides) given the king's destination for their `to`, as uci_write_move() writes
+ * castling in standard chess: the g- or c-file of the king's rank. */
+static inline __m128i uci_castles_to_king4(__m128i x, __m128i castle)
+{
+    __m128i right = _mm_cmpgt_epi8(_mm_srli_epi32(x, 8), x); /* byte 0: to > from */
+    __m128i king = _mm_or_si128(_mm_and_si128(x, _mm_set1_epi32(0x38)),
+                                _mm_or_si128(_mm_set1_epi32(2),
+                                             _mm_and_si128(right, _mm_set1_epi32(4))));
+    __m128i is = _mm_andnot_si128(_mm_cmpeq_epi32(_mm_and_si128(x, castle), _mm_setzero_si128()),
+                                  _mm_set1_epi32(0xff00));
+    return _mm_or_si128(_mm_andnot_si128(is, x), _mm_and_si128(is, _mm_slli_epi32(king, 8)));
+}
+
 /**
  * uci_put_move_sep(..., ' ', ...) of m[0], m[1], m[2] and m[3] back to back, when none
- * is null, a drop, castling or a promotion: their 20 bytes into dst (room for 32: the
- * bytes past them are the next move's to overwrite) and true; else false, dst's bytes
- * not to be used.  The squares, each in a 16-bit lane, become their file and rank bytes
- * (s & 7, s >> 3) by one shift, an OR and a mask; a shuffle spreads the 16 bytes to their
- * places, and 'a', '1' or ' ' is added: about 4 instructions a move where
- * uci_put_move_sep() takes 12.
+ * is null, a drop or a promotion: their 20 bytes into dst (room for 32: the bytes past
+ * them are the next move's to overwrite) and true; else false, dst's bytes not to be
+ * used.  castle_as_king: castling is written with the king's destination (e1g1: neither
+ * Chess960 nor king-takes-rook), else with the rook's square, as stored.  The squares,
+ * each in a 16-bit lane, become their file and rank bytes (s & 7, s >> 3) by one shift,
+ * an OR and a mask; a shuffle spreads the 16 bytes to their places, and 'a', '1' or ' '
+ * is added: about 4 instructions a move where uci_put_move_sep() takes 12.
  */
-static inline bool uci_put_moves4(const struct move *m, char *dst)
+static inline bool uci_put_moves4(const struct move *m, bool castle_as_king, char *dst)
 {
-    /* The two constants with equal elements are written with unequal ones that do the
-     * same (flag bits no move has, the high bytes' mask): compiled for AVX2 (the callers
-     * of uci_put_moves8), GCC builds an equal-element constant from an immediate at each
+    /* The constants with equal elements are written with unequal ones that do the same
+     * (flag bits no move has, the high bytes' mask): compiled for AVX2 (the callers of
+     * uci_put_moves8), GCC builds an equal-element constant from an immediate at each
      * use, 3 instructions a call, where it loads any other once before the loop. */
     _Static_assert(MOVE_DROP < 0x40, "flag bits 6 and 7 unused");
-    const uint32_t odd = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP | MOVE_CASTLE) << 24;
+    const uint32_t odd = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP) << 24;
+    const uint32_t castling = (uint32_t)MOVE_CASTLE << 24;
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)m);
     const __m128i unusual = _mm_setr_epi32((int)odd, (int)(odd | 0xc0000000u), (int)odd, (int)odd);
     if (!_mm_testz_si128(x, unusual))
         return false;
+    const __m128i castle = _mm_setr_epi32((int)castling, (int)(castling | 0xc0000000u),
+                                          (int)castling, (int)castling);
+    if (castle_as_king && __builtin_expect(!_mm_testz_si128(x, castle), 0))
+        x = uci_castles_to_king4(x, castle);
     /* from0, to0, from1, ... to3 (move bytes 4j, 4j + 1), a lane each; -128 picks a zero */
     const __m128i squares = _mm_setr_epi8(0, -128, 1, -128, 4, -128, 5, -128, 8, -128, 9,
                                           -128, 12, -128, 13, -128);
@@ -156,18 +176,29 @@ static inline bool uci_put_moves4(const struct move *m, char *dst)
 #define UCI_PUT_MOVES8 1
 /**
  * uci_put_moves4() of m[0, 8), for a caller compiled for AVX2 (CPU_TARGET_AVX2, chosen
- * by cpu_level()): 40 bytes into dst (room for 56).  Each 128-bit lane does what
+ * by cpu_level()): 40 bytes into dst (room for 56); castlings, rare, by 16 bytes.  Each 128-bit lane does what
  * uci_put_moves4() does for its four moves; the lanes' texts are stored 20 bytes apart.
  */
-CPU_TARGET_AVX2 static inline bool uci_put_moves8(const struct move *m, char *dst)
+CPU_TARGET_AVX2 static inline bool uci_put_moves8(const struct move *m, bool castle_as_king,
+                                                  char *dst)
 {
     /* Constants of unequal elements, as in uci_put_moves4(). */
-    const uint32_t odd = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP | MOVE_CASTLE) << 24;
+    const uint32_t odd = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP) << 24;
+    const uint32_t castling = (uint32_t)MOVE_CASTLE << 24;
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)m);
     const __m256i unusual = _mm256_setr_epi32((int)odd, (int)(odd | 0xc0000000u), (int)odd,
                                               (int)odd, (int)odd, (int)odd, (int)odd, (int)odd);
     if (!_mm256_testz_si256(x, unusual))
         return false;
+    const __m256i castle =
+        _mm256_setr_epi32((int)castling, (int)(castling | 0xc0000000u), (int)castling,
+                          (int)castling, (int)castling, (int)castling, (int)castling,
+                          (int)castling);
+    if (castle_as_king && __builtin_expect(!_mm256_testz_si256(x, castle), 0))
+        x = _mm256_setr_m128i(uci_castles_to_king4(_mm256_castsi256_si128(x),
+                                                   _mm256_castsi256_si128(castle)),
+                              uci_castles_to_king4(_mm256_extracti128_si256(x, 1),
+                                                   _mm256_castsi256_si128(castle)));
     const __m256i squares = _mm256_setr_epi8(
         0, -128, 1, -128, 4, -128, 5, -128, 8, -128, 9, -128, 12, -128, 13, -128, 0, -128, 1,
         -128, 4, -128, 5, -128, 8, -128, 9, -128, 12, -128, 13, -128);

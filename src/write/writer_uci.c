@@ -33,9 +33,10 @@ enum { MOVES_RUN = 4096 };
 static char *put_moves_base(char *q, const struct move *m, const struct move *end,
                             const struct position *start, bool ktr)
 {
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
 #ifdef UCI_PUT_MOVES4
     while (end - m >= 4) {
-        if (uci_put_moves4(m, q)) {
+        if (uci_put_moves4(m, castle_as_king, q)) {
             q += 20;
             m += 4;
         } else {
@@ -54,11 +55,12 @@ CPU_TARGET_AVX2 static char *put_moves_avx2(char *q, const struct move *m,
                                             const struct move *end,
                                             const struct position *start, bool ktr)
 {
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
     while (end - m >= 8) {
-        if (uci_put_moves8(m, q)) {
+        if (uci_put_moves8(m, castle_as_king, q)) {
             q += 40;
             m += 8;
-        } else if (uci_put_moves4(m, q)) {
+        } else if (uci_put_moves4(m, castle_as_king, q)) {
             q += 20;
             m += 4;
         } else {
@@ -217,6 +219,7 @@ static inline char *put_wrapped_move(char *q, size_t *column, const struct posit
 static char *put_wrapped_base(char *q, size_t *column, const struct move *m,
                               const struct move *end, const struct position *start, bool ktr)
 {
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
     size_t c = *column;
 #ifdef UCI_PUT_MOVES4
     while (end - m >= 4) {
@@ -224,7 +227,7 @@ static char *put_wrapped_base(char *q, size_t *column, const struct move *m,
             q[-1] = '\n';
             c = 0;
         }
-        if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, q)) {
+        if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, castle_as_king, q)) {
             q += 20;
             c += 20;
             m += 4;
@@ -245,17 +248,18 @@ CPU_TARGET_AVX2 static char *put_wrapped_avx2(char *q, size_t *column, const str
                                               const struct move *end,
                                               const struct position *start, bool ktr)
 {
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
     size_t c = *column;
     while (end - m >= 8) {
         if (c > PGN_LINE_COLUMNS - 4) {
             q[-1] = '\n';
             c = 0;
         }
-        if (c + 39 <= PGN_LINE_COLUMNS && uci_put_moves8(m, q)) {
+        if (c + 39 <= PGN_LINE_COLUMNS && uci_put_moves8(m, castle_as_king, q)) {
             q += 40;
             c += 40;
             m += 8;
-        } else if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, q)) {
+        } else if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, castle_as_king, q)) {
             q += 20;
             c += 20;
             m += 4;
