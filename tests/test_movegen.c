@@ -446,66 +446,6 @@ Test(movegen, uci_put_moves4_is_four_moves_and_blanks)
 }
 #endif
 
-#ifdef UCI_PUT_MOVES8
-CPU_TARGET_AVX2 static bool put_moves8(const struct move *m, bool castle_as_king, char *dst)
-{
-    return uci_put_moves8(m, castle_as_king, dst);
-}
-
-/* uci_put_moves8() (where this CPU has AVX2) as uci_put_moves4() is tested above, in
- * each of eight places.  It writes no byte past its 56. */
-Test(movegen, uci_put_moves8_is_eight_moves_and_blanks)
-{
-    if (cpu_level() < CPU_AVX2)
-        return;
-    struct position pos;
-    position_set_start(&pos);
-    static const int flags[] = {0, MOVE_CAPTURE, MOVE_EN_PASSANT, MOVE_DOUBLE_PUSH,
-                                MOVE_CASTLE, 0, MOVE_CAPTURE, 0};
-    static const int unusual[][2] = {{0, KNIGHT}, {0, QUEEN}, {MOVE_NULL, 0}, {MOVE_DROP, PAWN}};
-    unsigned seed = 54321;
-    long checked = 0;
-    for (int king = 0; king < 2; king++)
-        for (int place = 0; place < 8; place++)
-            for (int from = 0; from < 64; from++)
-                for (int to = 0; to < 64; to++)
-                    for (int f = 0; f < 2; f++) {
-                        struct move m[8];
-                        for (int k = 0; k < 8; k++) {
-                            seed = seed * 1103515245u + 12345u;
-                            m[k] = (struct move){(uint8_t)(seed >> 8 & 63),
-                                                 (uint8_t)(seed >> 16 & 63), 0,
-                                                 (uint8_t)flags[seed >> 24 & 7]};
-                        }
-                        m[place] = (struct move){(uint8_t)from, (uint8_t)to, 0,
-                                                 (uint8_t)(f ? MOVE_CASTLE : 0)};
-                        char want[80], got[80];
-                        size_t n = 0;
-                        for (int k = 0; k < 8; k++) {
-                            n += uci_write_move(&pos, m[k], !king, want + n);
-                            want[n++] = ' ';
-                        }
-                        memset(got, '#', sizeof got);
-                        cr_assert(put_moves8(m, king, got));
-                        cr_assert_eq(n, 40);
-                        cr_assert(memcmp(got, want, 40) == 0, "%d-%d at %d: %.40s / %.40s",
-                                  from, to, place, got, want);
-                        for (size_t b = 56; b < sizeof got; b++)
-                            cr_assert_eq(got[b], '#');
-                        for (size_t u = 0; u < sizeof unusual / sizeof *unusual; u++) {
-                            struct move odd[8];
-                            memcpy(odd, m, sizeof odd);
-                            odd[place].flags = (uint8_t)(odd[place].flags | unusual[u][0]);
-                            odd[place].promo = (uint8_t)unusual[u][1];
-                            cr_assert_not(put_moves8(odd, king, got),
-                                          "%d-%d at %d, unusual %zu", from, to, place, u);
-                        }
-                        checked++;
-                    }
-    cr_assert_eq(checked, 2L * 8 * 64 * 64 * 2);
-}
-#endif
-
 Test(movegen, every_generated_move_is_legal_by_every_other_test)
 {
     /* Kiwipete: movegen_legal, movegen_legal_to and movegen_is_legal must agree. */

@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "base/cpu.h"
 #include "board/position.h"
 
 /* "a1", "b1", ... "h8" without terminators: a square's name is one 2-byte copy. */
@@ -108,8 +107,7 @@ static inline size_t uci_put_move_sep(const struct position *pos_before, struct 
 #if defined(__SSE4_1__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <smmintrin.h>
 #define UCI_PUT_MOVES4 1
-/* The castlings among 4 moves (castle: their flag's bit, in one element bits no move
- * has besides) given the king's destination for their `to`, as uci_write_move() writes
+/* The castlings among 4 moves (castle: their flag's bit in each element) given the king's destination for their `to`, as uci_write_move() writes
  * castling in standard chess: the g- or c-file of the king's rank. */
 static inline __m128i uci_castles_to_king4(__m128i x, __m128i castle)
 {
@@ -134,19 +132,12 @@ static inline __m128i uci_castles_to_king4(__m128i x, __m128i castle)
  */
 static inline bool uci_put_moves4(const struct move *m, bool castle_as_king, char *dst)
 {
-    /* The constants with equal elements are written with unequal ones that do the same
-     * (flag bits no move has, the high bytes' mask): compiled for AVX2 (the callers of
-     * uci_put_moves8), GCC builds an equal-element constant from an immediate at each
-     * use, 3 instructions a call, where it loads any other once before the loop. */
-    _Static_assert(MOVE_DROP < 0x40, "flag bits 6 and 7 unused");
-    const uint32_t odd = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP) << 24;
-    const uint32_t castling = (uint32_t)MOVE_CASTLE << 24;
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)m);
-    const __m128i unusual = _mm_setr_epi32((int)odd, (int)(odd | 0xc0000000u), (int)odd, (int)odd);
+    const __m128i unusual =
+        _mm_set1_epi32((int)(0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP) << 24));
     if (!_mm_testz_si128(x, unusual))
         return false;
-    const __m128i castle = _mm_setr_epi32((int)castling, (int)(castling | 0xc0000000u),
-                                          (int)castling, (int)castling);
+    const __m128i castle = _mm_set1_epi32((int)((uint32_t)MOVE_CASTLE << 24));
     if (castle_as_king && __builtin_expect(!_mm_testz_si128(x, castle), 0))
         x = uci_castles_to_king4(x, castle);
     /* from0, to0, from1, ... to3 (move bytes 4j, 4j + 1), a lane each; -128 picks a zero */
@@ -154,9 +145,7 @@ static inline bool uci_put_moves4(const struct move *m, bool castle_as_king, cha
                                           -128, 12, -128, 13, -128);
     __m128i v = _mm_shuffle_epi8(x, squares);
     /* low byte s | s << 5 (its low 3 bits s & 7), high byte s >> 3: both masked to 3 bits */
-    __m128i names = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi16(v, 5)),
-                                  _mm_setr_epi16(0x0707, 0x0f07, 0x0707, 0x0707, 0x0707, 0x0707,
-                                                 0x0707, 0x0707));
+    __m128i names = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi16(v, 5)), _mm_set1_epi8(7));
     /* Move j's 4 bytes (4j..4j + 3 of names) to 5j..5j + 3, a zero at 5j + 4. */
     const __m128i spread0 = _mm_setr_epi8(0, 1, 2, 3, -128, 4, 5, 6, 7, -128, 8, 9, 10, 11,
                                           -128, 12);
@@ -171,67 +160,6 @@ static inline bool uci_put_moves4(const struct move *m, bool castle_as_king, cha
     return true;
 }
 
-#if CPU_HAS_AVX2_PATHS
-#include <immintrin.h>
-#define UCI_PUT_MOVES8 1
-/**
- * uci_put_moves4() of m[0, 8), for a caller compiled for AVX2 (CPU_TARGET_AVX2, chosen
- * by cpu_level()): 40 bytes into dst (room for 56); castlings, rare, by 16 bytes.  Each 128-bit lane does what
- * uci_put_moves4() does for its four moves; the lanes' texts are stored 20 bytes apart.
- */
-CPU_TARGET_AVX2 static inline bool uci_put_moves8(const struct move *m, bool castle_as_king,
-                                                  char *dst)
-{
-    /* Constants of unequal elements, as in uci_put_moves4(). */
-    const uint32_t odd = 0xffu << 16 | (uint32_t)(MOVE_NULL | MOVE_DROP) << 24;
-    const uint32_t castling = (uint32_t)MOVE_CASTLE << 24;
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)m);
-    const __m256i unusual = _mm256_setr_epi32((int)odd, (int)(odd | 0xc0000000u), (int)odd,
-                                              (int)odd, (int)odd, (int)odd, (int)odd, (int)odd);
-    if (!_mm256_testz_si256(x, unusual))
-        return false;
-    const __m256i castle =
-        _mm256_setr_epi32((int)castling, (int)(castling | 0xc0000000u), (int)castling,
-                          (int)castling, (int)castling, (int)castling, (int)castling,
-                          (int)castling);
-    if (castle_as_king && __builtin_expect(!_mm256_testz_si256(x, castle), 0))
-        x = _mm256_setr_m128i(uci_castles_to_king4(_mm256_castsi256_si128(x),
-                                                   _mm256_castsi256_si128(castle)),
-                              uci_castles_to_king4(_mm256_extracti128_si256(x, 1),
-                                                   _mm256_castsi256_si128(castle)));
-    const __m256i squares = _mm256_setr_epi8(
-        0, -128, 1, -128, 4, -128, 5, -128, 8, -128, 9, -128, 12, -128, 13, -128, 0, -128, 1,
-        -128, 4, -128, 5, -128, 8, -128, 9, -128, 12, -128, 13, -128);
-    __m256i v = _mm256_shuffle_epi8(x, squares);
-    __m256i names = _mm256_and_si256(_mm256_or_si256(v, _mm256_slli_epi16(v, 5)),
-                                     _mm256_setr_epi16(0x0707, 0x0f07, 0x0707, 0x0707, 0x0707,
-                                                       0x0707, 0x0707, 0x0707, 0x0707, 0x0707,
-                                                       0x0707, 0x0707, 0x0707, 0x0707, 0x0707,
-                                                       0x0707));
-    const __m256i spread0 = _mm256_setr_epi8(0, 1, 2, 3, -128, 4, 5, 6, 7, -128, 8, 9, 10, 11,
-                                             -128, 12, 0, 1, 2, 3, -128, 4, 5, 6, 7, -128, 8,
-                                             9, 10, 11, -128, 12);
-    const __m256i spread1 = _mm256_setr_epi8(
-        13, 14, 15, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
-        -128, 13, 14, 15, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
-        -128, -128);
-    const __m256i add0 = _mm256_setr_epi8('a', '1', 'a', '1', ' ', 'a', '1', 'a', '1', ' ',
-                                          'a', '1', 'a', '1', ' ', 'a', 'a', '1', 'a', '1',
-                                          ' ', 'a', '1', 'a', '1', ' ', 'a', '1', 'a', '1',
-                                          ' ', 'a');
-    const __m256i add1 = _mm256_setr_epi8('1', 'a', '1', ' ', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                          0, '1', 'a', '1', ' ', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                          0, 0);
-    __m256i a = _mm256_add_epi8(_mm256_shuffle_epi8(names, spread0), add0);
-    __m256i b = _mm256_add_epi8(_mm256_shuffle_epi8(names, spread1), add1);
-    /* In this order: each store's bytes past its text are the next one's to overwrite. */
-    _mm_storeu_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(a));
-    _mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm256_castsi256_si128(b));
-    _mm_storeu_si128((__m128i *)(void *)(dst + 20), _mm256_extracti128_si256(a, 1));
-    _mm_storeu_si128((__m128i *)(void *)(dst + 36), _mm256_extracti128_si256(b, 1));
-    return true;
-}
-#endif
 #endif
 
 #endif

@@ -30,7 +30,7 @@ enum { MOVES_RUN = 4096 };
 
 /* Moves [m, end) at q, each followed by a blank; returns the end.  Four usual moves at a
  * time take one vector pass. */
-static char *put_moves_base(char *q, const struct move *m, const struct move *end,
+static char *put_move_run(char *q, const struct move *m, const struct move *end,
                             const struct position *start, bool ktr)
 {
     const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
@@ -49,31 +49,9 @@ static char *put_moves_base(char *q, const struct move *m, const struct move *en
     return q;
 }
 
-#ifdef UCI_PUT_MOVES8
-/* put_moves_base() eight moves at a time where the CPU has AVX2. */
-CPU_TARGET_AVX2 static char *put_moves_avx2(char *q, const struct move *m,
-                                            const struct move *end,
-                                            const struct position *start, bool ktr)
-{
-    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
-    while (end - m >= 8) {
-        if (uci_put_moves8(m, castle_as_king, q)) {
-            q += 40;
-            m += 8;
-        } else if (uci_put_moves4(m, castle_as_king, q)) {
-            q += 20;
-            m += 4;
-        } else {
-            q += uci_put_move_sep(start, *m++, ktr, ' ', q);
-        }
-    }
-    return put_moves_base(q, m, end, start, ktr);
-}
-#endif
-
 /* All mainline moves, blank-separated, and the line end.  The room is reserved once per
- * run of moves (a UCI move is at most 5 bytes plus a separator, and the vector passes'
- * 56): this runs for every ply of every game.  Each move is followed by its blank, the
+ * run of moves (a UCI move is at most 5 bytes plus a separator, and the vector pass's
+ * 32): this runs for every ply of every game.  Each move is followed by its blank, the
  * last one made the line end: no test a move for it. */
 static void put_moves_line(struct buf *out, const struct game_record *rec, bool ktr)
 {
@@ -86,19 +64,10 @@ static void put_moves_line(struct buf *out, const struct game_record *rec, bool 
         buf_putc(out, '\n');
         return;
     }
-#ifdef UCI_PUT_MOVES8
-    bool avx2 = cpu_level() >= CPU_AVX2;
-#endif
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 56);
-        char *q;
-#ifdef UCI_PUT_MOVES8
-        if (avx2)
-            q = put_moves_avx2(p, moves + i, moves + stop, start, ktr);
-        else
-#endif
-            q = put_moves_base(p, moves + i, moves + stop, start, ktr);
+        char *p = buf_reserve(out, (stop - i) * 6 + 32);
+        char *q = put_move_run(p, moves + i, moves + stop, start, ktr);
         i = stop;
         if (i == count)
             q[-1] = '\n';
@@ -216,7 +185,7 @@ static inline char *put_wrapped_move(char *q, size_t *column, const struct posit
 /* Moves [m, end) at q, wrapped: put_wrapped_move() for each, four at a time by one vector
  * pass when they fit the line, as a line of usual moves does in fours (16 of them, 79
  * bytes).  Returns the end. */
-static char *put_wrapped_base(char *q, size_t *column, const struct move *m,
+static char *put_wrapped_run(char *q, size_t *column, const struct move *m,
                               const struct move *end, const struct position *start, bool ktr)
 {
     const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
@@ -242,36 +211,6 @@ static char *put_wrapped_base(char *q, size_t *column, const struct move *m,
     return q;
 }
 
-#ifdef UCI_PUT_MOVES8
-/* put_wrapped_base() eight moves at a time where the CPU has AVX2 (a line: two eights). */
-CPU_TARGET_AVX2 static char *put_wrapped_avx2(char *q, size_t *column, const struct move *m,
-                                              const struct move *end,
-                                              const struct position *start, bool ktr)
-{
-    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
-    size_t c = *column;
-    while (end - m >= 8) {
-        if (c > PGN_LINE_COLUMNS - 4) {
-            q[-1] = '\n';
-            c = 0;
-        }
-        if (c + 39 <= PGN_LINE_COLUMNS && uci_put_moves8(m, castle_as_king, q)) {
-            q += 40;
-            c += 40;
-            m += 8;
-        } else if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, castle_as_king, q)) {
-            q += 20;
-            c += 20;
-            m += 4;
-        } else {
-            q = put_wrapped_move(q, &c, start, *m++, ktr);
-        }
-    }
-    *column = c;
-    return put_wrapped_base(q, column, m, end, start, ktr);
-}
-#endif
-
 /* A blank line, then the mainline wrapped at 80 columns; returns the column after the
  * last move.  As in put_moves_line, the room is reserved once a run and the loop's inputs are in locals; each
  * move is written with a blank after it, which becomes a line end when the next move
@@ -286,22 +225,14 @@ static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, 
         buf_putc(out, '\n');
         return 0;
     }
-#ifdef UCI_PUT_MOVES8
-    bool avx2 = cpu_level() >= CPU_AVX2;
-#endif
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 57);
+        char *p = buf_reserve(out, (stop - i) * 6 + 33);
         char *q = p;
         /* The blank line's end before the first move (taken as the line end before it:
          * column 0 never writes there), after a run the blank after its last move. */
         *q++ = i ? ' ' : '\n';
-#ifdef UCI_PUT_MOVES8
-        if (avx2)
-            q = put_wrapped_avx2(q, &column, moves + i, moves + stop, start, ktr);
-        else
-#endif
-            q = put_wrapped_base(q, &column, moves + i, moves + stop, start, ktr);
+        q = put_wrapped_run(q, &column, moves + i, moves + stop, start, ktr);
         i = stop;
         out->len += (size_t)(q - p) - 1; /* not the last blank */
         out->data[out->len] = '\0';
