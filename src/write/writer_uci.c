@@ -33,8 +33,8 @@ enum { MOVES_RUN = 4096 };
 static char *put_move_run(char *q, const struct move *m, const struct move *end,
                             const struct position *start, bool ktr)
 {
-    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
 #ifdef UCI_PUT_MOVES4
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
     while (end - m >= 4) {
         if (uci_put_moves4(m, castle_as_king, q)) {
             q += 20;
@@ -188,9 +188,9 @@ static inline char *put_wrapped_move(char *q, size_t *column, const struct posit
 static char *put_wrapped_run(char *q, size_t *column, const struct move *m,
                               const struct move *end, const struct position *start, bool ktr)
 {
-    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
     size_t c = *column;
 #ifdef UCI_PUT_MOVES4
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
     while (end - m >= 4) {
         if (c > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
             q[-1] = '\n';
