@@ -325,16 +325,16 @@ void writer_put_tag(struct buf *out, const char *name, size_t name_len, const ch
  * the bytes between them are read, so no byte outside the text is read. */
 static bool tags_laid_out(const struct pgn_tag *t, size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        const char *name_end = t[i].name.ptr + t[i].name.len;
-        if (t[i].value.ptr != name_end + 2 || memcmp(name_end, " \"", 2) != 0)
+    for (const struct pgn_tag *last = t + count - 1;; t++) { /* count > 0 */
+        const char *name_end = t->name.ptr + t->name.len;
+        if (t->value.ptr != name_end + 2 || memcmp(name_end, " \"", 2) != 0)
             return false;
-        const char *value_end = t[i].value.ptr + t[i].value.len;
-        if (i + 1 < count &&
-            (t[i + 1].name.ptr != value_end + 4 || memcmp(value_end, "\"]\n[", 4) != 0))
+        if (t == last)
+            return true;
+        const char *value_end = t->value.ptr + t->value.len;
+        if (t[1].name.ptr != value_end + 4 || memcmp(value_end, "\"]\n[", 4) != 0)
             return false;
     }
-    return true;
 }
 
 /* The class bits of 16 bytes, the AND of a look-up by each nibble: 0x04 for '\n', 0x08
