@@ -390,6 +390,62 @@ Test(movegen, uci_put_move_sep_is_uci_write_move_and_the_separator)
     cr_assert_eq(checked, 2L * 2 * 64 * 64 * 7 * (KING + 1));
 }
 
+#ifdef UCI_PUT_MOVES4
+/* uci_put_moves4() against uci_write_move() of each move and a blank: every from-to pair
+ * in each of the four places of a group (the other three random usual moves, castling
+ * among them), castling written both ways (king's destination, or the rook's square as
+ * with king-takes-rook), and groups holding one null move, drop or promotion, which it
+ * leaves to the caller.  It writes no byte past its 32. */
+Test(movegen, uci_put_moves4_is_four_moves_and_blanks)
+{
+    struct position pos;
+    position_set_start(&pos);
+    static const int flags[] = {0, MOVE_CAPTURE, MOVE_EN_PASSANT, MOVE_DOUBLE_PUSH,
+                                MOVE_CASTLE, 0, MOVE_CAPTURE, 0};
+    static const int unusual[][2] = {{0, KNIGHT}, {0, QUEEN}, {0, KING},
+                                     {MOVE_NULL, 0}, {MOVE_DROP, PAWN}, {MOVE_DROP, 0}};
+    unsigned seed = 12345;
+    long checked = 0;
+    for (int king = 0; king < 2; king++)
+        for (int place = 0; place < 4; place++)
+            for (int from = 0; from < 64; from++)
+                for (int to = 0; to < 64; to++)
+                    for (int f = 0; f < 2; f++) {
+                        struct move m[4];
+                        for (int k = 0; k < 4; k++) {
+                            seed = seed * 1103515245u + 12345u;
+                            m[k] = (struct move){(uint8_t)(seed >> 8 & 63),
+                                                 (uint8_t)(seed >> 16 & 63), 0,
+                                                 (uint8_t)flags[seed >> 24 & 7]};
+                        }
+                        m[place] = (struct move){(uint8_t)from, (uint8_t)to, 0,
+                                                 (uint8_t)(f ? MOVE_CASTLE : 0)};
+                        char want[40], got[40];
+                        size_t n = 0;
+                        for (int k = 0; k < 4; k++) {
+                            n += uci_write_move(&pos, m[k], !king, want + n);
+                            want[n++] = ' ';
+                        }
+                        memset(got, '#', sizeof got);
+                        cr_assert(uci_put_moves4(m, king, got));
+                        cr_assert_eq(n, 20);
+                        cr_assert(memcmp(got, want, 20) == 0, "%d-%d at %d: %.20s / %.20s",
+                                  from, to, place, got, want);
+                        for (size_t b = 32; b < sizeof got; b++)
+                            cr_assert_eq(got[b], '#');
+                        for (size_t u = 0; u < sizeof unusual / sizeof *unusual; u++) {
+                            struct move odd[4] = {m[0], m[1], m[2], m[3]};
+                            odd[place].flags = (uint8_t)(odd[place].flags | unusual[u][0]);
+                            odd[place].promo = (uint8_t)unusual[u][1];
+                            cr_assert_not(uci_put_moves4(odd, king, got),
+                                          "%d-%d at %d, unusual %zu", from, to, place, u);
+                        }
+                        checked++;
+                    }
+    cr_assert_eq(checked, 2L * 4 * 64 * 64 * 2);
+}
+#endif
+
 Test(movegen, every_generated_move_is_legal_by_every_other_test)
 {
     /* Kiwipete: movegen_legal, movegen_legal_to and movegen_is_legal must agree. */

@@ -479,3 +479,194 @@ Test(writer_pgn, fen_comments_of_every_move_and_reply_equal_fen_write, .timeout 
     games += check_comment_epd("testdata/perft/fischer.epd", true, 8);
     cr_assert_gt(games, 50000);
 }
+
+/* uci --format pgn's writer over every game of text (writer_uci, FORMAT_PGN). */
+static void uci_pgn(const char *text, struct buf *out)
+{
+    struct writer_options o = {.format = FORMAT_PGN};
+    struct game_options opts = {0};
+    struct diag err;
+    struct game_replayer *r = game_replayer_new(&opts, &err);
+    cr_assert_not_null(r);
+    struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
+    struct pgn_game g;
+    buf_init(out);
+    while (pgn_reader_next(reader, &g, &err) == 1)
+        writer_uci(out, game_replay(r, &g), &o);
+    pgn_reader_free(reader);
+    game_replayer_free(r);
+}
+
+/* The tag section is copied whole when its lines stand as they are written; every other
+ * section goes tag by tag (escapes, U+FFFD, one tag a line).  Expected texts by hand. */
+Test(writer_pgn, uci_pgn_tag_sections_whole_or_tag_by_tag)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        /* as written: the whole section (and one too short for a 16-byte copy) */
+        {"[Event \"Rated Blitz game\"]\n[Site \"x\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n",
+         "[Event \"Rated Blitz game\"]\n[Site \"x\"]\n[Result \"1-0\"]\n\ne2e4 1-0\n\n"},
+        {"[A \"\"]\n[B \"1\"]\n\n1. e4 *\n", "[A \"\"]\n[B \"1\"]\n\ne2e4 *\n\n"},
+        /* a value to escape, first, inside or last */
+        {"[Event \"a \\\"b\\\" c\"]\n[Site \"0123456789abcdef\"]\n\n1. e4 *\n",
+         "[Event \"a \\\"b\\\" c\"]\n[Site \"0123456789abcdef\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"C:\\\\x\"]\n[Round \"1\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"C:\\\\x\"]\n[Round \"1\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"C:\\x\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"C:\\\\x\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"say \"hi\" now\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"say \\\"hi\\\" now\"]\n\ne2e4 *\n\n"},
+        /* control bytes: U+FFFD (0x01, DEL, a C1 control); a tab, a plain 0xC2 stay */
+        {"[Event \"0123456789abcdef\"]\n[Site \"a\001b\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"a\xef\xbf\xbd" "b\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\n[Site \"a\tb\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"a\tb\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\x7f\"]\n[Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\xef\xbf\xbd\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\xc2\x85\"]\n[Site \"\xc2\xa3\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\xef\xbf\xbd\"]\n[Site \"\xc2\xa3\"]\n\ne2e4 *\n\n"},
+        /* sections of 16 to 31 bytes (16-byte steps), and past 64 (32-byte steps) */
+        {"[A \"0123456\"]\n[B \"x\001y\"]\n\n1. e4 *\n",
+         "[A \"0123456\"]\n[B \"x\xef\xbf\xbdy\"]\n\ne2e4 *\n\n"},
+        {"[A \"0123456\"]\n[B \"x\"y\"]\n\n1. e4 *\n",
+         "[A \"0123456\"]\n[B \"x\\\"y\"]\n\ne2e4 *\n\n"},
+        {"[A \"0123456\"]\n[B \"xy\"]\n\n1. e4 *\n",
+         "[A \"0123456\"]\n[B \"xy\"]\n\ne2e4 *\n\n"},
+        {"[A \"0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"x\x7f\"]\n\n1. e4 *\n",
+         "[A \"0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"x\xef\xbf\xbd\"]\n\ne2e4 *\n\n"},
+        {"[A \"\\0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"xy\"]\n\n1. e4 *\n",
+         "[A \"\\\\0123456789abcdef0123456789abcdef\"]\n[B \"0123456789abcdef0123456789abcdef\"]\n"
+         "[C \"xy\"]\n\ne2e4 *\n\n"},
+        /* not laid out as written: two on a line, CRLF, two blanks, a blank in the pair */
+        {"[Event \"0123456789abcdef\"] [Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\"]\r\n[Site \"ab\"]\r\n\r\n1. e4 *\r\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event  \"0123456789abcdef\"]\n[Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+        {"[Event \"0123456789abcdef\" ]\n[Site \"ab\"]\n\n1. e4 *\n",
+         "[Event \"0123456789abcdef\"]\n[Site \"ab\"]\n\ne2e4 *\n\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct buf out;
+        uci_pgn(cases[i].in, &out);
+        cr_expect_str_eq(out.data, cases[i].out, "case %zu", i);
+        buf_release(&out);
+    }
+}
+
+/* uci --format pgn's movetext is the UCI line's moves wrapped greedily at 80 columns,
+ * then the result: checked against a wrap done here, word by word. */
+static void check_uci_pgn_wrap(const char *text, const char *what)
+{
+    struct writer_options o = {.format = FORMAT_TEXT};
+    struct game_options opts = {0};
+    struct diag err;
+    struct game_replayer *r = game_replayer_new(&opts, &err);
+    struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
+    struct pgn_game game;
+    cr_assert_eq(pgn_reader_next(reader, &game, &err), 1);
+    const struct game_record *rec = game_replay(r, &game);
+    cr_assert_eq(rec->status, GAME_CLEAN, "%s", what);
+    struct buf line, pgn, want;
+    buf_init(&line);
+    buf_init(&pgn);
+    buf_init(&want);
+    writer_uci(&line, rec, &o);
+    o.format = FORMAT_PGN;
+    writer_uci(&pgn, rec, &o);
+    pgn_reader_free(reader);
+    game_replayer_free(r);
+    /* the line's words and the result, wrapped: a word goes on its line when the line,
+     * a blank and the word fit 80 columns */
+    buf_puts(&line, "*"); /* in place of the line end */
+    line.data[line.len - 2] = ' ';
+    if (line.data[0] == ' ') /* no moves */
+        memmove(line.data, line.data + 1, line.len--);
+    size_t column = 0;
+    for (char *w = line.data, *e; *w; w = *e ? e + 1 : e) {
+        e = strchr(w, ' ');
+        if (!e)
+            e = w + strlen(w);
+        size_t n = (size_t)(e - w);
+        if (column && column + 1 + n > 80) {
+            buf_putc(&want, '\n');
+            column = 0;
+        } else if (column) {
+            buf_putc(&want, ' ');
+            column++;
+        }
+        buf_append(&want, w, n);
+        column += n;
+    }
+    buf_puts(&want, "\n\n");
+    cr_assert_str_eq(movetext(&pgn), want.data, "%s", what);
+    buf_release(&line);
+    buf_release(&pgn);
+    buf_release(&want);
+}
+
+/* Games of usual moves (lines of 16), with promotions and castling (lines of other
+ * lengths), past the writer's runs of 4096 moves. */
+Test(writer_pgn, uci_pgn_movetext_is_the_uci_line_wrapped)
+{
+    static const char *const openings[] = {
+        "", "1. a4 h5 2. a5 h4 3. a6 h3 4. axb7 hxg2 5. bxa8=Q gxh1=N ",
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O ",
+    };
+    static const char *const shuffles[] = {"Nc3 Nc6 Nb1 Nb8 ", "Nc3 Nc6 Nb1 Nb8 ",
+                                           "Nc3 Nb8 Nb1 Nc6 "};
+    static const size_t lengths[] = {0, 1, 15, 16, 17, 33, 4100};
+    for (size_t g = 0; g < 3; g++)
+        for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
+            struct buf in;
+            buf_init(&in);
+            buf_puts(&in, "[Event \"e\"]\n\n");
+            buf_puts(&in, openings[g]);
+            for (size_t k = 0; k < lengths[l]; k++)
+                buf_append(&in, shuffles[g] + (k % 4) * 4, 4);
+            buf_puts(&in, "*\n");
+            char what[64];
+            snprintf(what, sizeof what, "game %zu, %zu plies", g, lengths[l]);
+            check_uci_pgn_wrap(in.data, what);
+            buf_release(&in);
+        }
+}
+
+/* Random games, promotions taken whenever one is legal: lines of every length. */
+Test(writer_pgn, uci_pgn_movetext_of_random_games_is_the_uci_line_wrapped)
+{
+    unsigned seed = 2026;
+    for (int g = 0; g < 200; g++) {
+        struct position pos;
+        position_set_start(&pos);
+        struct buf in;
+        buf_init(&in);
+        buf_puts(&in, "[Event \"e\"]\n\n");
+        for (int ply = 0; ply < 300; ply++) {
+            struct move list[MAX_MOVES];
+            int n = movegen_legal(&pos, list);
+            if (n == 0)
+                break;
+            seed = seed * 1103515245u + 12345u;
+            struct move m = list[(seed >> 8) % (unsigned)n];
+            for (int k = 0; k < n; k++)
+                if (list[k].promo)
+                    m = list[k];
+            char san[16];
+            size_t len = san_write(&pos, m, san);
+            buf_append(&in, san, len);
+            buf_putc(&in, ' ');
+            position_do_move(&pos, m);
+        }
+        buf_puts(&in, "*\n");
+        char what[32];
+        snprintf(what, sizeof what, "random game %d", g);
+        check_uci_pgn_wrap(in.data, what);
+        buf_release(&in);
+    }
+}

@@ -116,6 +116,8 @@ extern const char *const writer_extra_names[WRITER_EXTRA_COUNT];
 /** A PGN tag pair line, [Name "Value"] and a line end, with \ and " escaped. */
 void writer_put_tag(struct buf *out, const char *name, size_t name_len, const char *value,
                     size_t len);
+/** writer_put_tag() for each of tags[0, count), in their order. */
+void writer_put_tags(struct buf *out, const struct pgn_tag *tags, size_t count);
 
 /* ---- the key columns of line-per-game and row-per-ply output ---- */
 

@@ -14,6 +14,7 @@
 #include "board/position.h"
 #include "board/rules.h"
 #include "write/writer_common.h"
+#include "write/pgn_line.h"
 
 /* A value as a TSV column: tabs and line breaks become spaces. */
 static void put_tag_column(struct buf *out, const struct pgn_game *g, const char *name)
@@ -27,26 +28,50 @@ static void put_tag_column(struct buf *out, const struct pgn_game *g, const char
  * a long game's list is not held whole. */
 enum { MOVES_RUN = 4096 };
 
-/* All mainline moves, space-separated.  The room is reserved once per run of moves (a
- * UCI move is at most 5 bytes plus a separator): this runs for every ply of every game.
- * Each move is followed by a separator, the last one taken back: no test a move for it. */
-static void put_moves(struct buf *out, const struct game_record *rec, bool ktr, char sep)
+/* Moves [m, end) at q, each followed by a blank; returns the end.  Four usual moves at a
+ * time take one vector pass. */
+static char *put_move_run(char *q, const struct move *m, const struct move *end,
+                            const struct position *start, bool ktr)
+{
+#ifdef UCI_PUT_MOVES4
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
+    while (end - m >= 4) {
+        if (uci_put_moves4(m, castle_as_king, q)) {
+            q += 20;
+            m += 4;
+        } else {
+            q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+        }
+    }
+#endif
+    while (m < end)
+        q += uci_put_move_sep(start, *m++, ktr, ' ', q);
+    return q;
+}
+
+/* All mainline moves, blank-separated, and the line end.  The room is reserved once per
+ * run of moves (a UCI move is at most 5 bytes plus a separator, and the vector pass's
+ * 32): this runs for every ply of every game.  Each move is followed by its blank, the
+ * last one made the line end: no test a move for it. */
+static void put_moves_line(struct buf *out, const struct game_record *rec, bool ktr)
 {
     /* In locals: the text is written by byte stores, which may alias *rec, so its
      * fields would be loaded again for every move. */
     const struct move *moves = rec->mainline;
     const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
-    if (!count)
+    if (!count) {
+        buf_putc(out, '\n');
         return;
+    }
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 3); /* uci_put_move_sep's 8 */
-        char *q = p;
-        for (; i < stop; i++)
-            q += uci_put_move_sep(start, moves[i], ktr, sep, q);
-        size_t n = (size_t)(q - p);
-        out->len += i < count ? n : n - 1;
+        char *p = buf_reserve(out, (stop - i) * 6 + 32);
+        char *q = put_move_run(p, moves + i, moves + stop, start, ktr);
+        i = stop;
+        if (i == count)
+            q[-1] = '\n';
+        out->len += (size_t)(q - p);
         out->data[out->len] = '\0';
         if (i < count)
             game_record_output_point(rec);
@@ -68,8 +93,7 @@ static void write_text(struct buf *out, const struct game_record *rec,
                        const struct writer_options *o)
 {
     put_line_head(out, rec, o);
-    put_moves(out, rec, o->king_takes_rook, ' ');
-    buf_putc(out, '\n');
+    put_moves_line(out, rec, o->king_takes_rook);
 }
 
 /* ---- --format san and lalg: the mainline in other notations, a line per game ---- */
@@ -144,36 +168,78 @@ static void write_json(struct buf *out, const struct game_record *rec,
     buf_puts(out, "}\n");
 }
 
-/* The mainline wrapped at 80 columns; returns the column after the last move.  As in
- * put_moves, the room is reserved once a run and the loop's inputs are in locals; each
- * move is written where it goes (one byte on when a separator goes before it), the
- * separator after: no copy per move. */
+/* Move m and a blank at q, the blank before it made a line end when m would pass column
+ * 80; returns the end.  *column counts the blank (0: q starts the movetext). */
+static inline char *put_wrapped_move(char *q, size_t *column, const struct position *start,
+                                     struct move m, bool ktr)
+{
+    size_t n = uci_put_move_sep(start, m, ktr, ' ', q);
+    if (*column + n - 1 > PGN_LINE_COLUMNS) {
+        q[-1] = '\n';
+        *column = 0;
+    }
+    *column += n;
+    return q + n;
+}
+
+/* Moves [m, end) at q, wrapped: put_wrapped_move() for each, four at a time by one vector
+ * pass when they fit the line, as a line of usual moves does in fours (16 of them, 79
+ * bytes).  Returns the end. */
+static char *put_wrapped_run(char *q, size_t *column, const struct move *m,
+                              const struct move *end, const struct position *start, bool ktr)
+{
+    size_t c = *column;
+#ifdef UCI_PUT_MOVES4
+    const bool castle_as_king = !ktr && !start->chess960; /* as uci_write_move() */
+    while (end - m >= 4) {
+        if (c > PGN_LINE_COLUMNS - 4) { /* no move fits: each is 4 bytes or more */
+            q[-1] = '\n';
+            c = 0;
+        }
+        if (c + 19 <= PGN_LINE_COLUMNS && uci_put_moves4(m, castle_as_king, q)) {
+            q += 20;
+            c += 20;
+            m += 4;
+        } else {
+            q = put_wrapped_move(q, &c, start, *m++, ktr);
+        }
+    }
+#endif
+    while (m < end)
+        q = put_wrapped_move(q, &c, start, *m++, ktr);
+    *column = c;
+    return q;
+}
+
+/* A blank line, then the mainline wrapped at 80 columns; returns the column after the
+ * last move.  As in put_moves_line, the room is reserved once a run and the loop's inputs are in locals; each
+ * move is written with a blank after it, which becomes a line end when the next move
+ * would pass column 80 (`column` here counts it). */
 static size_t put_wrapped_moves(struct buf *out, const struct game_record *rec, bool ktr)
 {
     const struct move *moves = rec->mainline;
     const struct position *start = &rec->start;
     size_t count = rec->mainline_count;
     size_t column = 0;
+    if (!count) {
+        buf_putc(out, '\n');
+        return 0;
+    }
     for (size_t i = 0; i < count;) {
         size_t stop = count - i < MOVES_RUN ? count : i + MOVES_RUN;
-        char *p = buf_reserve(out, (stop - i) * 6 + 8);
-        size_t len = 0;
-        for (; i < stop; i++) {
-            size_t n = uci_put_move(start, moves[i], ktr, p + len + (column != 0));
-            if (column) {
-                bool wrap = column + 1 + n > 80;
-                p[len++] = wrap ? '\n' : ' ';
-                column = wrap ? 0 : column + 1;
-            }
-            len += n;
-            column += n;
-        }
-        out->len += len;
+        char *p = buf_reserve(out, (stop - i) * 6 + 33);
+        char *q = p;
+        /* The blank line's end before the first move (taken as the line end before it:
+         * column 0 never writes there), after a run the blank after its last move. */
+        *q++ = i ? ' ' : '\n';
+        q = put_wrapped_run(q, &column, moves + i, moves + stop, start, ktr);
+        i = stop;
+        out->len += (size_t)(q - p) - 1; /* not the last blank */
         out->data[out->len] = '\0';
         if (i < count)
             game_record_output_point(rec);
     }
-    return column;
+    return column ? column - 1 : 0;
 }
 
 /* PGN whose movetext is UCI moves, wrapped at 80 columns. */
@@ -186,22 +252,21 @@ static void write_pgn(struct buf *out, const struct game_record *rec,
         if (v)
             writer_put_tag(out, o->tags[i], strlen(o->tags[i]), v->ptr, v->len);
     }
-    for (size_t i = 0; !o->tag_count && i < g->tag_count; i++)
-        writer_put_tag(out, g->tags[i].name.ptr, g->tags[i].name.len, g->tags[i].value.ptr,
-                       g->tags[i].value.len);
-    buf_putc(out, '\n');
+    if (!o->tag_count)
+        writer_put_tags(out, g->tags, g->tag_count);
     size_t column = put_wrapped_moves(out, rec, o->king_takes_rook);
-    const struct slice *result = rec->result_token.ptr ? &rec->result_token : NULL;
-    size_t rlen = result ? result->len : 1;
-    if (column && column + 1 + rlen > 80)
-        buf_putc(out, '\n');
-    else if (column)
-        buf_putc(out, ' ');
-    if (result)
-        buf_append(out, result->ptr, result->len);
-    else
-        buf_putc(out, '*');
-    buf_puts(out, "\n\n");
+    /* The separator, the result and the blank line in one reservation: a call each cost
+     * ~50 instructions a game. */
+    struct slice result = rec->result_token.ptr ? rec->result_token : (struct slice){"*", 1};
+    char *p = buf_reserve(out, result.len + 3);
+    size_t n = 0;
+    if (column)
+        p[n++] = column + 1 + result.len > PGN_LINE_COLUMNS ? '\n' : ' ';
+    pgn_line_copy(p + n, result.ptr, result.len);
+    n += result.len;
+    memcpy(p + n, "\n\n", 2);
+    out->len += n + 2;
+    out->data[out->len] = '\0';
 }
 
 /* ---- --format tsv: one row per mainline move, with [%clk], [%eval], [%emt] ---- */
