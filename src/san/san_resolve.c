@@ -914,7 +914,7 @@ struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
     memcpy(undo->state, &pos->checkers, QUICK_UNDO_STATE);
     undo->move = m;
     undo->victim = pos->board[m.to];
-    pos_do_move(pos, m);
+    pos_do_plain(pos, m); /* san_quick_move's move: plain, a double step flagged */
     struct quick_played p;
     p.checkers = __builtin_popcountll(pos->checkers);
     p.mate = false;
