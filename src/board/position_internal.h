@@ -245,4 +245,52 @@ static inline PGNKIT_HOT void pos_do_move(struct position *pos, struct move m)
                                   pos->by_color[WHITE] | pos->by_color[BLACK]);
 }
 
+
+/*
+ * pos_do_move() for a plain move: the side to move's piece from m.from to m.to, taking
+ * the enemy piece there if any; not castling, en passant, a promotion nor a null move,
+ * and a pawn's double step flagged MOVE_DOUBLE_PUSH (the caller knows all that: the SAN
+ * quick path, san_resolve.c).  The same position after it, without pos_move_core()'s
+ * tests for the moves it leaves out.
+ */
+static inline PGNKIT_HOT void pos_do_plain(struct position *pos, struct move m)
+{
+    int us = pos->side_to_move, them = us ^ 1, from = m.from, to = m.to;
+    uint8_t piece = pos->board[from], victim = pos->board[to];
+    enum piece_type pt = piece_type_of(piece);
+    bitboard ft = bb_square(from) | bb_square(to);
+
+    pos->ep_square = SQ_NONE;
+    pos->halfmove_clock++;
+    pos->fullmove_number += (uint32_t)us; /* after Black's move */
+    pos->side_to_move = (uint8_t)them;
+    if (victim != PIECE_NONE) {
+        pos->by_type[piece_type_of(victim)] &= ~bb_square(to);
+        pos->by_color[them] &= ~bb_square(to);
+        pos->halfmove_clock = 0;
+        /* A right names a square with its side's rook (position_ok): that rook taken. */
+        if (piece_type_of(victim) == ROOK)
+            for (int side = 0; side < 2; side++)
+                if (pos->castle_rook[them][side] == to)
+                    pos->castle_rook[them][side] = SQ_NONE;
+    }
+    pos->board[from] = PIECE_NONE;
+    pos->board[to] = piece;
+    pos->by_type[pt] ^= ft;
+    pos->by_color[us] ^= ft;
+    if (pt == PAWN) {
+        pos->halfmove_clock = 0;
+        if (m.flags & MOVE_DOUBLE_PUSH)
+            pos->ep_square = (uint8_t)((from + to) / 2);
+    } else if (pt == KING) {
+        pos->king_square[us] = (uint8_t)to;
+        pos->castle_rook[us][0] = pos->castle_rook[us][1] = SQ_NONE;
+    } else if (pt == ROOK) {
+        for (int side = 0; side < 2; side++)
+            if (pos->castle_rook[us][side] == from)
+                pos->castle_rook[us][side] = SQ_NONE;
+    }
+    pos->checkers = pos_checks_given(pos, from, to, (int)pt);
+}
+
 #endif

@@ -382,6 +382,8 @@ static PGNKIT_COLD void check_claims(const struct san *san, struct move m, const
 
 /* Every mark written is exactly what the move does (the usual token): check_claims()
  * would find nothing, so the per-ply path asks this first. */
+_Static_assert(offsetof(struct san, from_rank) == offsetof(struct san, from_file) + 1,
+               "quick_origin reads the two origin hints as two bytes in a row");
 _Static_assert(offsetof(struct san, checks) == offsetof(struct san, capture) + 1 &&
                    offsetof(struct san, mate) == offsetof(struct san, capture) + 2 &&
                    offsetof(struct san, ep) == offsetof(struct san, capture) + 3,
@@ -764,7 +766,12 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
     if (bb_has(own, to))
         return -1;
     *flags = bb_has(enemy, to) ? MOVE_CAPTURE : 0;
-    bitboard mine = own & pos->by_type[t] & hint_mask(san);
+    bitboard mine = own & pos->by_type[t];
+    /* Most tokens have no origin hint: both hint bytes -1, tested at once. */
+    uint16_t hints;
+    memcpy(&hints, &san->from_file, sizeof hints);
+    if (hints != 0xffff)
+        mine &= hint_mask(san);
     if (t == KING) {
         /* king_move_as_castle() can only fire with a castling right left. */
         if ((pos->castle_rook[us][0] & pos->castle_rook[us][1]) != SQ_NONE ||
@@ -882,7 +889,14 @@ bool san_quick_move(const struct position *pos, const struct san *san, struct mo
     int from = quick_origin(pos, san, &flags);
     if (from < 0 || san->capture != (flags & MOVE_CAPTURE))
         return false;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* One word: the caller keeps the move in one register and stores it whole (the undo,
+     * the mainline), not a byte pair and the flags apart. */
+    uint32_t word = (uint32_t)from | (uint32_t)san->to << 8 | (uint32_t)flags << 24;
+    memcpy(m, &word, sizeof *m);
+#else
     *m = (struct move){(uint8_t)from, san->to, 0, flags};
+#endif
     return true;
 }
 
@@ -900,7 +914,7 @@ struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
     memcpy(undo->state, &pos->checkers, QUICK_UNDO_STATE);
     undo->move = m;
     undo->victim = pos->board[m.to];
-    pos_do_move(pos, m);
+    pos_do_plain(pos, m); /* san_quick_move's move: plain, a double step flagged */
     struct quick_played p;
     p.checkers = __builtin_popcountll(pos->checkers);
     p.mate = false;
