@@ -499,3 +499,61 @@ Test(movegen, has_legal_move_agrees_with_the_generator_on_the_random_suite, .tim
     cr_assert_gt(positions, 6000);
     cr_assert_geq(without_moves, 9);
 }
+
+/*
+ * position_do_castle() against position_do_move() (the general path) for every legal
+ * castling met on random walks: from positions where castling checks along the rank
+ * and the file, is blocked or runs through attacks, and from Chess960 starts with the
+ * king and rook on the usual squares and elsewhere (the fall-back).  The two positions
+ * must be the same byte for byte.
+ */
+static int castlings_compared(const char *fen, bool chess960, unsigned walks, uint32_t seed)
+{
+    struct position start;
+    struct diag err;
+    cr_assert_eq(fen_parse(&start, fen, strlen(fen), chess960, &err), 0, "%s: %s", fen, err.message);
+    int compared = 0;
+    for (unsigned w = 0; w < walks; w++) {
+        struct position pos = start;
+        for (int ply = 0; ply < 60; ply++) {
+            struct move list[MAX_MOVES];
+            int n = movegen_legal(&pos, list);
+            if (n == 0)
+                break;
+            for (int i = 0; i < n; i++) {
+                if (!(list[i].flags & MOVE_CASTLE))
+                    continue;
+                struct position general = pos, fast = pos;
+                position_do_move(&general, list[i]);
+                position_do_castle(&fast, list[i]);
+                cr_assert(memcmp(&general, &fast, sizeof general) == 0,
+                          "%s: castling %d-%d after %d plies differs", fen, list[i].from,
+                          list[i].to, ply);
+                compared++;
+            }
+            seed = seed * 1664525u + 1013904223u;
+            position_do_move(&pos, list[(seed >> 8) % (uint32_t)n]);
+        }
+    }
+    return compared;
+}
+
+Test(movegen, castling_played_directly_is_the_general_move)
+{
+    int n = 0;
+    /* Both sides free to castle, sliders and knights about. */
+    n += castlings_compared("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            false, 200, 1);
+    /* O-O-O checks along the d-file; O-O checks along the f-file. */
+    n += castlings_compared("3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1", false, 50, 2);
+    n += castlings_compared("5k2/8/8/8/8/8/8/R3K2R w KQ - 0 1", false, 50, 3);
+    /* The enemy king on the back rank: the rook's check along the rank. */
+    n += castlings_compared("8/8/8/8/8/8/8/R3K2k w Q - 0 1", false, 1, 4);
+    n += castlings_compared("8/8/8/8/8/8/8/k3K2R w K - 0 1", false, 1, 4);
+    n += castlings_compared("r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", false, 50, 5);
+    /* Chess960: king and rooks on the usual squares, then elsewhere (the fall-back). */
+    n += castlings_compared("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", true, 200, 6);
+    n += castlings_compared("bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1", true, 200, 7);
+    n += castlings_compared("rk4r1/8/8/8/8/8/8/RK4R1 w GAga - 0 1", true, 100, 8);
+    cr_assert_gt(n, 500, "only %d castlings compared", n);
+}

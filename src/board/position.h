@@ -118,6 +118,13 @@ bitboard position_pinned(const struct position *pos);
  */
 void position_do_move(struct position *pos, struct move m);
 
+/**
+ * position_do_move() of a legal castling m in standard chess (king takes own rook):
+ * the same position, faster where the king stands on its e-file square and the rook in
+ * its corner (the usual castling, Chess960's included when so placed).
+ */
+void position_do_castle(struct position *pos, struct move m);
+
 /** True when the side to move has at least one legal standard-chess move (early exit,
  * cheap).  Defined in movegen.c. */
 bool position_has_legal_move(const struct position *pos);
