@@ -2345,9 +2345,12 @@ Test(pgn_reader, drop_comments_leaves_the_rest_as_it_was)
         "2. Nf3 {y}\n{z}\n\n[Event \"c\"]\n\n1. d4 {a} {b} d5 (1... Nf6 {v}) 2. c4 {open\n"
         "\n[Event \"d\"]\r\n\r\n1. c4 {c}\r\n1-0 {after}\n\n1. g3{g} *\n";
     size_t dropped = assert_drop_comments_same(s, sizeof s - 1, "the sample");
-    /* Those after a move and its space, far enough from the end for the lexer's windows:
-     * the clock, {x}, {y} and {a}. */
-    size_t want_dropped = reader_has_windows() ? 4 : 0;
+    /* Those after a move and its space, far enough from the end for the lexer's windows,
+     * in a stretch the fast path reads without checking its token room: a fresh reader
+     * has few token slots, so its first stretches are short (from a game's '[', where
+     * the fast path starts): {x}, {y} and {v}, not the clock or {a}, which lie past one's
+     * end. */
+    size_t want_dropped = reader_has_windows() ? 3 : 0;
     cr_assert_eq(dropped, want_dropped, "%zu comments dropped, not %zu", dropped, want_dropped);
     struct pgn_limits lim = {.drop_comments = true, .max_game_tokens = 1000};
     char *want = dump_mem(s, sizeof s - 1, &(struct pgn_limits){.max_game_tokens = 1000});

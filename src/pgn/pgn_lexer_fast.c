@@ -178,39 +178,104 @@ static inline size_t value_window(const char *p)
 }
 #endif
 
+#if defined(__AVX2__)
+/* A 16-byte constant of vec_const in both halves of a 32-byte register (vpshufb looks up
+ * within each half), loaded by one broadcast. */
+static inline __m256i vc2(int k)
+{
+    __m256i v;
+    __asm__("vbroadcasti128 %1, %0" : "=x"(v) : "m"(*(const __m128i *)(const void *)vec_const[k]));
+    return v;
+}
+
+/* delim_bits for the 32 bytes v. */
+static inline unsigned delim_bits32(__m256i v)
+{
+    __m256i lo = _mm256_shuffle_epi8(vc2(VC_LO_TAB), v);
+    __m256i high_nibbles = _mm256_and_si256(_mm256_srli_epi16(v, 4), vc2(VC_NIBBLE));
+    __m256i hi = _mm256_shuffle_epi8(vc2(VC_HI_TAB), high_nibbles);
+    return (unsigned)_mm256_movemask_epi8(
+        _mm256_adds_epu8(_mm256_and_si256(lo, hi), vc2(VC_SAT7F)));
+}
+
+/* value_window's stops ('"', '\\', bytes up to CR) among the 32 bytes v, as bits. */
+static inline unsigned value_bits32(__m256i v)
+{
+    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
+    __m256i hit = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
+        low);
+    return (unsigned)_mm256_movemask_epi8(hit);
+}
+#endif
+
+/* Whether the two bytes at p are a then b: one 16-bit compare. */
+static inline bool two_bytes(const char *p, char a, char b)
+{
+    uint16_t w, want = (uint16_t)((unsigned char)a | (unsigned)(unsigned char)b << 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, p, sizeof w);
+    return w == want;
+#else
+    (void)w, (void)want;
+    return p[0] == a && p[1] == b;
+#endif
+}
+
 /*
- * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: returns the index
- * after its ']' or 0.  Only below window_end(), so the name is within the limit, and a
- * value closed within its window (value_window) is within the data and max_comment_bytes
- * (the name ends within 16 bytes of i, the value window within 18 + 32 < WINDOW_SLACK).
- * A name of 16 bytes has no delimiter in the name window: j is then name + 16, which
- * d[j] == ' ' confirms as run_end would.
+ * The usual tag pair at d[i] (parse_tag_simple's), its name in a window: the index after
+ * its ']' in *end and true, or false.  Only below window_end(), so the name is within the
+ * limit, and a value closed within its window is within the data and max_comment_bytes.
+ * The name window is 16 bytes: a name of 16 bytes has no delimiter in it, j is then
+ * name + 16, which d[j] == ' ' confirms as run_end would.
+ *
+ * With AVX2 one 32-byte load at the name serves the name and, for the usual short tag
+ * ([Event "Rated Blitz game"], [WhiteElo "1500"]), the value too: its stop is the first
+ * stop bit after the value's start.  A value running past those 32 bytes takes its own
+ * window (value_window) at its start.  Reach: the name ends within 16 bytes of i, the
+ * value window within 18 + 32 < WINDOW_SLACK.
  */
-static inline size_t tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
-                                struct tag_parse *tp)
+static inline bool tag_window(const struct pgn_reader *r, const char *d, size_t i, size_t n,
+                              struct tag_parse *tp, size_t *end)
 {
 #ifdef __SSSE3__
-    size_t name = i + 1;
+    size_t name = i + 1, q;
+#if defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + name));
+    size_t k = (size_t)__builtin_ctz(delim_bits32(v) | 0x10000u);
+    size_t j = name + k;
+    if (k == 0 || !two_bytes(d + j, ' ', '"'))
+        return false;
+    size_t value = j + 2;
+    unsigned vbits = value_bits32(v) >> (k + 2);
+    if (__builtin_expect(vbits != 0, 1)) {
+        q = value + (size_t)__builtin_ctz(vbits);
+    } else
+#else
     size_t j = name + (size_t)__builtin_ctz(delim_bits(d + name) | 0x10000u);
     if (j == name || d[j] != ' ' || d[j + 1] != '"')
-        return 0;
+        return false;
     size_t value = j + 2;
-    size_t q = value + value_window(d + value);
-    if (q == value + VALUE_WINDOW) {
-        q = find_stop(d, q, n, '"', '\\');
-        if (n - q < 2 || q - value > r->lim.max_comment_bytes)
-            return 0;
+#endif
+    {
+        q = value + value_window(d + value);
+        if (q == value + VALUE_WINDOW) {
+            q = find_stop(d, q, n, '"', '\\');
+            if (n - q < 2 || q - value > r->lim.max_comment_bytes)
+                return false;
+        }
     }
-    if (d[q] != '"' || d[q + 1] != ']')
-        return 0;
+    if (!two_bytes(d + q, '"', ']'))
+        return false;
     tp->name = name;
     tp->name_len = j - name;
     tp->value = value;
     tp->value_len = q - value;
-    return q + 2;
+    *end = q + 2;
+    return true;
 #else
-    (void)r, (void)d, (void)i, (void)n, (void)tp;
-    return 0;
+    (void)r, (void)d, (void)i, (void)n, (void)tp, (void)end;
+    return false;
 #endif
 }
 
@@ -436,8 +501,7 @@ tag_lines(struct pgn_reader *r, const char *d, size_t n, size_t i, size_t stop, 
     struct tag_parse tp;
     struct pgn_tag *t = r->tag.tags + r->tag.ntag, *end = r->tag.tags + r->tag.tag_cap;
     size_t j;
-    while (i + 1 < stop && d[i] == '\n' && d[i + 1] == '[' &&
-           (j = tag_window(r, d, i + 1, n, &tp)) != 0) {
+    while (i + 1 < stop && two_bytes(d + i, '\n', '[') && tag_window(r, d, i + 1, n, &tp, &j)) {
         line++;
         ls1 = (ptrdiff_t)i;
         if (t == end) {
@@ -558,8 +622,9 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
             (phase == PHASE_TAGS && fast_run(st->tok, st->mark, st->line) >= 2) || r->parts.relex)
             return false;
         struct tag_parse tp;
-        size_t j = in_window ? tag_window(r, d, i, n, &tp) : 0;
-        if (j == 0 && (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
+        size_t j;
+        if (!(in_window && tag_window(r, d, i, n, &tp, &j)) &&
+            (j = parse_tag_simple(r, d, i, n, &tp)) == 0)
             return false;
         fast_tag_push(r, st, d, i, &tp);
         st->i = j;

@@ -152,6 +152,11 @@ static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
     if (i >= r->in.len)
         return step_to(r->in.eof ? STEP_STOP : STEP_MORE, i);
     unsigned cl = cls(r->in.data[i]);
+    /* A game's first tag pair starts it here, as the token steps below would (no blank,
+     * no escape line at a '['), so that the fast path reads it and the tag section on
+     * like the others (a tag before movetext).  What it leaves goes on below as before. */
+    if (cl == CC_LBRACKET && !r->started && i < r->stop_at && tokens_kept(r))
+        begin_game(r, i);
     if (fast_path_starts(r, cl)) {
         i = scan_fast_at(r, i);
         if (i >= r->in.len)
