@@ -149,9 +149,12 @@ struct replay_tags {
 static struct replay_tags replay_tags_of(const struct pgn_game *g)
 {
     struct replay_tags rt = {NULL, NULL, NULL};
-    for (const struct pgn_tag *t = g->tags + g->tag_count; t-- != g->tags;) {
+    /* An index, not a pointer from g->tags: a game without tags has none (NULL + 0 is
+     * undefined behaviour, which UBSan reports). */
+    for (size_t i = g->tag_count; i-- > 0;) {
         /* backwards: the first of a name wins.  One bit test steps over most names, of
          * none of the three lengths (a longer one that aliases a bit is compared). */
+        const struct pgn_tag *t = &g->tags[i];
         size_t n = t->name.len;
         if (!((UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7) >> (n & 63) & 1))
             continue;
