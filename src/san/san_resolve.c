@@ -773,9 +773,12 @@ static inline PGNKIT_HOT int quick_origin(const struct position *pos, const stru
     if (hints != 0xffff)
         mine &= hint_mask(san);
     if (t == KING) {
-        /* king_move_as_castle() can only fire with a castling right left. */
-        if ((pos->castle_rook[us][0] & pos->castle_rook[us][1]) != SQ_NONE ||
-            !(att_king(to) & mine))
+        /* king_move_as_castle() reads a king move as castling only with a right left,
+         * and only onto the right's rook (an own piece: refused above) or, in standard
+         * chess, onto the c- or g-file: those go to the general path, other king moves
+         * (whose rights pos_do_plain clears) stay here. */
+        bool rights = (pos->castle_rook[us][0] & pos->castle_rook[us][1]) != SQ_NONE;
+        if ((rights && (square_file(to) | 4) == 6) || !(att_king(to) & mine))
             return -1;
         int ksq = pos->king_square[us];
         if (pos_attackers(pos, to, us ^ 1, occ ^ bb_square(ksq)))
