@@ -158,7 +158,12 @@ static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
     if (cl == CC_LBRACKET && !r->started && i < r->stop_at && tokens_kept(r))
         begin_game(r, i);
     if (fast_path_starts(r, cl)) {
+        size_t before = r->tok.ntok;
         i = scan_fast_at(r, i);
+        /* It stops after a result it read (at depth 0: the game's end), else before what
+         * it leaves. */
+        if (r->tok.ntok != before && r->tok.toks[r->tok.ntok - 1].kind == PGN_TOK_RESULT)
+            return step_to(STEP_RESULT, i);
         if (i >= r->in.len)
             return step_to(STEP_NEXT, i);
         cl = cls(r->in.data[i]);
