@@ -148,6 +148,7 @@ static size_t scan_fast_at(struct pgn_reader *r, size_t i)
  */
 static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
 {
+again:
     *eols = 0;
     if (i >= r->in.len)
         return step_to(r->in.eof ? STEP_STOP : STEP_MORE, i);
@@ -169,8 +170,18 @@ static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
         cl = cls(r->in.data[i]);
     }
     size_t j = lex_blank(r, i, cl);
-    if (j != i)
-        return j == NEED_MORE ? step_to(STEP_MORE, i) : step_to(STEP_NEXT, j);
+    if (j != i) {
+        if (j == NEED_MORE)
+            return step_to(STEP_MORE, i);
+        /* Blanks between games (the blank line after a result): the next byte at once,
+         * not in a round of scan_game's each, which would only find no part due (no game
+         * started, no token kept) and come back here. */
+        if (!r->started) {
+            i = j;
+            goto again;
+        }
+        return step_to(STEP_NEXT, j);
+    }
     *eols = r->scan.eols;
     r->scan.eols = 0;
     if (cl == CC_PERCENT && (ptrdiff_t)i == r->scan.ls)
