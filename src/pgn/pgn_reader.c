@@ -347,9 +347,12 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
 
 int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *err)
 {
-    memset(game, 0, sizeof *game);
-    if (r->finished)
+    /* A game handed out has every field set by finish_game: only the other answers zero
+     * it (a memset per game is a cost lichess's short games feel). */
+    if (r->finished) {
+        memset(game, 0, sizeof *game);
         return 0;
+    }
     if (!r->in.bom_done)
         skip_bom(r);
     for (;;) {
@@ -364,6 +367,7 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
                 r->stop_crossed = true;
         }
         if (st < 0) {
+            memset(game, 0, sizeof *game);
             r->finished = true;
             if (err)
                 diag_set(err, DIAG_IO, r->scan.line, 0, "%s: read error: %s",
@@ -372,6 +376,7 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
         }
         if (st == 0 || !finish_game(r, end, game)) {
             if (end == END_EOF) {
+                memset(game, 0, sizeof *game);
                 r->finished = true;
                 return 0;
             }
