@@ -5,12 +5,15 @@
  * registers and most tokens found by one vector step (a window) without bounds checks.
  *
  * Each token is read exactly as the token steps of pgn_lexer.c would read it; whatever
- * the fast path cannot finish (a result, a token cut by the end of the data or over a
- * limit, any other byte) it leaves to them.  It never reads more input, never drops a
- * token, never reports, and leaves tag pairs to them when a part is read again (r->parts.relex).
+ * the fast path cannot finish (a result in a variation or spelled otherwise, a token cut
+ * by the end of the data or over a limit, any other byte) it leaves to them.  It stops
+ * after the game's result (at depth 0), which it reads.  It never reads more input, never
+ * drops a token, never reports, and leaves tag pairs to them when a part is read again
+ * (r->parts.relex).
  *
  * Writes r->scan (reader_scan.h) and the tokens and tags through emit() and push_tag()
- * (reader_buffer.h); reads r->parts.part_stop; offers pgn_lexer_fast_internal.h.
+ * (reader_buffer.h) and the result's place (r->parts.result_off, as pgn_lexer.c does);
+ * reads r->parts.part_stop; offers pgn_lexer_fast_internal.h.
  */
 #include "pgn/pgn_lexer_fast_internal.h"
 
@@ -534,8 +537,48 @@ fast_tag_lines(struct pgn_reader *r, const struct fast_env *env, struct fast_sta
 }
 
 /*
+ * The length of the game's result at d[i] (a digit or '*'), read as lex_number() and
+ * lex_token() read it: "1-0", "0-1", "1/2-1/2" or "*", the run of bytes up to a
+ * delimiter.  0 for anything the token steps must take: another spelling (dashes, '½'),
+ * one cut by the end of the data (short_at) or over max_tok, no result.  Out of line
+ * and by value: once a game, and scan_fast's state stays in registers.
+ */
+static __attribute__((noinline)) size_t result_len(const char *d, size_t i, size_t n,
+                                                   size_t short_at, size_t max_tok)
+{
+    size_t j = run_end(d, i + 1, n), len = j - i;
+    if (j >= short_at || len > max_tok)
+        return 0;
+    if ((len == 1 && d[i] == '*') ||
+        (len == 3 && (memcmp(d + i, "1-0", 3) == 0 || memcmp(d + i, "0-1", 3) == 0)) ||
+        (len == 7 && memcmp(d + i, "1/2-1/2", 7) == 0))
+        return len;
+    return 0;
+}
+
+/*
+ * The game's result at st->i at depth 0 (result_len), pushed as the token steps push it
+ * (a result token, r->parts.result_off, the phase then movetext, nothing after it
+ * skipped), st->i after it.  Returns false either way, as the game ends there: scan_fast
+ * stops, and next_step tells a result, the last token scan_fast pushed, from any other
+ * stop.  A result in a variation, or none: st unchanged, left to the token steps.
+ */
+static inline __attribute__((always_inline)) bool
+fast_result(struct pgn_reader *r, const struct fast_env *env, struct fast_state *st)
+{
+    size_t i = st->i, len;
+    if (r->scan.depth != 0 || (len = result_len(env->d, i, env->n, env->short_at, env->max_tok)) == 0)
+        return false;
+    r->parts.result_off = r->in.base_off + i;
+    r->parts.result_len = (uint32_t)len;
+    fast_push(st, env->d, i, i, i + len, PGN_TOK_RESULT);
+    st->i = i + len;
+    return false;
+}
+
+/*
  * One token (or blank, line end, tag pair) at st->i: false when the token steps must take
- * it (st unchanged).  With `windowed` (a constant: scan_fast has a copy of its loop for
+ * it (st unchanged) or after the game's result (fast_result).  With `windowed` (a constant: scan_fast has a copy of its loop for
  * each), st->i is below win_end, so each window test skips that comparison; without,
  * the windows are tried where i < win_end as before.  Tests on the byte itself, in the
  * order of frequency: a chain of two-instruction tests, where one on the class became a
@@ -583,7 +626,7 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
             while (k < n && is_digit(d[k]))
                 k++;
             if (k == n || d[k] != '.')
-                return false; /* a result or a bare number */
+                return k < n && fast_result(r, env, st); /* a result or a bare number */
             while (k < n && d[k] == '.')
                 k++;
             if (k - i > env->max_tok || k >= env->short_at)
@@ -632,7 +675,7 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
             fast_tag_lines(r, env, st, stop);
         return true;
     } else {
-        return false;
+        return c == '*' && fast_result(r, env, st);
     }
     fast_push(st, d, i, s, e, kind);
     st->i = next;
@@ -645,9 +688,10 @@ fast_token(struct pgn_reader *r, const struct fast_env *env, struct fast_state *
  * state (index, line, line start, line-end count, token count) lives in registers for the
  * whole run, the phase is derived when needed (fast_mark); the token steps, which must
  * also handle limits and refills and call out for them, keep their state in the reader.
- * Each token is handled exactly as the token steps would; anything else (a result, a
- * token at the end of the data or over a limit, any other byte) is left to them
- * (pgn_reader.c's next_step): the returned index is where it stopped.
+ * Each token is handled exactly as the token steps would; anything else (a result but
+ * the usual ones at depth 0, a token at the end of the data or over a limit, any other
+ * byte) is left to them (pgn_reader.c's next_step): the returned index is where it
+ * stopped, or after the game's result when that is the last token it pushed.
  * Only for a started game whose tokens are kept (the caller checks), so nothing here
  * drops tokens, fills or reports.  Writes its state back to r.
  *

@@ -12,7 +12,9 @@
 /*
  * The fast path: from i, the tokens of a started game whose tokens are kept, as long as
  * they are the usual ones (moves, move numbers, comments on one line, usual tag pairs
- * in a tag section, blanks); returns the index of the first byte it leaves to the rest.
+ * in a tag section, blanks); returns the index of the first byte it leaves to the rest,
+ * or the index after the game's result (a result token at depth 0, then the last token
+ * it pushed), where the game ends.
  */
 size_t scan_fast(struct pgn_reader *r, size_t i);
 

@@ -148,6 +148,7 @@ static size_t scan_fast_at(struct pgn_reader *r, size_t i)
  */
 static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
 {
+again:
     *eols = 0;
     if (i >= r->in.len)
         return step_to(r->in.eof ? STEP_STOP : STEP_MORE, i);
@@ -158,14 +159,29 @@ static struct step next_step(struct pgn_reader *r, size_t i, uint64_t *eols)
     if (cl == CC_LBRACKET && !r->started && i < r->stop_at && tokens_kept(r))
         begin_game(r, i);
     if (fast_path_starts(r, cl)) {
+        size_t before = r->tok.ntok;
         i = scan_fast_at(r, i);
+        /* It stops after a result it read (at depth 0: the game's end), else before what
+         * it leaves. */
+        if (r->tok.ntok != before && r->tok.toks[r->tok.ntok - 1].kind == PGN_TOK_RESULT)
+            return step_to(STEP_RESULT, i);
         if (i >= r->in.len)
             return step_to(STEP_NEXT, i);
         cl = cls(r->in.data[i]);
     }
     size_t j = lex_blank(r, i, cl);
-    if (j != i)
-        return j == NEED_MORE ? step_to(STEP_MORE, i) : step_to(STEP_NEXT, j);
+    if (j != i) {
+        if (j == NEED_MORE)
+            return step_to(STEP_MORE, i);
+        /* Blanks between games (the blank line after a result): the next byte at once,
+         * not in a round of scan_game's each, which would only find no part due (no game
+         * started, no token kept) and come back here. */
+        if (!r->started) {
+            i = j;
+            goto again;
+        }
+        return step_to(STEP_NEXT, j);
+    }
     *eols = r->scan.eols;
     r->scan.eols = 0;
     if (cl == CC_PERCENT && (ptrdiff_t)i == r->scan.ls)
@@ -331,9 +347,12 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
 
 int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *err)
 {
-    memset(game, 0, sizeof *game);
-    if (r->finished)
+    /* A game handed out has every field set by finish_game: only the other answers zero
+     * it (a memset per game is a cost lichess's short games feel). */
+    if (r->finished) {
+        memset(game, 0, sizeof *game);
         return 0;
+    }
     if (!r->in.bom_done)
         skip_bom(r);
     for (;;) {
@@ -348,6 +367,7 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
                 r->stop_crossed = true;
         }
         if (st < 0) {
+            memset(game, 0, sizeof *game);
             r->finished = true;
             if (err)
                 diag_set(err, DIAG_IO, r->scan.line, 0, "%s: read error: %s",
@@ -356,6 +376,7 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *game, struct diag *er
         }
         if (st == 0 || !finish_game(r, end, game)) {
             if (end == END_EOF) {
+                memset(game, 0, sizeof *game);
                 r->finished = true;
                 return 0;
             }
