@@ -578,9 +578,10 @@ fast_result(struct pgn_reader *r, const struct fast_env *env, struct fast_state 
 
 /*
  * One token (or blank, line end, tag pair) at st->i: false when the token steps must take
- * it (st unchanged) or after the game's result (fast_result).  With `windowed` (a constant: scan_fast has a copy of its loop for
- * each), st->i is below win_end, so each window test skips that comparison; without,
- * the windows are tried where i < win_end as before.  Tests on the byte itself, in the
+ * it (st unchanged) or after the game's result (fast_result).  With `windowed` (a
+ * constant: scan_fast has a copy of its loop for each), st->i is below win_end, so each
+ * window test skips that comparison; without, the windows are tried where i < win_end
+ * as before.  Tests on the byte itself, in the
  * order of frequency: a chain of two-instruction tests, where one on the class became a
  * jump table.
  */
