@@ -814,7 +814,7 @@ static void replay_detached(const pgnkit_game *g,
 {
     if (!g->source)
         return;
-    struct pgn_limits lim = {.max_game_bytes = g->source_len};
+    struct pgn_limits lim = {.max_game_bytes = g->source_len, .mid_line = g->own_game.mid_line};
     struct pgn_reader *reader =
         pgn_reader_from_memory(g->source, g->source_len, g->own_game.file, &lim);
     struct game_options opts = game_options_of(g->flags);
@@ -986,7 +986,7 @@ size_t pgnkit_game_save(pgnkit_game *g, void *dst, size_t cap)
     put_header(&o);
     put_u64(&o, (uint64_t)g->ktr | (uint64_t)g->ep_legal << 1 | (uint64_t)rec->chess960 << 2 |
                     (uint64_t)rec->started << 3 | (uint64_t)pg->skipped << 4 |
-                    (uint64_t)pg->ascii << 5);
+                    (uint64_t)pg->ascii << 5 | (uint64_t)pg->mid_line << 6);
     put_u64(&o, g->flags);
     put_u64(&o, g->encoding);
     put_cstr(&o, pg->file);
@@ -1259,6 +1259,7 @@ pgnkit_game *pgnkit_game_load(const void *data, size_t len, pgnkit_error *err)
     g->own_rec.started = flags & 8;
     g->own_game.skipped = flags & 16;
     g->own_game.ascii = flags & 32;
+    g->own_game.mid_line = flags & 64;
     g->flags = (unsigned)get_u64(&in);
     uint64_t encoding = get_u64(&in);
     if (encoding > PGN_ENCODING_CP1252)

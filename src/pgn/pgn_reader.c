@@ -184,7 +184,8 @@ again:
     }
     *eols = r->scan.eols;
     r->scan.eols = 0;
-    if (cl == CC_PERCENT && (ptrdiff_t)i == r->scan.ls)
+    if (cl == CC_PERCENT && (ptrdiff_t)i == r->scan.ls &&
+        !(r->lim.mid_line && r->in.base_off + i == 0))
         return lex_escape_line(r, i);
     if (!r->started) {
         if (i >= r->stop_at) {
@@ -342,6 +343,7 @@ static bool finish_game(struct pgn_reader *r, enum game_end end, struct pgn_game
     game->diags = r->diags;
     game->skipped = r->skipping;
     game->ascii = ascii;
+    game->mid_line = r->game_col != 1;
     return true;
 }
 

@@ -109,6 +109,10 @@ struct pgn_game {
     /* The reader found text[0, bytes) plain ASCII (no byte >= 0x80, no control byte) in
      * its pass for control bytes; false when it did not (pgn_text_utf8 then looks). */
     bool ascii;
+    /* Its first byte is not the first of its line (a game that starts after another's
+     * result on the same line, or after blanks): read again alone (pgn_limits.mid_line),
+     * a '%' there opens no escape line. */
+    bool mid_line;
 };
 
 /** The whole line of a line's low 32 bits `low`, at most 2^32 - 1 lines after `base`. */
@@ -140,6 +144,9 @@ struct pgn_limits {
                                * Nothing else changes (the other tokens, their lines and
                                * columns, tags, diagnostics, game ends); ignored under a
                                * max_game_tokens, which counts comments. */
+    bool mid_line;            /* the data starts inside a line (a game's bytes read again
+                               * alone, pgn_game.mid_line): byte 0 opens no escape line
+                               * and is no byte-order mark, as in the file it came from */
 };
 
 /** Part k (< g->part_count, or 0) of g's tokens: part 0 is g's own tokens, the others

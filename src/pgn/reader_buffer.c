@@ -215,6 +215,8 @@ size_t reader_read_more(struct pgn_reader *r, size_t i)
 void skip_bom(struct pgn_reader *r)
 {
     r->in.bom_done = true;
+    if (r->lim.mid_line)
+        return; /* byte 0 is inside a line of the file the data came from */
     while (r->in.len < 3 && !r->in.eof) {
         r->scan.pos = 0;
         if (reader_fill(r, r->scan.pos) < 0)
