@@ -523,39 +523,6 @@ static inline PGNKIT_HOT const struct pgn_token *play_quick(struct game_replayer
 }
 
 /*
- * Standard chess's castling written plainly (O-O, O-O-O: nothing lenient), legal, and
- * its marks exactly right: san_resolve()'s answer without its dispatch and tests (its
- * resolve_quick() does the same on this path).  Castling is most of the moves
- * play_quick() turns down (1,499 of 2,113 a pass over the lichess sample).  False with
- * nothing written but o->after's scratch: san_resolve() then decides, and reports, as
- * for any other move.
- */
-static inline bool play_castle(const struct position *now, const struct san *san,
-                               struct san_outcome *o)
-{
-    struct move m;
-    if ((san->kind != SAN_CASTLE_KING && san->kind != SAN_CASTLE_QUEEN) || san->lenient ||
-        !movegen_castle(now, san->kind == SAN_CASTLE_KING ? CASTLE_KING_SIDE : CASTLE_QUEEN_SIDE,
-                        &m, NULL))
-        return false;
-    struct position *after = o->after;
-    *after = *now;
-    position_do_castle(after, m);
-    struct quick_played p = {__builtin_popcountll(after->checkers), false};
-    if (p.checkers)
-        p.mate = san_quick_mated(after);
-    if (!san_quick_claims_exact(san, m, p))
-        return false;
-    o->move = m;
-    o->ok = true;
-    o->gives_check = p.checkers != 0;
-    o->gives_mate = p.mate;
-    o->problem_count = 0;
-    o->candidate_count = 0;
-    return true;
-}
-
-/*
  * The move of tok (its SAN decoded) by san_resolve(), on a copy: whatever
  * play_quick() does not take.  Out of line: inlined, its general resolution's
  * locals took the registers of the per-ply path.  Returns false when the move ends the
@@ -566,8 +533,6 @@ static PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, const struct 
                                    uint32_t ply, const struct san *san, struct san_outcome *o)
 {
     o->after = scratch; /* no longer needed once this move is played */
-    if (!now->variant && play_castle(now, san, o))
-        return true;
     san_resolve(now, san, &r->opts.san, o);
     if (o->problem_count)
         report_problems(&r->record, tok, ply, now, o);
