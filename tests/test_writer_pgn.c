@@ -13,10 +13,10 @@
 #include "board/uci.h"
 #include "write/writer.h"
 
-/* Normalize text (one game) with the given writer options; out and fixes are filled
- * (fixes NULL: no --fixes report, the writer's usual path). */
-static void normalize(const char *text, const struct writer_options *o, struct buf *out,
-                      struct buf *fixes)
+/* Every game of text replayed and handed to write(out, rec, ctx), out initialized. */
+static void write_each(const char *text, struct buf *out,
+                       void (*write)(struct buf *out, const struct game_record *rec, void *ctx),
+                       void *ctx)
 {
     struct game_options opts = {0};
     struct diag err;
@@ -25,12 +25,31 @@ static void normalize(const char *text, const struct writer_options *o, struct b
     struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
     struct pgn_game g;
     buf_init(out);
-    if (fixes)
-        buf_init(fixes);
     while (pgn_reader_next(reader, &g, &err) == 1)
-        writer_pgn_fixes(out, fixes, game_replay(r, &g), o);
+        write(out, game_replay(r, &g), ctx);
     pgn_reader_free(reader);
     game_replayer_free(r);
+}
+
+struct normalized {
+    const struct writer_options *o;
+    struct buf *fixes;
+};
+
+static void write_normalized(struct buf *out, const struct game_record *rec, void *ctx)
+{
+    const struct normalized *n = ctx;
+    writer_pgn_fixes(out, n->fixes, rec, n->o);
+}
+
+/* Normalize text (one game) with the given writer options; out and fixes are filled
+ * (fixes NULL: no --fixes report, the writer's usual path). */
+static void normalize(const char *text, const struct writer_options *o, struct buf *out,
+                      struct buf *fixes)
+{
+    if (fixes)
+        buf_init(fixes);
+    write_each(text, out, write_normalized, &(struct normalized){o, fixes});
 }
 
 static const char *movetext(const struct buf *b)
@@ -481,20 +500,15 @@ Test(writer_pgn, fen_comments_of_every_move_and_reply_equal_fen_write, .timeout 
 }
 
 /* uci --format pgn's writer over every game of text (writer_uci, FORMAT_PGN). */
+static void write_uci_pgn(struct buf *out, const struct game_record *rec, void *ctx)
+{
+    (void)ctx;
+    writer_uci(out, rec, &(struct writer_options){.format = FORMAT_PGN});
+}
+
 static void uci_pgn(const char *text, struct buf *out)
 {
-    struct writer_options o = {.format = FORMAT_PGN};
-    struct game_options opts = {0};
-    struct diag err;
-    struct game_replayer *r = game_replayer_new(&opts, &err);
-    cr_assert_not_null(r);
-    struct pgn_reader *reader = pgn_reader_from_memory(text, strlen(text), "t.pgn", NULL);
-    struct pgn_game g;
-    buf_init(out);
-    while (pgn_reader_next(reader, &g, &err) == 1)
-        writer_uci(out, game_replay(r, &g), &o);
-    pgn_reader_free(reader);
-    game_replayer_free(r);
+    write_each(text, out, write_uci_pgn, NULL);
 }
 
 /* The tag section is copied whole when its lines stand as they are written; every other
