@@ -245,7 +245,6 @@ static inline PGNKIT_HOT void pos_do_move(struct position *pos, struct move m)
                                   pos->by_color[WHITE] | pos->by_color[BLACK]);
 }
 
-
 /*
  * pos_do_move() for a plain move: the side to move's piece from m.from to m.to, taking
  * the enemy piece there if any; not castling, en passant, a promotion nor a null move,
