@@ -181,6 +181,40 @@ static char *dump_trickle(const char *s, size_t len, size_t step, const struct p
     return dump_reader(pgn_reader_new((struct pgn_source){trickle_read, &tr}, "mem.pgn", lim));
 }
 
+/* A file of its own holding s (unlinked at once: only the descriptor holds it). */
+static int file_of(const char *s, size_t len)
+{
+    char path[] = "/tmp/pgnkit-test-mapped-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0, "mkstemp: %s", strerror(errno));
+    unlink(path);
+    for (size_t done = 0; done < len;) {
+        ssize_t put_now = write(fd, s + done, len - done);
+        cr_assert(put_now > 0, "write: %s", strerror(errno));
+        done += (size_t)put_now;
+    }
+    return fd;
+}
+
+/* s read from a file by mapping it, at least `step` bytes mapped ahead each time (0: the
+ * default).  An empty file has no mapped reader: it reads as the memory reader does. */
+static char *dump_mapped(const char *s, size_t len, size_t step, const struct pgn_limits *lim)
+{
+    int fd = file_of(s, len);
+    struct pgn_reader *r =
+        pgn_reader_new_mapped(&(struct pgn_file_map){fd, NULL, NULL, step}, "mem.pgn", lim);
+    char *got;
+    if (len == 0) {
+        cr_assert_null(r, "an empty file is not mapped");
+        got = dump_mem(s, len, lim);
+    } else {
+        cr_assert_not_null(r, "a file of %zu bytes is mapped", len);
+        got = dump_reader(r);
+    }
+    close(fd);
+    return got;
+}
+
 static void assert_dump(const char *input, const char *want)
 {
     char *got = dump_str(input);
@@ -196,7 +230,13 @@ static void assert_streaming_same(const char *s, size_t len, const struct pgn_li
         char *got = dump_trickle(s, len, steps[k], lim);
         cr_assert_str_eq(got, want, "reading %zu bytes at a time differs", steps[k]);
         free(got);
+        got = dump_mapped(s, len, steps[k], lim);
+        cr_assert_str_eq(got, want, "mapping %zu bytes at a time differs", steps[k]);
+        free(got);
     }
+    char *got = dump_mapped(s, len, 0, lim);
+    cr_assert_str_eq(got, want, "mapping with the default window differs");
+    free(got);
     free(want);
 }
 
@@ -826,6 +866,9 @@ Test(pgn_reader, games_near_the_size_limit_stream_as_from_memory, .timeout = 60)
         char *got = dump_trickle(s.s, s.len, steps[k], &lim);
         assert_same_dump(got, want, "games near the limit streamed");
         free(got);
+        got = dump_mapped(s.s, s.len, steps[k], &lim);
+        assert_same_dump(got, want, "games near the limit mapped");
+        free(got);
     }
     free(want);
     free(s.s);
@@ -954,11 +997,14 @@ Test(pgn_reader, random_fragment_soup_reads_the_same_streamed, .timeout = 60)
         char *want = dump_mem(buf, len, lim);
         char *got1 = dump_trickle(buf, len, 1, lim);
         char *got2 = dump_trickle(buf, len, 5, lim);
+        char *got3 = dump_mapped(buf, len, 3, lim);
         cr_assert_str_eq(got1, want, "iteration %d differs streamed byte by byte", iter);
         cr_assert_str_eq(got2, want, "iteration %d differs streamed by 5 bytes", iter);
+        cr_assert_str_eq(got3, want, "iteration %d differs mapped 3 bytes ahead", iter);
         free(want);
         free(got1);
         free(got2);
+        free(got3);
     }
 }
 
@@ -1252,6 +1298,85 @@ static void compare_cpu_paths(const char *dir, const char *name, size_t *files)
 Test(pgn_reader, every_cpu_path_reads_the_real_files_alike, .timeout = 60)
 {
     cr_assert_geq(for_each_real_file(compare_cpu_paths), 60);
+}
+
+/* One file read mapped, a page ahead (windows end all over it) and with the default
+ * window, against the same file read through the fd source. */
+static void compare_mapped(const char *dir, const char *name, size_t *files)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "testdata/pgn/%s/%s", dir, name);
+    int fd = open(path, O_RDONLY);
+    cr_assert(fd >= 0, "cannot open %s", path);
+    char *want = dump_reader(pgn_reader_new(pgn_source_fd(&fd), "mem.pgn", NULL));
+    static const size_t steps[] = {4096, 0};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        struct pgn_reader *r = pgn_reader_new_mapped(
+            &(struct pgn_file_map){fd, NULL, NULL, steps[k]}, "mem.pgn", NULL);
+        cr_assert_not_null(r, "%s is mapped", path);
+        char *got = dump_reader(r);
+        assert_same_dump(got, want, path);
+        free(got);
+    }
+    free(want);
+    close(fd);
+    (*files)++;
+}
+
+Test(pgn_reader, real_files_read_mapped_as_read, .timeout = 60)
+{
+    cr_assert_geq(for_each_real_file(compare_mapped), 60);
+}
+
+static void count_mapped(void *ctx, uint64_t bytes)
+{
+    uint64_t *last = ctx;
+    cr_assert_gt(bytes, *last, "the offset mapped up to only grows");
+    *last = bytes;
+}
+
+/* Bytes written to the file while it is read are read too, as read(2) would find them;
+ * the progress hook is told how far the file is mapped. */
+Test(pgn_reader, a_mapped_file_is_read_to_the_end_it_has_grown_to)
+{
+    static const char first[] = "[Event \"one\"]\n\n1. e4 e5 *\n\n";
+    static const char later[] = "[Event \"two\"]\n\n1. d4 d5 *\n";
+    int fd = file_of(first, sizeof first - 1);
+    uint64_t mapped = 0;
+    struct pgn_reader *r = pgn_reader_new_mapped(
+        &(struct pgn_file_map){fd, count_mapped, &mapped, 0}, "grows.pgn", NULL);
+    cr_assert_not_null(r);
+    struct pgn_game g;
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 1);
+    cr_assert_eq(g.tag_count, 1);
+    cr_assert_eq(mapped, sizeof first - 1);
+    cr_assert_eq(pwrite(fd, later, sizeof later - 1, sizeof first - 1), (ssize_t)sizeof later - 1);
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 1, "the game written since is read");
+    cr_assert_eq(g.index, 2);
+    cr_assert_eq(g.offset, sizeof first - 1);
+    cr_assert_eq(g.token_count, 4); /* 1. d4 d5 * */
+    cr_assert_eq(pgn_reader_next(r, &g, NULL), 0);
+    cr_assert_eq(mapped, sizeof first + sizeof later - 2);
+    cr_assert_eq(pgn_reader_bytes(r), sizeof first + sizeof later - 2);
+    pgn_reader_free(r);
+    close(fd);
+}
+
+Test(pgn_reader, what_cannot_be_mapped_has_no_mapped_reader)
+{
+    int fd = file_of("", 0);
+    cr_assert_null(pgn_reader_new_mapped(&(struct pgn_file_map){fd, NULL, NULL, 0}, "e", NULL));
+    close(fd);
+    int pipe_fds[2];
+    cr_assert_eq(pipe(pipe_fds), 0);
+    cr_assert_null(
+        pgn_reader_new_mapped(&(struct pgn_file_map){pipe_fds[0], NULL, NULL, 0}, "p", NULL));
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    fd = open("testdata", O_RDONLY);
+    cr_assert(fd >= 0);
+    cr_assert_null(pgn_reader_new_mapped(&(struct pgn_file_map){fd, NULL, NULL, 0}, "d", NULL));
+    close(fd);
 }
 
 Test(pgn_reader, real_files_split_into_the_expected_games, .timeout = 60)

@@ -8,18 +8,20 @@
  * (readahead.h), a member at a time, whatever --jobs says: with --jobs 1 it overlaps
  * with parsing on a second core, with --jobs N it keeps the reading thread, which also
  * cuts chunks and replays, from doing the decoding too, unless the run's threads take
- * every core already (input_decode_here).  Plain text is read directly; a pipe is made
- * 1 MiB deep first (grow_pipe).
+ * every core already (input_decode_here).  Plain text is read directly: a regular file
+ * by mapping it at --jobs 1 (mapped_reader), a pipe made 1 MiB deep first (grow_pipe).
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "cli/input.h"
 
+#include "cli/output.h"
 #include "cli/progress.h"
 #include "cli/readahead.h"
 #include "cli/shown.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,12 +176,66 @@ static const char *member_name(const char *path, const char *member)
     return name;
 }
 
+/* A mapped file's progress: the offset mapped up to, as reads would have counted it. */
+static void mapped_bytes(void *ctx, uint64_t bytes)
+{
+    struct input *in = ctx;
+    in->bytes_so_far = bytes;
+    if (in->progress)
+        progress_bytes(in->progress, bytes);
+}
+
+/*
+ * A mapped file that shrinks under the reader takes its pages with it, and touching one
+ * raises SIGBUS: said as what it is, with the temporary outputs removed and status 2,
+ * rather than a crash.  The name of the file being mapped is the CLI's own state, set
+ * before the reader maps anything.
+ */
+static const char *volatile mapped_name;
+
+static void say_raw(const char *text)
+{
+    if (write(STDERR_FILENO, text, strlen(text)) < 0)
+        return; /* nothing more to say where stderr is gone */
+}
+
+static void file_shrank(int sig)
+{
+    (void)sig;
+    say_raw("pgnkit: ");
+    say_raw(mapped_name ? mapped_name : "input");
+    say_raw(": the file shrank while it was being read; the output is incomplete\n");
+    output_die();
+}
+
+/*
+ * Plain text in a regular file is mapped rather than read (pgn_reader_new_mapped): no
+ * copy of every byte into the reader's buffer, ~6% of `uci`'s time on lichess's games.
+ * Not an archive's member, nor decoded text, whose bytes are not the file's.
+ */
+static struct pgn_reader *mapped_reader(struct input *in)
+{
+    if (!in->size || source_member(in->src) || source_format(in->src) != SOURCE_FORMAT_PLAIN ||
+        source_text_encoding(in->src))
+        return NULL;
+    mapped_name = in->name;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = file_shrank;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+    return pgn_reader_new_mapped(&(struct pgn_file_map){in->fd, mapped_bytes, in, 0}, in->name,
+                                 in->limits);
+}
+
 /* A reader for the source's current member, named after it. */
 static void start_reader(struct input *in)
 {
     const char *member = source_member(in->src);
     in->name = member ? member_name(in->path, member) : in->path;
-    in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
+    in->reader = mapped_reader(in);
+    if (!in->reader)
+        in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
     in->decode_ahead = source_format(in->src) != SOURCE_FORMAT_PLAIN ||
                        source_text_encoding(in->src) != NULL;
     /* Asked now: once the read-ahead runs, the source is its thread's. */

@@ -124,11 +124,12 @@ static void install_cleanup_handlers(void)
     }
 }
 
-/* Out of memory on any thread (xalloc_on_failure): the temporary files removed and exit
- * status 2 at once, the other threads not waited for (they may want memory too) and
+/* Out of memory on any thread (xalloc_on_failure), or a fatal signal that the CLI
+ * reports itself (a mapped input that shrank: input.c): the temporary files removed and
+ * exit status 2 at once, the other threads not waited for (they may want memory too) and
  * nothing flushed: an abort was a death by SIGABRT, which scripts take for a crash.  The
  * cleanup signals are blocked first, so that their handler does not race this one. */
-static _Noreturn void die_out_of_memory(void)
+_Noreturn void output_die(void)
 {
     sigset_t set;
     cleanup_signal_set(&set);
@@ -140,7 +141,7 @@ static _Noreturn void die_out_of_memory(void)
 
 void output_exit_on_out_of_memory(void)
 {
-    xalloc_on_failure(die_out_of_memory);
+    xalloc_on_failure(output_die);
 }
 
 /* With the signals blocked: path is now a temporary file to remove on a signal. */

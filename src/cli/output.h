@@ -88,5 +88,8 @@ void output_restore_signals(const sigset_t *saved);
 /** Out of memory, on any thread, ends the run with exit status 2 and the temporary
  *  files removed (xalloc_on_failure), not with SIGABRT.  Once, before any thread. */
 void output_exit_on_out_of_memory(void);
+/* The temporary files removed and exit status 2 at once, the other threads not waited
+ * for and nothing flushed; async-signal-safe (a fatal signal's handler may call it). */
+_Noreturn void output_die(void);
 
 #endif

@@ -507,6 +507,18 @@ void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size
     resume_at(r, at);
 }
 
+struct pgn_reader *pgn_reader_new_mapped(const struct pgn_file_map *map, const char *name,
+                                         const struct pgn_limits *limits)
+{
+    struct pgn_reader *r = reader_alloc(name, limits);
+    r->in.data = "";
+    if (!reader_map_start(r, map)) {
+        pgn_reader_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,
                                           const struct pgn_limits *limits)
 {
@@ -523,6 +535,7 @@ void pgn_reader_free(struct pgn_reader *r)
     if (!r)
         return;
     free(r->in.buf);
+    reader_unmap(r);
     free(r->tok.toks);
     free(r->parts.cuts);
     free(r->tag.tags);

@@ -164,4 +164,16 @@ struct pgn_source {
     void *ctx;
 };
 
+/** A regular file read by mapping it (pgn_reader_new_mapped). */
+struct pgn_file_map {
+    int fd; /* open for reading; retained (it must outlive the reader), never closed */
+    /* Told the file offset mapped up to after each window (NULL: nobody), as a source's
+     * reads would tell it: progress within a long game. */
+    void (*mapped)(void *ctx, uint64_t bytes);
+    void *ctx;
+    /* Bytes mapped ahead of the scan at least, each time it needs more (0: 4 MiB).  The
+     * tests make it small, so that windows end everywhere in their inputs. */
+    size_t step;
+};
+
 #endif

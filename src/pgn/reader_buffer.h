@@ -19,12 +19,17 @@ void add_diag(struct pgn_reader *r, enum diag_code code, uint64_t line, uint64_t
               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /*
- * Read more bytes.  Keeps the current game (or, when skipping, everything from r->scan.pos);
+ * Read more bytes (or map more of a mapped file).  Keeps the current game (or, when skipping, everything from r->scan.pos);
  * the data may move: callers subtract r->in.shift from their indices.  mark: the bytes
  * before it surely belong to the current game (the size limit is checked on them).
  * Returns 1 when bytes were added, 0 at the end of input, -1 on an I/O error.
  */
 int reader_fill(struct pgn_reader *r, size_t mark);
+/* Read map->fd by mapping it (pgn_reader_new_mapped); false, with nothing changed, when
+ * it is no regular file with bytes in it or cannot be mapped. */
+bool reader_map_start(struct pgn_reader *r, const struct pgn_file_map *map);
+/* Unmap a mapped file's window (the reader is being freed). */
+void reader_unmap(struct pgn_reader *r);
 /* Read until the bytes from i (a construct cut by the end of the data) at least double;
  * returns where i's byte now is, or SIZE_MAX on an I/O error. */
 size_t reader_read_more(struct pgn_reader *r, size_t i);

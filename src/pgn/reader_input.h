@@ -2,9 +2,9 @@
  * reader_input.h - the streaming reader's input: the one growing buffer and where it
  * stands in the file (struct reader_input, r->in of struct pgn_reader, reader_state.h).
  *
- * Written by reader_buffer.c alone (reads, compaction, growth, the end of input, an I/O
- * error), but for its setting up in pgn_reader.c (memory readers point data at the
- * caller's bytes; a restart sets base_off).  Every other reader file only reads it: data
+ * Written by reader_buffer.c alone (reads or a file's mapped window, compaction, growth,
+ * the end of input, an I/O error), but for its setting up in pgn_reader.c (memory readers
+ * point data at the caller's bytes; a restart sets base_off).  Every other reader file only reads it: data
  * and len to scan, eof to know whether more can come, base_off and shift to turn indices
  * into file offsets and back (a part read again narrows len to its end: pgn_parts.c).
  */
@@ -16,6 +16,23 @@
 #include <stdint.h>
 
 #include "pgn/pgn_reader_types.h"
+
+/*
+ * A regular file read by mapping it a window at a time (pgn_reader_new_mapped) instead of
+ * copying it into buf: the window holds the current game and the bytes read ahead, and
+ * data points into it.  Written by reader_buffer.c alone, like the rest.
+ */
+struct reader_map {
+    bool on;
+    int fd;
+    size_t page;    /* the system's page size: windows start on a page */
+    size_t step;    /* bytes mapped ahead at least (pgn_file_map.step) */
+    char *base;     /* the window (NULL: none yet) */
+    size_t len;     /* its length */
+    uint64_t size;  /* the file's size, as last asked */
+    void (*mapped)(void *ctx, uint64_t bytes); /* told after each window (may be NULL) */
+    void *ctx;
+};
 
 struct reader_input {
     /* The hot four first: the scan reads them per construct. */
@@ -31,6 +48,7 @@ struct reader_input {
     size_t cap;
     int err_no;
     struct pgn_source src;
+    struct reader_map map;
 };
 
 #endif
