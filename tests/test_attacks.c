@@ -124,8 +124,9 @@ static void check_forms(bool diagonal, int from, bitboard occ, const bool built[
     cr_assert_eq(diagonal ? attacks_bishop(from, occ) : attacks_rook(from, occ), want);
 }
 
-/* The default build fills both forms where the CPU runs PEXT fast (base/cpu.h) and uses
- * PEXT; elsewhere the magic form alone; a BMI2 build (-march=native) the PEXT form alone.
+/* The default build has both forms where the CPU runs PEXT fast (base/cpu.h) and uses
+ * PEXT (the magic one filled when attacks_form_built() asks, below); elsewhere the magic
+ * form alone; a BMI2 build (-march=native) the PEXT form alone.
  * Every subset of every square's relevant squares (the whole index space of both forms),
  * with random pieces beyond them, then random boards of three densities. */
 Test(attacks, slider_forms_agree_on_every_square_and_occupancy)

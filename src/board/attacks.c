@@ -24,14 +24,17 @@ bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
 bitboard attacks_reach_table[PIECE_TYPE_COUNT][SQUARE_COUNT];
 struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
 struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
-/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  The magic
- * tables are filled except where PEXT is compiled in, the packed ones where the CPU runs
- * PEXT fast; what is not filled stays untouched zero pages (no memory, no start-up). */
+/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  The packed
+ * tables are filled where the CPU runs PEXT fast, the magic ones where it does not; what
+ * is not filled stays untouched zero pages (no memory, no start-up).  A CPU that uses
+ * PEXT fills its magic tables only when attacks_form_built() or attacks_*_at() asks
+ * for them (tests holding the two forms equal), under magic_once. */
 static bitboard rook_storage[0x19000];
 static bitboard bishop_storage[0x1480];
 static uint16_t rook_packed[0x19000];
 static uint16_t bishop_packed[0x1480];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_once_t magic_once = PTHREAD_ONCE_INIT;
 
 /* Opposite directions side by side (d and d ^ 1): the line table pairs them. */
 static const int rook_dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
@@ -179,7 +182,8 @@ static void cut_copy16(uint16_t *restrict to, const uint16_t *restrict from, siz
 static void fill_square(const struct attacks_magic *m, bitboard *slots, uint16_t *packed,
                         const rays ray, int sq)
 {
-    /* Scratch, static to keep 32 KiB off the stack; only touched under pthread_once. */
+    /* Scratch, static to keep 32 KiB off the stack; only touched under init_once, or
+     * under magic_once after it. */
     static bitboard att[4096];
     size_t n = 1;
 
@@ -195,16 +199,19 @@ static void fill_square(const struct attacks_magic *m, bitboard *slots, uint16_t
     }
     if (!slots)
         return;
-    bitboard occ = 0;
+    /* Locals: the stores could alias *m for all the compiler knows. */
+    bitboard occ = 0, mask = m->mask, magic = m->magic;
+    unsigned shift = m->shift;
     for (size_t i = 0; i < n; i++) {
-        slots[(occ * m->magic) >> m->shift] = att[i];
-        occ = (occ - m->mask) & m->mask;
+        slots[(occ * magic) >> shift] = att[i];
+        occ = (occ - mask) & mask;
     }
 }
 
-/* Fill every square's tables: the PEXT one if `pext`, the magic one unless PEXT is all
- * this build uses.  A square's relevant squares (its mask) are those a piece on can
- * hide another: every ray square but the last. */
+/* Set up every square's lookup and fill its tables: the PEXT one if `pext`, else the
+ * magic one (its pointer is set unless PEXT is all this build has, for fill_magic).  A
+ * square's relevant squares (its mask) are those a piece on can hide another: every ray
+ * square but the last. */
 static void init_slider(struct attacks_magic *table, bitboard *storage, uint16_t *packed,
                         const rays ray, const uint64_t *magics, bool pext)
 {
@@ -222,11 +229,20 @@ static void init_slider(struct attacks_magic *table, bitboard *storage, uint16_t
         }
         m->shift = (unsigned)(64 - bb_count(m->mask));
         m->magic = magics[sq];
-        bitboard *slots = PGNKIT_ATTACKS_PEXT_ALWAYS ? NULL : storage + next;
-        m->attacks = slots;
+        m->attacks = PGNKIT_ATTACKS_PEXT_ALWAYS ? NULL : storage + next;
         m->packed = pext ? packed + next : NULL;
-        fill_square(m, slots, pext ? packed + next : NULL, ray, sq);
+        fill_square(m, pext ? NULL : storage + next, pext ? packed + next : NULL, ray, sq);
         next += (size_t)1 << bb_count(m->mask);
+    }
+}
+
+/* The magic slots that init_slider() left to fill, in the same places. */
+static void fill_magic_table(const struct attacks_magic *table, bitboard *storage, const rays ray)
+{
+    size_t next = 0;
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        fill_square(&table[sq], storage + next, NULL, ray, sq);
+        next += (size_t)1 << bb_count(table[sq].mask);
     }
 }
 
@@ -246,6 +262,9 @@ static void init_lines(const rays ray)
     }
 }
 
+/* Written once by init_tables(); fill_magic() reads them after it. */
+static rays rook_rays, bishop_rays;
+
 static void init_tables(void)
 {
     static const int knight_d[8][2] = {{1, 2},  {2, 1},  {2, -1}, {1, -2},
@@ -254,7 +273,6 @@ static void init_tables(void)
                                      {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
     static const int wpawn_d[2][2] = {{-1, 1}, {1, 1}};
     static const int bpawn_d[2][2] = {{-1, -1}, {1, -1}};
-    static rays rook_rays, bishop_rays;
 
     for (int sq = 0; sq < SQUARE_COUNT; sq++) {
         attacks_knight_table[sq] = step_set(sq, knight_d, 8);
@@ -285,6 +303,16 @@ static void init_tables(void)
 
 void attacks_init(void) { pthread_once(&init_once, init_tables); }
 
+/* Where the CPU uses PEXT, nothing but the two functions below reads the magic tables,
+ * so they are filled at the first call (after attacks_init(), which they require). */
+static void fill_magic(void)
+{
+    if (!attacks_rook_magics[0].attacks || !attacks_rook_magics[0].packed)
+        return; /* a PEXT-only build, or the magic form filled by init_tables() */
+    fill_magic_table(attacks_rook_magics, rook_storage, rook_rays);
+    fill_magic_table(attacks_bishop_magics, bishop_storage, bishop_rays);
+}
+
 bitboard attacks_pawn(enum color c, int sq) { return attacks_pawn_table[c][sq]; }
 bitboard attacks_knight(int sq) { return attacks_knight_table[sq]; }
 bitboard attacks_king(int sq) { return attacks_king_table[sq]; }
@@ -304,11 +332,14 @@ bool attacks_form_built(enum attacks_form f)
 {
     if (f == ATTACKS_FORM_PEXT)
         return attacks_rook_magics[0].packed != NULL;
+    pthread_once(&magic_once, fill_magic);
     return attacks_rook_magics[0].attacks != NULL;
 }
 
 static bitboard slider_at(enum attacks_form f, const struct attacks_magic *m, bitboard occ)
 {
+    if (f == ATTACKS_FORM_MAGIC)
+        pthread_once(&magic_once, fill_magic);
 #if PGNKIT_ATTACKS_PEXT_ALWAYS || PGNKIT_ATTACKS_PEXT_DISPATCH
     if (f == ATTACKS_FORM_PEXT)
         return att_magic_pext(m, occ);
