@@ -1,7 +1,9 @@
 /* test_attacks.c - the attack tables against hand-worked squares and a slow ray walk. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 
 #include "board/attacks.h"
+#include "board/attacks_internal.h"
 #include "board/bitboard.h"
 
 static void suite_init(void) { attacks_init(); }
@@ -122,8 +124,9 @@ static void check_forms(bool diagonal, int from, bitboard occ, const bool built[
     cr_assert_eq(diagonal ? attacks_bishop(from, occ) : attacks_rook(from, occ), want);
 }
 
-/* The default build fills both forms where the CPU runs PEXT fast (base/cpu.h) and uses
- * PEXT; elsewhere the magic form alone; a BMI2 build (-march=native) the PEXT form alone.
+/* The default build has both forms where the CPU runs PEXT fast (base/cpu.h) and uses
+ * PEXT (the magic one filled when attacks_form_built() asks, below); elsewhere the magic
+ * form alone; a BMI2 build (-march=native) the PEXT form alone.
  * Every subset of every square's relevant squares (the whole index space of both forms),
  * with random pieces beyond them, then random boards of three densities. */
 Test(attacks, slider_forms_agree_on_every_square_and_occupancy)
@@ -180,6 +183,62 @@ Test(attacks, line_runs_from_edge_to_edge_through_both_squares)
     cr_assert_eq(attacks_line(sq("c3"), sq("a1")), squares("a1 b2 c3 d4 e5 f6 g7 h8"));
     cr_assert_eq(attacks_line(sq("b1"), sq("b8")), bb_file(1));
     cr_assert_eq(attacks_line(sq("a1"), sq("b3")), 0);
+}
+
+/* Every square at file/rank distance (df, dr) from `from` that `keep` accepts: the step
+ * pieces by their definition, not by a list of deltas. */
+static bitboard slow_steps(int from, bool (*keep)(int df, int dr))
+{
+    bitboard out = 0;
+    for (int t = 0; t < 64; t++)
+        if (keep(square_file(t) - square_file(from), square_rank(t) - square_rank(from)))
+            out |= bb_square(t);
+    return out;
+}
+static bool knight_step(int df, int dr) { return abs(df * dr) == 2; }
+static bool king_step(int df, int dr) { return (df || dr) && abs(df) <= 1 && abs(dr) <= 1; }
+static bool white_pawn_step(int df, int dr) { return dr == 1 && abs(df) == 1; }
+static bool black_pawn_step(int df, int dr) { return dr == -1 && abs(df) == 1; }
+
+Test(attacks, step_and_reach_tables_hold_every_square)
+{
+    for (int s = 0; s < 64; s++) {
+        bitboard rook = slow_slider(s, 0, false), bishop = slow_slider(s, 0, true);
+        cr_assert_eq(attacks_knight(s), slow_steps(s, knight_step), "knight on %d", s);
+        cr_assert_eq(attacks_king(s), slow_steps(s, king_step), "king on %d", s);
+        cr_assert_eq(attacks_pawn(WHITE, s), slow_steps(s, white_pawn_step), "pawn on %d", s);
+        cr_assert_eq(attacks_pawn(BLACK, s), slow_steps(s, black_pawn_step), "pawn on %d", s);
+        cr_assert_eq(att_reach(PAWN, s), 0);
+        cr_assert_eq(att_reach(KNIGHT, s), slow_steps(s, knight_step), "reach on %d", s);
+        cr_assert_eq(att_reach(BISHOP, s), bishop, "reach on %d", s);
+        cr_assert_eq(att_reach(ROOK, s), rook, "reach on %d", s);
+        cr_assert_eq(att_reach(QUEEN, s), rook | bishop, "reach on %d", s);
+        cr_assert_eq(att_reach(KING, s), slow_steps(s, king_step), "reach on %d", s);
+    }
+}
+
+/* Every pair: walk from a toward b one step at a time when they share a rank, file or
+ * diagonal; the line walks from a both ways to the edges. */
+Test(attacks, between_and_line_hold_every_pair)
+{
+    for (int a = 0; a < 64; a++) {
+        for (int b = 0; b < 64; b++) {
+            int df = square_file(b) - square_file(a), dr = square_rank(b) - square_rank(a);
+            bitboard between = 0, line = 0;
+            if (a != b && (df == 0 || dr == 0 || abs(df) == abs(dr))) {
+                int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+                for (int f = square_file(a) + sf, r = square_rank(a) + sr;
+                     f != square_file(b) || r != square_rank(b); f += sf, r += sr)
+                    between |= bb_square(square_make(f, r));
+                for (int way = -1; way <= 1; way += 2)
+                    for (int f = square_file(a), r = square_rank(a);
+                         f >= 0 && f < 8 && r >= 0 && r < 8; f += way * sf, r += way * sr)
+                        line |= bb_square(square_make(f, r));
+            }
+            cr_assert_eq(attacks_between(a, b), between, "between %d and %d", a, b);
+            cr_assert_eq(attacks_line(a, b), line, "line through %d and %d", a, b);
+        }
+    }
 }
 
 Test(attacks, init_twice_is_harmless)

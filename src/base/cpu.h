@@ -13,8 +13,8 @@
  *     scan_fast_avx2), and each reader picks one at construction (reader_state.h: cpu);
  *   - the slider lookups (board/attacks_internal.h) are inlined into every move's code,
  *     so they cannot be a function chosen once: att_magic branches on the table itself
- *     (attacks_init() fills the PEXT table only where cpu_fast_pext() says yes; the
- *     magic one always), PEXT and PDEP written as inline asm so that no caller needs
+ *     (attacks_init() fills the PEXT table only where cpu_fast_pext() says yes, the
+ *     magic one where it says no), PEXT and PDEP written as inline asm so that no caller needs
  *     -mbmi2.  One well-predicted branch per lookup, on a pointer the lookup reads anyway.
  *
  * The choice reads the CPU model that the compiler's runtime (libgcc, compiler-rt) fills

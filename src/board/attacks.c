@@ -1,16 +1,16 @@
 /*
  * attacks.c - attack tables: pawn, knight, king lookups, fancy magic bitboards for
  * sliders, and the between/line tables.  Built once by attacks_init() through
- * pthread_once from stored magic numbers (a fixed-seed search stands behind them) and
- * read-only afterwards; the PEXT slider tables too, where the CPU runs PEXT fast
- * (attacks_internal.h says which build fills which).  Knows nothing about positions.
+ * pthread_once from the empty-board rays and stored magic numbers (a fixed-seed search
+ * stands behind them) and read-only afterwards; the PEXT slider tables too, where the
+ * CPU runs PEXT fast (attacks_internal.h says which build fills which).  Knows nothing
+ * about positions.
  */
 #include "board/attacks.h"
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "base/cpu.h"
 #include "board/attacks_internal.h"
@@ -24,69 +24,36 @@ bitboard attacks_line_table[SQUARE_COUNT][SQUARE_COUNT];
 bitboard attacks_reach_table[PIECE_TYPE_COUNT][SQUARE_COUNT];
 struct attacks_magic attacks_rook_magics[SQUARE_COUNT];
 struct attacks_magic attacks_bishop_magics[SQUARE_COUNT];
-/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  The magic
- * tables are filled except where PEXT is compiled in, the packed ones where the CPU runs
- * PEXT fast; what is not filled stays untouched zero pages (no memory, no start-up). */
+/* Slots: 102400 rook and 5248 bishop (the sum of 2^bits over all squares).  The packed
+ * tables are filled where the CPU runs PEXT fast, the magic ones where it does not; what
+ * is not filled stays untouched zero pages (no memory, no start-up).  A CPU that uses
+ * PEXT fills its magic tables only when attacks_form_built() or attacks_*_at() asks
+ * for them (tests holding the two forms equal), under magic_once. */
 static bitboard rook_storage[0x19000];
 static bitboard bishop_storage[0x1480];
 static uint16_t rook_packed[0x19000];
 static uint16_t bishop_packed[0x1480];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_once_t magic_once = PTHREAD_ONCE_INIT;
 
+/* Opposite directions side by side (d and d ^ 1): the line table pairs them. */
 static const int rook_dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+static const int bishop_dirs[4][2] = {{1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
 
-/* Slow ray walk, used only to fill the tables. */
-static bitboard slide(const int dirs[4][2], int sq, bitboard occ)
-{
-    bitboard out = 0;
-    for (int d = 0; d < 4; d++) {
-        int f = square_file(sq) + dirs[d][0], r = square_rank(sq) + dirs[d][1];
-        while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-            int s = square_make(f, r);
-            out |= bb_square(s);
-            if (bb_has(occ, s))
-                break;
-            f += dirs[d][0];
-            r += dirs[d][1];
-        }
-    }
-    return out;
-}
+/* The empty-board ray from each square in each of a slider's four directions. */
+typedef bitboard rays[4][SQUARE_COUNT];
 
-/* The empty-board ray from each square in each of the four directions. */
-struct rays {
-    bitboard ray[4][SQUARE_COUNT];
-    bool up[4]; /* the direction runs to higher squares: its first blocker is the lowest */
-};
-
-static void rays_fill(struct rays *r, const int dirs[4][2])
+static void rays_fill(rays ray, const int dirs[4][2])
 {
     for (int d = 0; d < 4; d++) {
-        int df = dirs[d][0], dr = dirs[d][1];
-        r->up[d] = df + 8 * dr > 0;
         for (int sq = 0; sq < SQUARE_COUNT; sq++) {
             bitboard out = 0;
-            int f = square_file(sq) + df, rk = square_rank(sq) + dr;
-            for (; f >= 0 && f < 8 && rk >= 0 && rk < 8; f += df, rk += dr)
-                out |= bb_square(square_make(f, rk));
-            r->ray[d][sq] = out;
+            int f = square_file(sq) + dirs[d][0], r = square_rank(sq) + dirs[d][1];
+            for (; f >= 0 && f < 8 && r >= 0 && r < 8; f += dirs[d][0], r += dirs[d][1])
+                out |= bb_square(square_make(f, r));
+            ray[d][sq] = out;
         }
     }
-}
-
-/* slide() by the rays: each ray cut behind its first blocker.  The table fill calls it
- * for every occupancy subset (107,648 of them): the ray walk was most of start-up. */
-static bitboard slide_rays(const struct rays *r, int sq, bitboard occ)
-{
-    bitboard out = 0;
-    for (int d = 0; d < 4; d++) {
-        bitboard ray = r->ray[d][sq], blockers = ray & occ;
-        if (blockers)
-            ray ^= r->ray[d][r->up[d] ? bb_lsb(blockers) : 63 - __builtin_clzll(blockers)];
-        out |= ray;
-    }
-    return out;
 }
 
 static bitboard step_set(int sq, const int (*deltas)[2], int n)
@@ -101,9 +68,10 @@ static bitboard step_set(int sq, const int (*deltas)[2], int n)
 }
 
 /*
- * Magic multipliers found once by the search below (seeded as Stockfish seeds it) and
- * kept here so that start-up only fills the tables; the search still runs for any
- * square whose stored number would not work.
+ * Magic multipliers, found once by a trial search (xorshift64* seeded as Stockfish seeds
+ * it, sparse candidates kept when each square's occupancies collide only where their
+ * attack sets are equal) and stored, so that start-up only fills the tables.  Nothing
+ * checks them at run time: test_attacks looks up every occupancy of every square.
  */
 static const uint64_t rook_magic_numbers[64] = {
     UINT64_C(0x0a80004000801220), UINT64_C(0x8040004010002008),
@@ -174,102 +142,128 @@ static const uint64_t bishop_magic_numbers[64] = {
     UINT64_C(0x0300404822c08200), UINT64_C(0x48081010008a2a80),
 };
 
-/* xorshift64* as in Stockfish's PRNG; sparse numbers make good magic candidates. */
-static uint64_t prng_next(uint64_t *s)
+/* The squares a blocker on q hides from a slider on sq: q's own ray onward, in the
+ * direction from sq to q (q is on one of sq's rays). */
+static bitboard beyond(const rays ray, int sq, int q)
 {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * UINT64_C(2685821657736338717);
+    int d = 0;
+    while (!bb_has(ray[d][sq], q))
+        d++;
+    return ray[d][q];
 }
 
-static unsigned magic_index(const struct attacks_magic *m, bitboard occ)
+#if PGNKIT_ATTACKS_PEXT_ALWAYS || PGNKIT_ATTACKS_PEXT_DISPATCH
+static uint16_t packed_under(bitboard b, bitboard reach) { return (uint16_t)att_pext(b, reach); }
+#else
+static uint16_t packed_under(bitboard b, bitboard reach) { return (void)b, (void)reach, 0; }
+#endif
+
+/* The second half of a doubling: to[i] is from[i] less the cut (restrict: the halves
+ * are apart, so the compiler may vectorize). */
+static void cut_copy(bitboard *restrict to, const bitboard *restrict from, size_t n, bitboard cut)
 {
-    return (unsigned)(((occ & m->mask) * m->magic) >> m->shift);
+    for (size_t i = 0; i < n; i++)
+        to[i] = from[i] & ~cut;
+}
+static void cut_copy16(uint16_t *restrict to, const uint16_t *restrict from, size_t n, uint16_t cut)
+{
+    for (size_t i = 0; i < n; i++)
+        to[i] = from[i] & (uint16_t)~cut;
 }
 
-/* Try one magic on every subset of the mask; epoch[] marks the slots this attempt
- * wrote, so no clearing between attempts is needed. */
-static bool magic_fits(const struct attacks_magic *m, bitboard *slots, const bitboard *occupancy,
-                       const bitboard *reference, int size, int *epoch, int attempt)
+/*
+ * One square's slots.  Slot i of the PEXT form belongs to the occupancy holding the
+ * k-th lowest square of the mask where bit k of i is set.  Each blocker cuts its own ray
+ * beyond it, whatever else stands there, so an attack set is the reach less the union
+ * of its blockers' cuts: the slots double per mask square, i + 2^k from i (the packed
+ * ones under `reach`, where a cut is packed as the sets are).  The magic form takes the
+ * same sets in the same order: counting subsets up (Carry-Rippler) gives PEXT's order.
+ */
+static void fill_square(const struct attacks_magic *m, bitboard *slots, uint16_t *packed,
+                        const rays ray, int sq)
 {
-    for (int i = 0; i < size; i++) {
-        unsigned idx = magic_index(m, occupancy[i]);
-        if (epoch[idx] < attempt) {
-            epoch[idx] = attempt;
-            slots[idx] = reference[i];
-        } else if (slots[idx] != reference[i]) {
-            return false;
+    /* Scratch, static to keep 32 KiB off the stack; only touched under init_once, or
+     * under magic_once after it. */
+    static bitboard att[4096];
+    size_t n = 1;
+
+    att[0] = m->reach;
+    if (packed)
+        packed[0] = (uint16_t)((1u << bb_count(m->reach)) - 1);
+    for (bitboard rest = m->mask; rest; n *= 2) {
+        bitboard cut = beyond(ray, sq, bb_pop(&rest));
+        if (slots)
+            cut_copy(att + n, att, n, cut);
+        if (packed)
+            cut_copy16(packed + n, packed, n, packed_under(cut, m->reach));
+    }
+    if (!slots)
+        return;
+    /* Locals: the stores could alias *m for all the compiler knows. */
+    bitboard occ = 0, mask = m->mask, magic = m->magic;
+    unsigned shift = m->shift;
+    for (size_t i = 0; i < n; i++) {
+        slots[(occ * magic) >> shift] = att[i];
+        occ = (occ - mask) & mask;
+    }
+}
+
+/* Set up every square's lookup and fill its tables: the PEXT one if `pext`, else the
+ * magic one (its pointer is set unless PEXT is all this build has, for fill_magic).  A
+ * square's relevant squares (its mask) are those a piece on can hide another: every ray
+ * square but the last. */
+static void init_slider(struct attacks_magic *table, bitboard *storage, uint16_t *packed,
+                        const rays ray, const uint64_t *magics, bool pext)
+{
+    size_t next = 0;
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        struct attacks_magic *m = &table[sq];
+        m->mask = m->reach = 0;
+        for (int d = 0; d < 4; d++) {
+            m->reach |= ray[d][sq];
+            for (bitboard b = ray[d][sq]; b;) {
+                int q = bb_pop(&b);
+                if (ray[d][q])
+                    m->mask |= bb_square(q);
+            }
+        }
+        m->shift = (unsigned)(64 - bb_count(m->mask));
+        m->magic = magics[sq];
+        m->attacks = PGNKIT_ATTACKS_PEXT_ALWAYS ? NULL : storage + next;
+        m->packed = pext ? packed + next : NULL;
+        fill_square(m, pext ? NULL : storage + next, pext ? packed + next : NULL, ray, sq);
+        next += (size_t)1 << bb_count(m->mask);
+    }
+}
+
+/* The magic slots that init_slider() left to fill, in the same places. */
+static void fill_magic_table(const struct attacks_magic *table, bitboard *storage, const rays ray)
+{
+    size_t next = 0;
+    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
+        fill_square(&table[sq], storage + next, NULL, ray, sq);
+        next += (size_t)1 << bb_count(table[sq].mask);
+    }
+}
+
+/* Between and line, pair by pair along each ray: b on a's ray d, the squares between are
+ * that ray less b and b's own ray onward; the line is a's rays both ways (d, d ^ 1) and a. */
+static void init_lines(const rays ray)
+{
+    for (int a = 0; a < SQUARE_COUNT; a++) {
+        for (int d = 0; d < 4; d++) {
+            bitboard line = ray[d][a] | ray[d ^ 1][a] | bb_square(a);
+            for (bitboard rest = ray[d][a]; rest;) {
+                int b = bb_pop(&rest);
+                attacks_between_table[a][b] = ray[d][a] & ~ray[d][b] & ~bb_square(b);
+                attacks_line_table[a][b] = line;
+            }
         }
     }
-    return true;
 }
 
-/* PEXT indexing: the subset's bits under the mask, packed, are its slot; the slot holds
- * the attack set packed under the empty-board reach (at most 14 squares: 16 bits). */
-static void pext_fill(const struct attacks_magic *m, uint16_t *slots, const bitboard *occupancy,
-                      const bitboard *reference, int size)
-{
-#if PGNKIT_ATTACKS_PEXT_ALWAYS || PGNKIT_ATTACKS_PEXT_DISPATCH
-    for (int i = 0; i < size; i++)
-        slots[att_pext(occupancy[i], m->mask)] = (uint16_t)att_pext(reference[i], m->reach);
-#else
-    (void)m, (void)slots, (void)occupancy, (void)reference, (void)size;
-#endif
-}
-
-/* Fill every square's tables: the PEXT one if `pext`, the magic one (with the stored
- * magic or else one found by trial) unless PEXT is all this build uses. */
-static void init_magics(struct attacks_magic *table, bitboard *storage, uint16_t *packed,
-                        const int dirs[4][2], const uint64_t *known, bool pext)
-{
-    static const uint64_t seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
-    /* Scratch, static to keep 80 KiB off the stack; only touched under pthread_once. */
-    static bitboard occupancy[4096], reference[4096];
-    static int epoch[4096];
-    static struct rays rays;
-    int attempt = 0;
-    bitboard *next = storage;
-
-    rays_fill(&rays, dirs);
-    memset(epoch, 0, sizeof epoch);
-    for (int sq = 0; sq < SQUARE_COUNT; sq++) {
-        bitboard edges = ((bb_rank(0) | bb_rank(7)) & ~bb_rank(square_rank(sq))) |
-                         ((bb_file(0) | bb_file(7)) & ~bb_file(square_file(sq)));
-        struct attacks_magic *m = &table[sq];
-        bitboard *slots = next;
-        m->mask = slide(dirs, sq, 0) & ~edges;
-        m->shift = (unsigned)(64 - bb_count(m->mask));
-        m->attacks = PGNKIT_ATTACKS_PEXT_ALWAYS ? NULL : slots;
-        m->reach = slide(dirs, sq, 0);
-        m->packed = pext ? packed + (next - storage) : NULL;
-
-        /* Carry-Rippler: enumerate every subset of the mask. */
-        int size = 0;
-        bitboard b = 0;
-        do {
-            occupancy[size] = b;
-            reference[size] = slide_rays(&rays, sq, b);
-            size++;
-            b = (b - m->mask) & m->mask;
-        } while (b);
-        next += size;
-
-        m->magic = known[sq];
-        if (pext)
-            pext_fill(m, packed + (slots - storage), occupancy, reference, size);
-        if (PGNKIT_ATTACKS_PEXT_ALWAYS)
-            continue;
-        if (magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt))
-            continue;
-        uint64_t seed = seeds[square_rank(sq)];
-        do {
-            do {
-                m->magic = prng_next(&seed) & prng_next(&seed) & prng_next(&seed);
-            } while (bb_count((m->magic * m->mask) >> 56) < 6);
-        } while (!magic_fits(m, slots, occupancy, reference, size, epoch, ++attempt));
-    }
-}
+/* Written once by init_tables(); fill_magic() reads them after it. */
+static rays rook_rays, bishop_rays;
 
 static void init_tables(void)
 {
@@ -289,10 +283,14 @@ static void init_tables(void)
     /* The one run-time choice here (base/cpu.h): made once, and the tables it picks
      * are all that records it. */
     bool pext = PGNKIT_ATTACKS_PEXT_ALWAYS || (PGNKIT_ATTACKS_PEXT_DISPATCH && cpu_fast_pext());
-    init_magics(attacks_rook_magics, rook_storage, rook_packed, rook_dirs, rook_magic_numbers,
+    rays_fill(rook_rays, rook_dirs);
+    rays_fill(bishop_rays, bishop_dirs);
+    init_slider(attacks_rook_magics, rook_storage, rook_packed, rook_rays, rook_magic_numbers,
                 pext);
-    init_magics(attacks_bishop_magics, bishop_storage, bishop_packed, bishop_dirs,
+    init_slider(attacks_bishop_magics, bishop_storage, bishop_packed, bishop_rays,
                 bishop_magic_numbers, pext);
+    init_lines(rook_rays);
+    init_lines(bishop_rays);
 
     for (int sq = 0; sq < SQUARE_COUNT; sq++) {
         attacks_reach_table[KNIGHT][sq] = attacks_knight_table[sq];
@@ -301,28 +299,19 @@ static void init_tables(void)
         attacks_reach_table[QUEEN][sq] = attacks_bishop_magics[sq].reach | attacks_rook_magics[sq].reach;
         attacks_reach_table[KING][sq] = attacks_king_table[sq];
     }
-
-    /* From the slider tables just built (the slow ray walk made start-up cost more
-     * than replaying a 10 MB file's worth of pins). */
-    for (int a = 0; a < SQUARE_COUNT; a++) {
-        for (int b = 0; b < SQUARE_COUNT; b++) {
-            if (a == b)
-                continue;
-            bitboard ab = bb_square(a) | bb_square(b);
-            /* Rays from a stopped by b meet rays from b stopped by a exactly between
-             * them; empty-board rays through both meet exactly on their line. */
-            const struct attacks_magic *m = bb_has(att_rook(a, 0), b)     ? attacks_rook_magics
-                                            : bb_has(att_bishop(a, 0), b) ? attacks_bishop_magics
-                                                                          : NULL;
-            if (!m)
-                continue;
-            attacks_between_table[a][b] = att_magic(&m[a], ab) & att_magic(&m[b], ab);
-            attacks_line_table[a][b] = (att_magic(&m[a], 0) & att_magic(&m[b], 0)) | ab;
-        }
-    }
 }
 
 void attacks_init(void) { pthread_once(&init_once, init_tables); }
+
+/* Where the CPU uses PEXT, nothing but the two functions below reads the magic tables,
+ * so they are filled at the first call (after attacks_init(), which they require). */
+static void fill_magic(void)
+{
+    if (!attacks_rook_magics[0].attacks || !attacks_rook_magics[0].packed)
+        return; /* a PEXT-only build, or the magic form filled by init_tables() */
+    fill_magic_table(attacks_rook_magics, rook_storage, rook_rays);
+    fill_magic_table(attacks_bishop_magics, bishop_storage, bishop_rays);
+}
 
 bitboard attacks_pawn(enum color c, int sq) { return attacks_pawn_table[c][sq]; }
 bitboard attacks_knight(int sq) { return attacks_knight_table[sq]; }
@@ -343,11 +332,14 @@ bool attacks_form_built(enum attacks_form f)
 {
     if (f == ATTACKS_FORM_PEXT)
         return attacks_rook_magics[0].packed != NULL;
+    pthread_once(&magic_once, fill_magic);
     return attacks_rook_magics[0].attacks != NULL;
 }
 
 static bitboard slider_at(enum attacks_form f, const struct attacks_magic *m, bitboard occ)
 {
+    if (f == ATTACKS_FORM_MAGIC)
+        pthread_once(&magic_once, fill_magic);
 #if PGNKIT_ATTACKS_PEXT_ALWAYS || PGNKIT_ATTACKS_PEXT_DISPATCH
     if (f == ATTACKS_FORM_PEXT)
         return att_magic_pext(m, occ);

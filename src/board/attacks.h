@@ -31,8 +31,10 @@ bitboard attacks_line(int a, int b);
  * PEXT (BMI2) with packed tables.  The lookups above use one, chosen at attacks_init()
  * from the build and the CPU; these name either, so tests can hold them equal. */
 enum attacks_form { ATTACKS_FORM_MAGIC, ATTACKS_FORM_PEXT };
-/** Whether attacks_init() built form f's tables here (PEXT: only where the CPU runs it
- * fast; magic: except in builds with BMI2 in their baseline, which use PEXT alone). */
+/** Whether form f's tables are here (PEXT: only where the CPU runs it fast; magic:
+ * except in builds with BMI2 in their baseline, which use PEXT alone).  Where PEXT
+ * serves the lookups, the magic tables are filled at the first call asking for them,
+ * this one or the two below (once, thread-safe), not by attacks_init(). */
 bool attacks_form_built(enum attacks_form f);
 /** attacks_rook() and attacks_bishop() by form f, which must be built. */
 bitboard attacks_rook_at(enum attacks_form f, int sq, bitboard occupied);

@@ -39,7 +39,9 @@
 struct attacks_magic {
     bitboard mask;
     bitboard magic;
-    const bitboard *attacks; /* the attack set per magic slot; NULL in PEXT_ALWAYS builds */
+    /* The attack set per magic slot; NULL in PEXT_ALWAYS builds.  Where `packed` is set
+     * its slots are filled only when attacks_form_built() asks (attacks.c). */
+    const bitboard *attacks;
     unsigned shift;
     /* Where PEXT runs: per slot the attack set packed (PEXT) under `reach`, the attacks
      * on an empty board, in 2 bytes instead of 8.  The rook table shrinks from 800 KiB
