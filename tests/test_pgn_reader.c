@@ -1362,6 +1362,35 @@ Test(pgn_reader, a_mapped_file_is_read_to_the_end_it_has_grown_to)
     close(fd);
 }
 
+/* From a game's start on (as --range starts), mapped reads as the fd source does. */
+Test(pgn_reader, a_mapped_file_read_from_a_game_on_reads_as_the_fd_source)
+{
+    const char *path = "testdata/pgn/pgn-extract/fischer.pgn";
+    int fd = open(path, O_RDONLY);
+    cr_assert(fd >= 0);
+    struct pgn_reader *whole = pgn_reader_new(pgn_source_fd(&fd), "f.pgn", NULL);
+    struct pgn_game g;
+    struct pgn_resume starts[40];
+    size_t n = 0;
+    while (pgn_reader_next(whole, &g, NULL) == 1 && n < 40)
+        starts[n++] = (struct pgn_resume){g.offset, g.line, g.index - 1, false};
+    pgn_reader_free(whole);
+    cr_assert_eq(n, 34);
+    for (size_t k = 1; k < n; k += 5) {
+        cr_assert_eq(lseek(fd, (off_t)starts[k].offset, SEEK_SET), (off_t)starts[k].offset);
+        char *want = dump_reader(pgn_reader_new_at(pgn_source_fd(&fd), "f.pgn", NULL, &starts[k]));
+        struct pgn_reader *r = pgn_reader_new_mapped_at(
+            &(struct pgn_file_map){fd, NULL, NULL, 4096}, "f.pgn", NULL, &starts[k]);
+        cr_assert_not_null(r);
+        char *got = dump_reader(r);
+        assert_same_dump(got, want, "from game k on");
+        cr_assert(strstr(got, "#") != NULL);
+        free(got);
+        free(want);
+    }
+    close(fd);
+}
+
 Test(pgn_reader, what_cannot_be_mapped_has_no_mapped_reader)
 {
     int fd = file_of("", 0);

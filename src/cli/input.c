@@ -213,10 +213,10 @@ static void file_shrank(int sig)
  * copy of every byte into the reader's buffer, ~6% of `uci`'s time on lichess's games.
  * Not an archive's member, nor decoded text, whose bytes are not the file's.
  */
-static struct pgn_reader *mapped_reader(struct input *in)
+struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at)
 {
-    if (!in->size || source_member(in->src) || source_format(in->src) != SOURCE_FORMAT_PLAIN ||
-        source_text_encoding(in->src))
+    if (!in->file_size || source_member(in->src) ||
+        source_format(in->src) != SOURCE_FORMAT_PLAIN || source_text_encoding(in->src))
         return NULL;
     mapped_name = in->name;
     struct sigaction sa;
@@ -224,8 +224,8 @@ static struct pgn_reader *mapped_reader(struct input *in)
     sa.sa_handler = file_shrank;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
-    return pgn_reader_new_mapped(&(struct pgn_file_map){in->fd, mapped_bytes, in, 0}, in->name,
-                                 in->limits);
+    return pgn_reader_new_mapped_at(&(struct pgn_file_map){in->fd, mapped_bytes, in, 0},
+                                    in->name, in->limits, at);
 }
 
 /* A reader for the source's current member, named after it. */
@@ -233,7 +233,7 @@ static void start_reader(struct input *in)
 {
     const char *member = source_member(in->src);
     in->name = member ? member_name(in->path, member) : in->path;
-    in->reader = mapped_reader(in);
+    in->reader = input_map_at(in, &(struct pgn_resume){0, 0, 0, false});
     if (!in->reader)
         in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
     in->decode_ahead = source_format(in->src) != SOURCE_FORMAT_PLAIN ||

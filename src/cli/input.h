@@ -66,6 +66,10 @@ bool input_decode_here(struct input *in);
  * text, a damaged archive).  *in must stay where it is until input_close: the reader
  * refers to it.
  */
+/* A reader of the input's plain text, from the line start at->offset on, that maps the
+ * file rather than reads it; NULL where that cannot be (not a regular file's plain
+ * text, or the file cannot be mapped): read it then. */
+struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at);
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits);
 
 /*

@@ -119,9 +119,12 @@ int range_open(struct input *in, const char *path, const struct config *cfg)
         goto fail;
     }
     pgn_reader_free(in->reader);
-    source_free(in->src);
-    in->src = source_new(pgn_source_fd(&in->fd));
-    in->reader = pgn_reader_new_at(source_as_pgn_source(in->src), in->name, &cfg->limits, &at);
+    in->reader = input_map_at(in, &at);
+    if (!in->reader) {
+        source_free(in->src);
+        in->src = source_new(pgn_source_fd(&in->fd));
+        in->reader = pgn_reader_new_at(source_as_pgn_source(in->src), in->name, &cfg->limits, &at);
+    }
     in->size = size;
     return 0;
 fail:

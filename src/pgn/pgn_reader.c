@@ -487,6 +487,26 @@ struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
     return r;
 }
 
+struct pgn_reader *pgn_reader_new_mapped(const struct pgn_file_map *map, const char *name,
+                                         const struct pgn_limits *limits)
+{
+    return pgn_reader_new_mapped_at(map, name, limits, &(struct pgn_resume){0, 0, 0, false});
+}
+
+struct pgn_reader *pgn_reader_new_mapped_at(const struct pgn_file_map *map, const char *name,
+                                            const struct pgn_limits *limits,
+                                            const struct pgn_resume *at)
+{
+    struct pgn_reader *r = reader_alloc(name, limits);
+    r->in.data = "";
+    if (!reader_map_start(r, map)) {
+        pgn_reader_free(r);
+        return NULL;
+    }
+    resume_at(r, at);
+    return r;
+}
+
 void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size_t stop,
                         const struct pgn_resume *at)
 {
@@ -507,17 +527,6 @@ void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size
     resume_at(r, at);
 }
 
-struct pgn_reader *pgn_reader_new_mapped(const struct pgn_file_map *map, const char *name,
-                                         const struct pgn_limits *limits)
-{
-    struct pgn_reader *r = reader_alloc(name, limits);
-    r->in.data = "";
-    if (!reader_map_start(r, map)) {
-        pgn_reader_free(r);
-        return NULL;
-    }
-    return r;
-}
 
 struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,
                                           const struct pgn_limits *limits)

@@ -47,18 +47,6 @@ struct pgn_reader;
 /** A reader over src (retained until pgn_reader_free); name is retained too. */
 struct pgn_reader *pgn_reader_new(struct pgn_source src, const char *name,
                                   const struct pgn_limits *limits);
-/**
- * A reader over the plain text of the regular file map->fd, from its first byte, that
- * maps the file a window at a time (mmap) instead of copying it into a buffer (read):
- * the same games, diagnostics and offsets as pgn_reader_new over a source reading the
- * file, without the copy (~6% of `uci`'s time on lichess's games).  No decoding: the
- * caller has found the text plain.  Bytes the file gains while it is read are read too.
- * NULL when the file is no regular file, is empty, or cannot be mapped: read it with
- * pgn_reader_new then.  The file must not shrink while it is read: the pages gone would
- * raise SIGBUS when touched (the CLI reports that and exits; see cli/input.c).
- */
-struct pgn_reader *pgn_reader_new_mapped(const struct pgn_file_map *map, const char *name,
-                                         const struct pgn_limits *limits);
 /** A reader over an in-memory buffer (retained; not copied). */
 struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,
                                           const struct pgn_limits *limits);
@@ -79,6 +67,24 @@ struct pgn_resume {
 struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
                                      const struct pgn_limits *limits,
                                      const struct pgn_resume *at);
+
+/**
+ * A reader over the plain text of the regular file map->fd, from its first byte, that
+ * maps the file a window at a time (mmap) instead of copying it into a buffer (read):
+ * the same games, diagnostics and offsets as pgn_reader_new over a source reading the
+ * file, without the copy (~6% of `uci`'s time on lichess's games).  No decoding: the
+ * caller has found the text plain.  Bytes the file gains while it is read are read too.
+ * NULL when the file is no regular file, is empty, or cannot be mapped: read it with
+ * pgn_reader_new then.  The file must not shrink while it is read: the pages gone would
+ * raise SIGBUS when touched (the CLI reports that and exits; see cli/input.c).
+ */
+struct pgn_reader *pgn_reader_new_mapped(const struct pgn_file_map *map, const char *name,
+                                         const struct pgn_limits *limits);
+/** The same, starting at the file's byte at->offset (a line start between two games, as
+ *  for pgn_reader_new_at): a --range of the file. */
+struct pgn_reader *pgn_reader_new_mapped_at(const struct pgn_file_map *map, const char *name,
+                                            const struct pgn_limits *limits,
+                                            const struct pgn_resume *at);
 
 /**
  * Point a memory reader at another piece of a file: data[0, len) is the file from
