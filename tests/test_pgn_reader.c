@@ -181,6 +181,73 @@ static char *dump_trickle(const char *s, size_t len, size_t step, const struct p
     return dump_reader(pgn_reader_new((struct pgn_source){trickle_read, &tr}, "mem.pgn", lim));
 }
 
+/*
+ * A block source over s: blocks of `step` bytes with `room` bytes before them, from a
+ * ring of three, as a producer thread would hand them over.  It holds the reader to the
+ * protocol (at most two blocks held, handed back oldest first) and poisons a block handed
+ * back, so that a byte read from it afterwards shows.
+ */
+struct blocks {
+    const char *s;
+    size_t len, pos, step, room;
+    char *ring[3];
+    unsigned first, held; /* the oldest block held, and how many */
+    size_t fail_after;    /* blocks before an EIO (0: none) */
+    size_t taken;
+};
+
+static int blocks_take(void *ctx, char **data, size_t *len, size_t *room)
+{
+    struct blocks *b = ctx;
+    cr_assert_lt(b->held, 2, "a third block taken while two are held");
+    if (b->fail_after && b->taken == b->fail_after) {
+        errno = EIO;
+        return -1;
+    }
+    if (b->pos == b->len)
+        return 0;
+    size_t n = b->len - b->pos < b->step ? b->len - b->pos : b->step;
+    char *block = b->ring[(b->first + b->held) % 3];
+    memset(block, 0x55, b->room); /* the room's old bytes are not the reader's */
+    memcpy(block + b->room, b->s + b->pos, n);
+    b->pos += n;
+    b->held++;
+    b->taken++;
+    *data = block + b->room;
+    *len = n;
+    *room = b->room;
+    return 1;
+}
+
+static void blocks_release(void *ctx)
+{
+    struct blocks *b = ctx;
+    cr_assert_gt(b->held, 0, "a block handed back that was not taken");
+    memset(b->ring[b->first], 0xAA, b->room + b->step);
+    b->first = (b->first + 1) % 3;
+    b->held--;
+}
+
+static char *dump_blocks_failing(const char *s, size_t len, size_t step, size_t room,
+                                 const struct pgn_limits *lim, size_t fail_after)
+{
+    struct blocks b = {s, len, 0, step, room, {NULL, NULL, NULL}, 0, 0, fail_after, 0};
+    for (int k = 0; k < 3; k++)
+        b.ring[k] = malloc(room + step);
+    struct pgn_block_source src = {blocks_take, blocks_release, &b};
+    char *got = dump_reader(pgn_reader_new_blocks(&src, "mem.pgn", lim));
+    cr_assert_eq(b.held, 0, "the reader freed with %u blocks held", b.held);
+    for (int k = 0; k < 3; k++)
+        free(b.ring[k]);
+    return got;
+}
+
+static char *dump_blocks(const char *s, size_t len, size_t step, size_t room,
+                         const struct pgn_limits *lim)
+{
+    return dump_blocks_failing(s, len, step, room, lim, 0);
+}
+
 /* A file of its own holding s (unlinked at once: only the descriptor holds it). */
 static int file_of(const char *s, size_t len)
 {
@@ -233,6 +300,13 @@ static void assert_streaming_same(const char *s, size_t len, const struct pgn_li
         got = dump_mapped(s, len, steps[k], lim);
         cr_assert_str_eq(got, want, "mapping %zu bytes at a time differs", steps[k]);
         free(got);
+        static const size_t rooms[] = {0, 5, 4096};
+        for (size_t j = 0; j < sizeof rooms / sizeof *rooms; j++) {
+            got = dump_blocks(s, len, steps[k], rooms[j], lim);
+            cr_assert_str_eq(got, want, "blocks of %zu bytes, %zu of room, differ", steps[k],
+                             rooms[j]);
+            free(got);
+        }
     }
     char *got = dump_mapped(s, len, 0, lim);
     cr_assert_str_eq(got, want, "mapping with the default window differs");
@@ -869,6 +943,9 @@ Test(pgn_reader, games_near_the_size_limit_stream_as_from_memory, .timeout = 60)
         got = dump_mapped(s.s, s.len, steps[k], &lim);
         assert_same_dump(got, want, "games near the limit mapped");
         free(got);
+        got = dump_blocks(s.s, s.len, steps[k], 32768, &lim);
+        assert_same_dump(got, want, "games near the limit in blocks");
+        free(got);
     }
     free(want);
     free(s.s);
@@ -998,6 +1075,9 @@ Test(pgn_reader, random_fragment_soup_reads_the_same_streamed, .timeout = 60)
         char *got1 = dump_trickle(buf, len, 1, lim);
         char *got2 = dump_trickle(buf, len, 5, lim);
         char *got3 = dump_mapped(buf, len, 3, lim);
+        char *got4 = dump_blocks(buf, len, 7, 16, lim);
+        cr_assert_str_eq(got4, want, "iteration %d differs in blocks of 7 with 16 of room", iter);
+        free(got4);
         cr_assert_str_eq(got1, want, "iteration %d differs streamed byte by byte", iter);
         cr_assert_str_eq(got2, want, "iteration %d differs streamed by 5 bytes", iter);
         cr_assert_str_eq(got3, want, "iteration %d differs mapped 3 bytes ahead", iter);
@@ -1318,6 +1398,12 @@ static void compare_mapped(const char *dir, const char *name, size_t *files)
         assert_same_dump(got, want, path);
         free(got);
     }
+    size_t n;
+    char *text = th_slurp(path, &n);
+    char *got = dump_blocks(text, n, 65536, 8192, NULL);
+    assert_same_dump(got, want, path);
+    free(got);
+    free(text);
     free(want);
     close(fd);
     (*files)++;
@@ -1389,6 +1475,18 @@ Test(pgn_reader, a_mapped_file_read_from_a_game_on_reads_as_the_fd_source)
         free(want);
     }
     close(fd);
+}
+
+/* An error from the block source ends the reader as a read error does: the games before
+ * it first, then one I/O error, every block handed back. */
+Test(pgn_reader, a_block_source_error_is_reported_once_and_ends_the_reader)
+{
+    static const char text[] = "1. e4 e5 * 1. d4 d5 * 1. c4 c5 *";
+    char *got = dump_blocks_failing(text, sizeof text - 1, 10, 16, NULL, 2);
+    cr_assert(strstr(got, "#1 ") != NULL, "the first game is read: %s", got);
+    cr_assert(strstr(got, "#3 ") == NULL, "the game past the error is not: %s", got);
+    cr_assert(strstr(got, "IO IO") != NULL || strstr(got, "IO ") != NULL, "got: %s", got);
+    free(got);
 }
 
 Test(pgn_reader, what_cannot_be_mapped_has_no_mapped_reader)

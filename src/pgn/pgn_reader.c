@@ -487,6 +487,15 @@ struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
     return r;
 }
 
+struct pgn_reader *pgn_reader_new_blocks(const struct pgn_block_source *src, const char *name,
+                                         const struct pgn_limits *limits)
+{
+    struct pgn_reader *r = reader_alloc(name, limits);
+    r->in.data = "";
+    reader_blocks_start(r, src);
+    return r;
+}
+
 struct pgn_reader *pgn_reader_new_mapped(const struct pgn_file_map *map, const char *name,
                                          const struct pgn_limits *limits)
 {
@@ -545,6 +554,7 @@ void pgn_reader_free(struct pgn_reader *r)
         return;
     free(r->in.buf);
     reader_unmap(r);
+    reader_blocks_end(r);
     free(r->tok.toks);
     free(r->parts.cuts);
     free(r->tag.tags);

@@ -69,6 +69,15 @@ struct pgn_reader *pgn_reader_new_at(struct pgn_source src, const char *name,
                                      const struct pgn_resume *at);
 
 /**
+ * A reader over the blocks src hands over, parsed where they lie (pgn_block_source): the
+ * same games, diagnostics and offsets as pgn_reader_new over a source giving the same
+ * bytes, without copying them into a buffer of its own.  The blocks it holds are handed
+ * back by pgn_reader_free.
+ */
+struct pgn_reader *pgn_reader_new_blocks(const struct pgn_block_source *src, const char *name,
+                                         const struct pgn_limits *limits);
+
+/**
  * A reader over the plain text of the regular file map->fd, from its first byte, that
  * maps the file a window at a time (mmap) instead of copying it into a buffer (read):
  * the same games, diagnostics and offsets as pgn_reader_new over a source reading the

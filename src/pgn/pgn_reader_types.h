@@ -164,6 +164,21 @@ struct pgn_source {
     void *ctx;
 };
 
+/**
+ * Bytes handed over a block at a time and parsed where they lie (pgn_reader_new_blocks):
+ * a producer (a thread reading a pipe or decoding) fills blocks, the reader copies none
+ * of them, only the few bytes of a game that runs from one block into the next.
+ * take: the next block, *len > 0 bytes at *data, with *room writable bytes before them
+ * where the reader puts the bytes it keeps of the block before; 1, 0 at the end, -1 on
+ * an error (errno set).  The reader holds at most two blocks; release hands back the
+ * oldest it holds.
+ */
+struct pgn_block_source {
+    int (*take)(void *ctx, char **data, size_t *len, size_t *room);
+    void (*release)(void *ctx);
+    void *ctx;
+};
+
 /** A regular file read by mapping it (pgn_reader_new_mapped). */
 struct pgn_file_map {
     int fd; /* open for reading; retained (it must outlive the reader), never closed */

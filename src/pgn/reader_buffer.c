@@ -145,9 +145,33 @@ static size_t grown_cap(const struct pgn_reader *r, size_t live)
     return ncap;
 }
 
+/* Whether d[0, n) holds nothing but blanks and UTF-8 BOMs (first_on_line's rule). */
+static bool only_blanks(const char *d, size_t n)
+{
+    for (size_t k = n; k-- > 0;) {
+        if (k >= 2 && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
+            k -= 2;
+        else if (!is_hspace(d[k]))
+            return false;
+    }
+    return true;
+}
+
+/* The current line started before data[keep]: its bytes there may go with the fill, what
+ * they held stays known (struct dropped_head). */
+static void note_dropped_head(struct pgn_reader *r, size_t keep)
+{
+    uint64_t line_off = r->in.base_off + (uint64_t)(int64_t)r->scan.ls;
+    size_t from = r->scan.ls > 0 ? (size_t)r->scan.ls : 0;
+    bool before = r->in.head.line_off == line_off && r->in.head.nonblank;
+    r->in.head = (struct dropped_head){line_off,
+                                       before || !only_blanks(r->in.data + from, keep - from)};
+}
+
 /* The data now starts at what was data[keep]: the indices into it move with it. */
 static void drop_front(struct pgn_reader *r, size_t keep)
 {
+
     r->in.shift = keep;
     r->scan.pos -= keep;
     if (r->started && !r->skipping)
@@ -254,6 +278,90 @@ static int map_window(struct pgn_reader *r, size_t keep)
     return 1;
 }
 
+/* Hand back every block held but the newest `keep` (0 or 1). */
+static void release_blocks(struct pgn_reader *r, unsigned keep)
+{
+    struct reader_blocks *b = &r->in.blocks;
+    for (; b->held > keep; b->held--)
+        b->src.release(b->src.ctx);
+}
+
+/*
+ * The bytes kept, [keep, len), and a whole block after them, in the owned buffer: for a
+ * game longer than a block's room (or one already there).  The buffer at least doubles
+ * when it grows, so a game read a block at a time is copied O(log n) times over.
+ */
+static char *gather(struct pgn_reader *r, size_t keep, const char *block, size_t block_len)
+{
+    size_t live = r->in.len - keep;
+    if (r->in.data == r->in.buf)
+        memmove(r->in.buf, r->in.buf + keep, live);
+    if (r->in.cap < live + block_len) {
+        size_t ncap = r->in.cap ? r->in.cap : (size_t)READ_CHUNK;
+        while (ncap < live + block_len)
+            ncap *= 2;
+        char *nb = xmalloc(ncap);
+        memcpy(nb, r->in.data == r->in.buf ? r->in.buf : r->in.data + keep, live);
+        free(r->in.buf);
+        r->in.buf = nb;
+        r->in.cap = ncap;
+    } else if (r->in.data != r->in.buf) {
+        memcpy(r->in.buf, r->in.data + keep, live);
+    }
+    memcpy(r->in.buf + live, block, block_len);
+    return r->in.buf;
+}
+
+/*
+ * The next block: the bytes kept of the data so far, [keep, len), are put in the room
+ * before it (a few KiB: the current game's start), so that the game is contiguous and
+ * nothing else is copied; the block before is then handed back.  A game longer than the
+ * room goes to the owned buffer with the block after it (gather) until it ends.
+ */
+static int block_window(struct pgn_reader *r, size_t keep)
+{
+    struct reader_blocks *b = &r->in.blocks;
+    char *block;
+    size_t block_len, room;
+    int st = b->src.take(b->src.ctx, &block, &block_len, &room);
+    if (st <= 0) {
+        if (st < 0) {
+            r->in.err_no = errno;
+            r->in.failed = true;
+        }
+        r->in.eof = true;
+        return st;
+    }
+    b->held++;
+    size_t live = r->in.len - keep;
+    uintptr_t old = addr(r->in.data + keep);
+    char *nd;
+    if (live <= room) {
+        nd = block - live;
+        memcpy(nd, r->in.data + keep, live);
+        release_blocks(r, 1);
+    } else {
+        nd = gather(r, keep, block, block_len);
+        release_blocks(r, 0);
+    }
+    rebase_game(r, old, nd);
+    r->in.data = nd;
+    r->in.len = live + block_len;
+    drop_front(r, keep);
+    return 1;
+}
+
+void reader_blocks_start(struct pgn_reader *r, const struct pgn_block_source *src)
+{
+    r->in.blocks = (struct reader_blocks){.on = true, .held = 0, .src = *src};
+}
+
+void reader_blocks_end(struct pgn_reader *r)
+{
+    if (r->in.blocks.on)
+        release_blocks(r, 0);
+}
+
 bool reader_map_start(struct pgn_reader *r, const struct pgn_file_map *map)
 {
     struct stat st;
@@ -282,8 +390,12 @@ int reader_fill(struct pgn_reader *r, size_t mark)
     if (r->started && !r->skipping && mark - r->game_start > r->lim.max_game_bytes)
         start_skipping(r);
     size_t keep = (r->started && !r->skipping) ? r->game_start : r->scan.pos;
+    if (r->scan.ls < (ptrdiff_t)keep)
+        note_dropped_head(r, keep); /* before any mode moves the data */
     if (r->in.map.on)
         return map_window(r, keep);
+    if (r->in.blocks.on)
+        return block_window(r, keep);
     if (r->in.cap - r->in.len < READ_CHUNK)
         make_room(r, keep);
     size_t ask = r->in.cap - r->in.len < READ_MAX ? r->in.cap - r->in.len : READ_MAX;

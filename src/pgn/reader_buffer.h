@@ -28,6 +28,10 @@ int reader_fill(struct pgn_reader *r, size_t mark);
 /* Read map->fd by mapping it (pgn_reader_new_mapped); false, with nothing changed, when
  * it is no regular file with bytes in it or cannot be mapped. */
 bool reader_map_start(struct pgn_reader *r, const struct pgn_file_map *map);
+/* Read blocks from src, parsed in place (pgn_reader_new_blocks). */
+void reader_blocks_start(struct pgn_reader *r, const struct pgn_block_source *src);
+/* Hand back the blocks held (the reader is being freed). */
+void reader_blocks_end(struct pgn_reader *r);
 /* Unmap a mapped file's window (the reader is being freed). */
 void reader_unmap(struct pgn_reader *r);
 /* Read until the bytes from i (a construct cut by the end of the data) at least double;

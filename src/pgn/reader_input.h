@@ -34,6 +34,24 @@ struct reader_map {
     void *ctx;
 };
 
+/* Blocks from a producer, parsed in place (pgn_reader_new_blocks): data points into the
+ * newest block held, or into buf while a game is longer than a block's room. */
+struct reader_blocks {
+    bool on;
+    unsigned held; /* taken and not released: the block data is in, and during a take
+                    * the one before it */
+    struct pgn_block_source src;
+};
+
+/* The current line's bytes that went with a fill (the line started before data[0], its
+ * ls negative): whether one of them was neither a blank nor a BOM, so that "only blanks
+ * before this on its line" is still known (pgn_lexer.c, first_on_line).  line_off: the
+ * file offset of that line's first byte. */
+struct dropped_head {
+    uint64_t line_off;
+    bool nonblank;
+};
+
 struct reader_input {
     /* The hot four first: the scan reads them per construct. */
     const char *data;  /* buf, or the caller's memory */
@@ -49,6 +67,8 @@ struct reader_input {
     int err_no;
     struct pgn_source src;
     struct reader_map map;
+    struct reader_blocks blocks;
+    struct dropped_head head;
 };
 
 #endif
