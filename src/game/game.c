@@ -71,9 +71,10 @@ struct game_replayer {
     struct diag_list quiet;
     void (*between_parts)(void *ctx);
     void *between_ctx;
-    /* The mate test of a mainline move that gave check, made on the quick path
-     * (settle_mate, quick_claims): its ply + 1 (0: none this game) and answer.  When it
-     * is the last move's, the ending needs no test of its own (final_ending). */
+    /* The mate test of a mainline move of standard chess that gave check, made on the
+     * quick path (settle_mate, quick_claims) or by its resolution (play_token): its
+     * ply + 1 (0: none this game) and answer.  When it is the last move's, the ending
+     * needs no test of its own (final_ending). */
     uint32_t mate_tested_ply1;
     bool mate_tested_mated;
     /* position_set_start()'s, made once: a game without a FEN copies it. */
@@ -582,6 +583,10 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
         run->dead = true;
         return used;
     }
+    /* Its resolution made the mate test of a check: final_ending() need not again (in
+     * standard chess, where mate is the only ending a check can be). */
+    if (o.gives_check && !now->variant)
+        note_mate_test(r, run, ply, o.gives_mate);
     run->prev = now;
     run->now = o.after;
     run->moved = !run->moved;
@@ -1021,7 +1026,7 @@ static enum game_status status_of(const struct diag_list *list)
 }
 
 /* The ending of the mainline's final position (game_end_of): the mate test of its last
- * move, when that gave check and the quick path asked (note_mate_test), already says. */
+ * move, when that gave check (note_mate_test), already says. */
 static enum ending final_ending(const struct game_replayer *r)
 {
     if (r->mate_tested_ply1 && r->mate_tested_ply1 == r->levels[0].ply + 1)
