@@ -147,25 +147,33 @@ struct replay_tags {
     const struct pgn_tag *variant, *fen, *result;
 };
 
+/* t, whose name has one of the three lengths, kept if it is the first of its name. */
+static inline void note_replay_tag(struct replay_tags *rt, const struct pgn_tag *t)
+{
+    const struct pgn_tag **slot = NULL;
+    if (t->name.len == 7 && memcmp(t->name.ptr, "Variant", 7) == 0)
+        slot = &rt->variant;
+    else if (t->name.len == 3 && memcmp(t->name.ptr, "FEN", 3) == 0)
+        slot = &rt->fen;
+    else if (t->name.len == 6 && memcmp(t->name.ptr, "Result", 6) == 0)
+        slot = &rt->result;
+    if (slot && !*slot)
+        *slot = t;
+}
+
 static struct replay_tags replay_tags_of(const struct pgn_game *g)
 {
     struct replay_tags rt = {NULL, NULL, NULL};
-    /* An index, not a pointer from g->tags: a game without tags has none (NULL + 0 is
-     * undefined behaviour, which UBSan reports). */
-    for (size_t i = g->tag_count; i-- > 0;) {
-        /* backwards: the first of a name wins.  One bit test steps over most names, of
-         * none of the three lengths (a longer one that aliases a bit is compared). */
-        const struct pgn_tag *t = &g->tags[i];
-        size_t n = t->name.len;
-        if (!((UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7) >> (n & 63) & 1))
-            continue;
-        if (n == 7 && memcmp(t->name.ptr, "Variant", 7) == 0)
-            rt.variant = t;
-        else if (n == 3 && memcmp(t->name.ptr, "FEN", 3) == 0)
-            rt.fen = t;
-        else if (n == 6 && memcmp(t->name.ptr, "Result", 6) == 0)
-            rt.result = t;
-    }
+    /* A game without tags may have none (NULL + 0 is undefined behaviour, which UBSan
+     * reports). */
+    if (!g->tag_count)
+        return rt;
+    /* One bit test steps over most names, of none of the three lengths (a longer one
+     * that aliases a bit is compared): a load, a test and the loop's step a tag. */
+    const uint64_t lengths = UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7;
+    for (const struct pgn_tag *t = g->tags, *end = t + g->tag_count; t != end; t++)
+        if (lengths >> (t->name.len & 63) & 1)
+            note_replay_tag(&rt, t);
     return rt;
 }
 
