@@ -533,20 +533,21 @@ tag_lines(struct pgn_reader *r, const char *d, size_t n, size_t i, size_t stop, 
     struct tag_parse tp;
     struct pgn_tag *t = r->tag.tags + r->tag.ntag, *end = r->tag.tags + r->tag.tag_cap;
     size_t j;
-    while (i + 1 < stop && two_bytes(d + i, '\n', '[') && tag_window(r, d, i + 1, n, &tp, &j)) {
-        line++;
-        ls1 = (ptrdiff_t)i;
-        if (t == end) {
+    for (; i + 1 < stop && two_bytes(d + i, '\n', '['); i = j) {
+        if (!tag_window(r, d, i + 1, n, &tp, &j))
+            break;
+        if (__builtin_expect(t == end, 0)) {
             r->tag.ntag = (size_t)(t - r->tag.tags);
             grow_tags(r);
             t = r->tag.tags + r->tag.ntag;
             end = r->tag.tags + r->tag.tag_cap;
         }
-        *t++ = (struct pgn_tag){{d + tp.name, tp.name_len},
-                                {d + tp.value, tp.value_len},
-                                line,
-                                1}; /* the '[' starts its line */
-        i = j;
+        t->name = (struct slice){d + tp.name, tp.name_len};
+        t->value = (struct slice){d + tp.value, tp.value_len};
+        t->line = ++line;
+        t->col = 1; /* the '[' starts its line */
+        t++;
+        ls1 = (ptrdiff_t)i;
     }
     r->tag.ntag = (size_t)(t - r->tag.tags);
     return (struct tag_lines_end){i, ls1};
