@@ -169,11 +169,20 @@ static struct replay_tags replay_tags_of(const struct pgn_game *g)
     if (!g->tag_count)
         return rt;
     /* One bit test steps over most names, of none of the three lengths (a longer one
-     * that aliases a bit is compared): a load, a test and the loop's step a tag. */
+     * that aliases a bit is compared): a load and a test a tag, two tags a step. */
     const uint64_t lengths = UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7;
-    for (const struct pgn_tag *t = g->tags, *end = t + g->tag_count; t != end; t++)
+    const struct pgn_tag *t = g->tags, *end = t + g->tag_count;
+    if (g->tag_count & 1) {
         if (lengths >> (t->name.len & 63) & 1)
             note_replay_tag(&rt, t);
+        t++;
+    }
+    for (; t != end; t += 2) {
+        if (lengths >> (t[0].name.len & 63) & 1)
+            note_replay_tag(&rt, &t[0]);
+        if (lengths >> (t[1].name.len & 63) & 1)
+            note_replay_tag(&rt, &t[1]);
+    }
     return rt;
 }
 
