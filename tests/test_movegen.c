@@ -305,6 +305,60 @@ Test(movegen, stalemate_and_mate_have_no_legal_move)
     cr_assert(position_has_legal_move(&pos));
 }
 
+/* Stalemates out of check where a pawn, knight or slider could move but for a pin, a
+ * block or its own pieces: the test's shortcut out of check (a piece on no line through
+ * its king moves freely) must not take them for moves.  Worked out by hand, and held to
+ * the full generator. */
+Test(movegen, stalemate_with_pinned_or_blocked_pieces)
+{
+    static const char *const stalemates[] = {
+        /* White: Ka4, Pb4 pinned along rank 4 by Rd4; a3 (Bc1), a5 (Bd8), b3 (Nd2) and
+         * b5 (Rb8) are attacked. */
+        "1r1b4/7k/8/8/KP1r4/8/3n4/2b5 w - - 0 1",
+        /* The same with a knight pinned on b4. */
+        "1r1b4/7k/8/8/KN1r4/8/3n4/2b5 w - - 0 1",
+        /* Black: Kh8 boxed by Qf7 and Kg6, Pa5 blocked by Pa4 (on no line through h8). */
+        "7k/5Q2/6K1/p7/P7/8/8/8 b - - 0 1",
+        /* White: Kh1, Pf2 and Ph2 blocked by Pf3 and Ph3 (which attack g2), Bg1 between
+         * its own pawns. */
+        "k7/8/8/8/8/5p1p/5P1P/6BK w - - 0 1",
+        /* Black: Ka8 boxed by Qc7; Ng1 (on no line through a8) reaching only its own
+         * pawns e2, f3 and h3, which Ke1, Pf2 and Ph2 block. */
+        "k7/2Q5/8/8/8/5p1p/4pP1P/4K1n1 b - - 0 1",
+        /* Black: Ka8 boxed by Qc7; Bh4 (on no line through a8) between its own pawns g5
+         * and g3, which Pg4 and Pg2 block. */
+        "k7/2Q5/8/6p1/6Pb/6p1/6P1/4K3 b - - 0 1",
+        /* Black: Ka8 boxed by Qc7; Rh7 (on no line through a8) between its own Bh8 and
+         * pawns g7 and h6, which Pg6 and Ph5 block. */
+        "k6b/2Q3pr/6Pp/7P/8/8/8/4K3 b - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof stalemates / sizeof *stalemates; i++) {
+        struct position pos = parse(stalemates[i]);
+        struct move moves[MAX_MOVES];
+        cr_assert_not(position_in_check(&pos), "%s", stalemates[i]);
+        cr_assert_eq(movegen_legal(&pos, moves), 0, "%s", stalemates[i]);
+        cr_assert_not(position_has_legal_move(&pos), "%s", stalemates[i]);
+    }
+    /* One piece set free: each has exactly the moves counted by hand. */
+    static const struct {
+        const char *fen;
+        int moves;
+    } free[] = {
+        /* Rg3 (on no line through a4): 7 on the g-file, 7 along rank 3. */
+        {"1r1b4/7k/8/8/KP1r4/6R1/3n4/2b5 w - - 0 1", 14},
+        /* Pa5 with a4 empty: a4. */
+        {"7k/5Q2/6K1/p7/8/P7/8/8 b - - 0 1", 1},
+        /* Nb3 (on no line through h1): a1, c1, d2, d4, c5, a5. */
+        {"k7/8/8/8/8/1N3p1p/5P1P/6BK w - - 0 1", 6},
+    };
+    for (size_t i = 0; i < sizeof free / sizeof *free; i++) {
+        struct position pos = parse(free[i].fen);
+        struct move moves[MAX_MOVES];
+        cr_assert_eq(movegen_legal(&pos, moves), free[i].moves, "%s", free[i].fen);
+        cr_assert(position_has_legal_move(&pos), "%s", free[i].fen);
+    }
+}
+
 Test(movegen, capturing_a_castling_rook_removes_that_right)
 {
     /* Rxa8: White loses Q (its rook moved), Black loses q (its rook was taken). */

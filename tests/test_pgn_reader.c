@@ -1112,6 +1112,12 @@ Test(pgn_reader, windowed_plies_read_as_without_windows, .timeout = 60)
         "[Annotator \"a value longer than thirty-two bytes, surely\"]\n", "[E \"a\\\"b\"]\n",
         "[E \"x\"]\r\n", "[E \"x\"] [F \"y\"]\n", "[E \"x\"]\n[E \"x\"]\n", "[E x]\n",
         "[E \"\"]\n",
+        /* tag_window's classes: bytes next to its stops' nibbles in names and values
+         * (',' and 'R' share them with '"' and '\\'), a '\\' in a name, bytes up to CR
+         * and just past it in a value */
+        "[Round \"R,R 2,\"]\n", "[A\\B \"x\"]\n", "[AB \"x\\\\y\"]\n", "[E \"a\tb\"]\n",
+        "[E \"a\x0e\x1f b\"]\n", "[E \"!#$%&'()*+-./ PQSTUVWXYZ[]^_\"]\n",
+        "[E \"\xc3\xa9\xff\x80\"]\n", "[E,R \"x\"]\n", "[E \"a\rb\"]\n",
     };
     static const struct pgn_limits no_windows = {.max_token_bytes = 15};
     unsigned seed = getenv("PGNKIT_SEED") ? (unsigned)atoi(getenv("PGNKIT_SEED")) : 4242u;

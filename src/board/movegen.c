@@ -347,10 +347,43 @@ static bool piece_can_move(const struct position *pos, const struct gen_state *s
     return false;
 }
 
+/*
+ * Out of check, a piece on no line through its king is pinned by nothing, so each of
+ * its pseudo-legal moves is legal: a pawn of those with the square ahead empty, or a
+ * knight, bishop, rook or queen of those reaching a square not held by its side, is a
+ * legal move.  That settles most positions a stalemate test is asked of (every game's
+ * last, game_end_of) in a few instructions, where the king steps take a
+ * pos_attackers() each.  False says nothing either way.
+ */
+static inline bool free_move_found(const struct position *pos)
+{
+    int us = pos->side_to_move;
+    bitboard own = pos->by_color[us], occ = own | pos->by_color[us ^ 1];
+    bitboard free = own & ~att_reach(QUEEN, pos->king_square[us]);
+    bitboard pawns = free & pos->by_type[PAWN];
+    if ((us == WHITE ? bb_north(pawns) : bb_south(pawns)) & ~occ)
+        return true;
+    bitboard knights = free & pos->by_type[KNIGHT];
+    while (knights)
+        if (att_knight(bb_pop(&knights)) & ~own)
+            return true;
+    bitboard queens = pos->by_type[QUEEN];
+    bitboard diag = free & (pos->by_type[BISHOP] | queens);
+    while (diag)
+        if (att_bishop(bb_pop(&diag), occ) & ~own)
+            return true;
+    bitboard orth = free & (pos->by_type[ROOK] | queens);
+    while (orth)
+        if (att_rook(bb_pop(&orth), occ) & ~own)
+            return true;
+    return false;
+}
+
 /* Mate and stalemate tests ask this after many moves: stop at the first legal move.
  * King steps come first and need no pinned set: they usually settle it (after a check
- * as well), so the pinned set is found only for the other pieces. */
-bool position_has_legal_move(const struct position *pos)
+ * as well), so the pinned set is found only for the other pieces.  Out of line: its
+ * frame is set up only when free_move_found() did not settle it. */
+static PGNKIT_NOINLINE bool legal_move_found(const struct position *pos)
 {
     struct gen_state st;
     state_init_light(&st, pos);
@@ -365,6 +398,13 @@ bool position_has_legal_move(const struct position *pos)
         return true;
     struct move scratch[MAX_MOVES];
     return gen_pawns(pos, &st, scratch, 0, true) > 0;
+}
+
+bool position_has_legal_move(const struct position *pos)
+{
+    if (!pos->checkers && free_move_found(pos))
+        return true;
+    return legal_move_found(pos);
 }
 
 bool position_ep_legal(const struct position *pos)

@@ -71,9 +71,10 @@ struct game_replayer {
     struct diag_list quiet;
     void (*between_parts)(void *ctx);
     void *between_ctx;
-    /* The mate test of a mainline move that gave check, made on the quick path
-     * (settle_mate, quick_claims): its ply + 1 (0: none this game) and answer.  When it
-     * is the last move's, the ending needs no test of its own (final_ending). */
+    /* The mate test of a mainline move of standard chess that gave check, made on the
+     * quick path (settle_mate, quick_claims) or by its resolution (play_token): its
+     * ply + 1 (0: none this game) and answer.  When it is the last move's, the ending
+     * needs no test of its own (final_ending). */
     uint32_t mate_tested_ply1;
     bool mate_tested_mated;
     /* position_set_start()'s, made once: a game without a FEN copies it. */
@@ -146,24 +147,41 @@ struct replay_tags {
     const struct pgn_tag *variant, *fen, *result;
 };
 
+/* t, whose name has one of the three lengths, kept if it is the first of its name. */
+static inline void note_replay_tag(struct replay_tags *rt, const struct pgn_tag *t)
+{
+    const struct pgn_tag **slot = NULL;
+    if (t->name.len == 7 && memcmp(t->name.ptr, "Variant", 7) == 0)
+        slot = &rt->variant;
+    else if (t->name.len == 3 && memcmp(t->name.ptr, "FEN", 3) == 0)
+        slot = &rt->fen;
+    else if (t->name.len == 6 && memcmp(t->name.ptr, "Result", 6) == 0)
+        slot = &rt->result;
+    if (slot && !*slot)
+        *slot = t;
+}
+
 static struct replay_tags replay_tags_of(const struct pgn_game *g)
 {
     struct replay_tags rt = {NULL, NULL, NULL};
-    /* An index, not a pointer from g->tags: a game without tags has none (NULL + 0 is
-     * undefined behaviour, which UBSan reports). */
-    for (size_t i = g->tag_count; i-- > 0;) {
-        /* backwards: the first of a name wins.  One bit test steps over most names, of
-         * none of the three lengths (a longer one that aliases a bit is compared). */
-        const struct pgn_tag *t = &g->tags[i];
-        size_t n = t->name.len;
-        if (!((UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7) >> (n & 63) & 1))
-            continue;
-        if (n == 7 && memcmp(t->name.ptr, "Variant", 7) == 0)
-            rt.variant = t;
-        else if (n == 3 && memcmp(t->name.ptr, "FEN", 3) == 0)
-            rt.fen = t;
-        else if (n == 6 && memcmp(t->name.ptr, "Result", 6) == 0)
-            rt.result = t;
+    /* A game without tags may have none (NULL + 0 is undefined behaviour, which UBSan
+     * reports). */
+    if (!g->tag_count)
+        return rt;
+    /* One bit test steps over most names, of none of the three lengths (a longer one
+     * that aliases a bit is compared): a load and a test a tag, two tags a step. */
+    const uint64_t lengths = UINT64_C(1) << 3 | UINT64_C(1) << 6 | UINT64_C(1) << 7;
+    const struct pgn_tag *t = g->tags, *end = t + g->tag_count;
+    if (g->tag_count & 1) {
+        if (lengths >> (t->name.len & 63) & 1)
+            note_replay_tag(&rt, t);
+        t++;
+    }
+    for (; t != end; t += 2) {
+        if (lengths >> (t[0].name.len & 63) & 1)
+            note_replay_tag(&rt, &t[0]);
+        if (lengths >> (t[1].name.len & 63) & 1)
+            note_replay_tag(&rt, &t[1]);
     }
     return rt;
 }
@@ -582,6 +600,10 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
         run->dead = true;
         return used;
     }
+    /* Its resolution made the mate test of a check: final_ending() need not again (in
+     * standard chess, where mate is the only ending a check can be). */
+    if (o.gives_check && !now->variant)
+        note_mate_test(r, run, ply, o.gives_mate);
     run->prev = now;
     run->now = o.after;
     run->moved = !run->moved;
@@ -1021,7 +1043,7 @@ static enum game_status status_of(const struct diag_list *list)
 }
 
 /* The ending of the mainline's final position (game_end_of): the mate test of its last
- * move, when that gave check and the quick path asked (note_mate_test), already says. */
+ * move, when that gave check (note_mate_test), already says. */
 static enum ending final_ending(const struct game_replayer *r)
 {
     if (r->mate_tested_ply1 && r->mate_tested_ply1 == r->levels[0].ply + 1)

@@ -191,24 +191,53 @@ static inline __m256i vc2(int k)
     return v;
 }
 
-/* delim_bits for the 32 bytes v. */
-static inline unsigned delim_bits32(__m256i v)
+/*
+ * tag_window's two masks of a 32-byte window from one nibble lookup (delim_bits32's):
+ * its tables (pgn_bytes.h's, bits 0x01 to 0x10) with three more bits, each a block of
+ * value_window's stops: 0x20 for high nibble 0 and low nibble 0 to 13 (bytes up to CR),
+ * 0x40 for '"' (2, 2), 0x80 for '\\' (5, 12).  A byte's class (lo & hi) is 0x20 or more
+ * exactly when it is a value's stop, and not 0 when it is a delimiter or a '\\', which
+ * ends a name as well: such a name then fails tag_window's ' "' test and is left to
+ * the token steps.  Two instructions a tag for the value's mask instead of seven.
+ */
+static const uint8_t tag_const[][16] __attribute__((aligned(16))) = {
+#define TC_LO_TAB 0
+    {0x23, 0x21, 0x63, 0x21, 0x23, 0x21, 0x21, 0x21, 0x23, 0x23, 0x21, 0x3d, 0xa5, 0x39, 0x05,
+     0x11},
+#define TC_HI_TAB 1
+    {0x21, 0x01, 0x42, 0x04, 0x00, 0x88, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0, 0},
+#define TC_SAT60 2 /* + 0x60 saturating: classes 0x20 and up get their top bit */
+    {0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60, 0x60,
+     0x60},
+};
+
+/* A tag_const in both halves of a 32-byte register (as vc2). */
+static inline __m256i tc2(int k)
 {
-    __m256i lo = _mm256_shuffle_epi8(vc2(VC_LO_TAB), v);
-    __m256i high_nibbles = _mm256_and_si256(_mm256_srli_epi16(v, 4), vc2(VC_NIBBLE));
-    __m256i hi = _mm256_shuffle_epi8(vc2(VC_HI_TAB), high_nibbles);
-    return (unsigned)_mm256_movemask_epi8(
-        _mm256_adds_epu8(_mm256_and_si256(lo, hi), vc2(VC_SAT7F)));
+    __m256i v;
+    __asm__("vbroadcasti128 %1, %0" : "=x"(v) : "m"(*(const __m128i *)(const void *)tag_const[k]));
+    return v;
 }
 
-/* value_window's stops ('"', '\\', bytes up to CR) among the 32 bytes v, as bits. */
-static inline unsigned value_bits32(__m256i v)
+/* The class of each of the 32 bytes v (tag_const). */
+static inline __m256i tag_classes32(__m256i v)
 {
-    __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat32('\r')), v);
-    __m256i hit = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, splat32('"')), _mm256_cmpeq_epi8(v, splat32('\\'))),
-        low);
-    return (unsigned)_mm256_movemask_epi8(hit);
+    __m256i lo = _mm256_shuffle_epi8(tc2(TC_LO_TAB), v);
+    __m256i high_nibbles = _mm256_and_si256(_mm256_srli_epi16(v, 4), vc2(VC_NIBBLE));
+    __m256i hi = _mm256_shuffle_epi8(tc2(TC_HI_TAB), high_nibbles);
+    return _mm256_and_si256(lo, hi);
+}
+
+/* The name's stops among classes c (a delimiter or '\\'), as bits. */
+static inline unsigned name_bits32(__m256i c)
+{
+    return (unsigned)_mm256_movemask_epi8(_mm256_adds_epu8(c, vc2(VC_SAT7F)));
+}
+
+/* value_window's stops ('"', '\\', bytes up to CR) among classes c, as bits. */
+static inline unsigned value_bits32(__m256i c)
+{
+    return (unsigned)_mm256_movemask_epi8(_mm256_adds_epu8(c, tc2(TC_SAT60)));
 }
 #endif
 
@@ -244,13 +273,13 @@ static inline bool tag_window(const struct pgn_reader *r, const char *d, size_t 
 #ifdef __SSSE3__
     size_t name = i + 1, q;
 #if defined(__AVX2__)
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + name));
-    size_t k = (size_t)__builtin_ctz(delim_bits32(v) | 0x10000u);
+    __m256i c = tag_classes32(_mm256_loadu_si256((const __m256i *)(const void *)(d + name)));
+    size_t k = (size_t)__builtin_ctz(name_bits32(c) | 0x10000u);
     size_t j = name + k;
     if (k == 0 || !two_bytes(d + j, ' ', '"'))
         return false;
     size_t value = j + 2;
-    unsigned vbits = value_bits32(v) >> (k + 2);
+    unsigned vbits = value_bits32(c) >> (k + 2);
     if (__builtin_expect(vbits != 0, 1)) {
         q = value + (size_t)__builtin_ctz(vbits);
     } else
@@ -504,20 +533,21 @@ tag_lines(struct pgn_reader *r, const char *d, size_t n, size_t i, size_t stop, 
     struct tag_parse tp;
     struct pgn_tag *t = r->tag.tags + r->tag.ntag, *end = r->tag.tags + r->tag.tag_cap;
     size_t j;
-    while (i + 1 < stop && two_bytes(d + i, '\n', '[') && tag_window(r, d, i + 1, n, &tp, &j)) {
-        line++;
-        ls1 = (ptrdiff_t)i;
-        if (t == end) {
+    for (; i + 1 < stop && two_bytes(d + i, '\n', '['); i = j) {
+        if (!tag_window(r, d, i + 1, n, &tp, &j))
+            break;
+        if (__builtin_expect(t == end, 0)) {
             r->tag.ntag = (size_t)(t - r->tag.tags);
             grow_tags(r);
             t = r->tag.tags + r->tag.ntag;
             end = r->tag.tags + r->tag.tag_cap;
         }
-        *t++ = (struct pgn_tag){{d + tp.name, tp.name_len},
-                                {d + tp.value, tp.value_len},
-                                line,
-                                1}; /* the '[' starts its line */
-        i = j;
+        t->name = (struct slice){d + tp.name, tp.name_len};
+        t->value = (struct slice){d + tp.value, tp.value_len};
+        t->line = ++line;
+        t->col = 1; /* the '[' starts its line */
+        t++;
+        ls1 = (ptrdiff_t)i;
     }
     r->tag.ntag = (size_t)(t - r->tag.tags);
     return (struct tag_lines_end){i, ls1};
