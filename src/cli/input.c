@@ -107,11 +107,6 @@ ssize_t input_source_read(struct input *in, char *buf, size_t cap)
     return got;
 }
 
-/* The reader's byte source.  Why a read failed is asked afterwards (input_error). */
-static ssize_t input_read(void *ctx, char *buf, size_t cap)
-{
-    return input_source_read(ctx, buf, cap);
-}
 
 /*
  * A pipe holds 64 KiB by default: the reader, which asks for 1 MiB, got 64 KiB a read and
@@ -228,14 +223,68 @@ struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at)
                                     in->name, in->limits, at);
 }
 
+/*
+ * What is not mapped is handed to the reader a block at a time (pgn_reader_new_blocks):
+ * from the read-ahead's ring while its thread runs, parsed there, not copied; before it
+ * runs (a member's first bytes, decoded here) or where no thread could start, read into
+ * one of two staging blocks of the input's own, in turn (the reader holds two at most,
+ * and one when it takes another).
+ */
+static int input_take(void *ctx, char **data, size_t *len, size_t *room)
+{
+    struct input *in = ctx;
+    bool peeked = in->peek_pos < in->peek_len || in->peek_errno;
+    /* As input_source_read starts decoding ahead; a plain pipe is read ahead too, its
+     * read's copy then made on the other core. */
+    if (!peeked && (in->decode_ahead || in->ahead_plain) &&
+        in->bytes_so_far >= DECODE_HERE_BYTES) {
+        in->ahead_plain = false;
+        start_decoding(in);
+    }
+    if (in->ahead && in->ahead->running) {
+        int st = readahead_take(in->ahead, data, len);
+        if (st <= 0)
+            return st;
+        in->from_ring[in->held++] = true;
+        in->bytes_so_far += *len;
+        if (in->progress)
+            progress_bytes(in->progress, in->bytes_so_far);
+        *room = READAHEAD_ROOM;
+        return 1;
+    }
+    unsigned k = in->stage_next;
+    if (!in->stage[k])
+        in->stage[k] = xmalloc(READAHEAD_ROOM + READAHEAD_BLOCK);
+    ssize_t got = input_source_read(in, in->stage[k] + READAHEAD_ROOM, READAHEAD_BLOCK);
+    if (got <= 0)
+        return (int)got;
+    in->stage_next ^= 1;
+    in->from_ring[in->held++] = false;
+    *data = in->stage[k] + READAHEAD_ROOM;
+    *len = (size_t)got;
+    *room = READAHEAD_ROOM;
+    return 1;
+}
+
+static void input_release(void *ctx)
+{
+    struct input *in = ctx;
+    if (in->from_ring[0])
+        readahead_release(in->ahead);
+    in->from_ring[0] = in->from_ring[1];
+    in->held--;
+}
+
 /* A reader for the source's current member, named after it. */
 static void start_reader(struct input *in)
 {
     const char *member = source_member(in->src);
     in->name = member ? member_name(in->path, member) : in->path;
     in->reader = input_map_at(in, &(struct pgn_resume){0, 0, 0, false});
+    in->held = 0;
     if (!in->reader)
-        in->reader = pgn_reader_new((struct pgn_source){input_read, in}, in->name, in->limits);
+        in->reader = pgn_reader_new_blocks(
+            &(struct pgn_block_source){input_take, input_release, in}, in->name, in->limits);
     in->decode_ahead = source_format(in->src) != SOURCE_FORMAT_PLAIN ||
                        source_text_encoding(in->src) != NULL;
     /* Asked now: once the read-ahead runs, the source is its thread's. */
@@ -267,6 +316,7 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
         regular = S_ISREG(st.st_mode);
         if (S_ISFIFO(st.st_mode))
             grow_pipe(in->fd);
+        in->ahead_plain = !regular && sysconf(_SC_NPROCESSORS_ONLN) > 1;
         if (regular)
             in->size = in->file_size = (uint64_t)st.st_size;
     }
@@ -315,12 +365,15 @@ int input_next_member(struct input *in)
 
 void input_close(struct input *in)
 {
+    pgn_reader_free(in->reader); /* first: it hands back the blocks it holds */
+    in->reader = NULL;
     readahead_free(in->ahead);
     in->ahead = NULL;
     free(in->peek);
     in->peek = NULL;
-    pgn_reader_free(in->reader);
-    in->reader = NULL;
+    free(in->stage[0]);
+    free(in->stage[1]);
+    in->stage[0] = in->stage[1] = NULL;
     source_free(in->src);
     in->src = NULL;
     if (in->fd > STDIN_FILENO)

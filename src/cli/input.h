@@ -41,6 +41,13 @@ struct input {
     char *peek;
     size_t peek_len, peek_pos;
     int peek_errno;
+    /* The reader's blocks (input.c, input_take): whence each block it holds came (the
+     * read-ahead's ring, or one of the two staging blocks), oldest first. */
+    bool from_ring[2];
+    unsigned held;
+    char *stage[2];
+    unsigned stage_next;
+    bool ahead_plain; /* a plain pipe: read on a thread of its own by the serial run */
 };
 
 /** Read from the input's (decompressing) source, counting the bytes for progress. */
@@ -61,15 +68,16 @@ bool input_member_small(struct input *in, size_t bytes);
  */
 bool input_decode_here(struct input *in);
 
+/* A reader of the input's plain text, from the line start at->offset on, that maps the
+ * file rather than reads it; NULL where that cannot be (not a regular file's plain
+ * text, or the file cannot be mapped): read it then. */
+struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at);
+
 /*
  * Returns 0, or -1 after printing why (no such file, a directory, unreadable, no PGN
  * text, a damaged archive).  *in must stay where it is until input_close: the reader
  * refers to it.
  */
-/* A reader of the input's plain text, from the line start at->offset on, that maps the
- * file rather than reads it; NULL where that cannot be (not a regular file's plain
- * text, or the file cannot be mapped): read it then. */
-struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at);
 int input_open(struct input *in, const char *path, const struct pgn_limits *limits);
 
 /*

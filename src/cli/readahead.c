@@ -58,7 +58,7 @@ static void *producer_main(void *arg)
         unsigned at = (ra->head + ra->count) % READAHEAD_BLOCKS;
         pthread_mutex_unlock(&ra->lock);
         int end = 0, err = 0;
-        size_t n = fill_block(ra, ra->block[at], &end, &err);
+        size_t n = fill_block(ra, ra->block[at] + READAHEAD_ROOM, &end, &err);
         ra->len[at] = n;
         pthread_mutex_lock(&ra->lock);
         if (n)
@@ -81,6 +81,7 @@ int readahead_start(struct readahead *ra, readahead_fn read, void *ctx)
     ra->end = ra->end_errno = 0;
     ra->stop = ra->taken = false;
     ra->pos = 0;
+    ra->held = 0;
     ra->seen_end = ra->seen_errno = 0;
     sigset_t saved;
     output_block_signals(&saved); /* the new thread inherits the blocked mask */
@@ -134,11 +135,45 @@ ssize_t readahead_read(struct readahead *ra, char *buf, size_t cap)
     size_t n = ra->len[at] - ra->pos;
     if (n > cap)
         n = cap;
-    memcpy(buf, ra->block[at] + ra->pos, n);
+    memcpy(buf, ra->block[at] + READAHEAD_ROOM + ra->pos, n);
     ra->pos += n;
     if (ra->pos == ra->len[at])
         give_back(ra);
     return (ssize_t)n;
+}
+
+int readahead_take(struct readahead *ra, char **data, size_t *len)
+{
+    if (!ra->seen_end) {
+        pthread_mutex_lock(&ra->lock);
+        while (ra->count <= ra->held && ra->end == 0)
+            pthread_cond_wait(&ra->filled, &ra->lock);
+        if (ra->count <= ra->held) {
+            ra->seen_end = ra->end;
+            ra->seen_errno = ra->end_errno;
+        }
+        pthread_mutex_unlock(&ra->lock);
+    }
+    if (ra->seen_end) {
+        errno = ra->seen_errno;
+        return ra->seen_end > 0 ? 0 : -1;
+    }
+    /* The block and its length were published under the lock just taken. */
+    unsigned at = (ra->head + ra->held) % READAHEAD_BLOCKS;
+    ra->held++;
+    *data = ra->block[at] + READAHEAD_ROOM;
+    *len = ra->len[at];
+    return 1;
+}
+
+void readahead_release(struct readahead *ra)
+{
+    ra->held--;
+    pthread_mutex_lock(&ra->lock);
+    ra->head = (ra->head + 1) % READAHEAD_BLOCKS;
+    ra->count--;
+    pthread_cond_signal(&ra->emptied);
+    pthread_mutex_unlock(&ra->lock);
 }
 
 bool readahead_failed(const struct readahead *ra) { return ra->seen_end < 0; }

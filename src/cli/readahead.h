@@ -24,8 +24,11 @@
 #include <sys/types.h>
 
 /* 3 x 128 KiB: one block being decoded, one being parsed, one spare to absorb the two
- * sides' unequal steps; a block is the pipeline's chunk size. */
-enum { READAHEAD_BLOCKS = 3, READAHEAD_BLOCK = 128 * 1024 };
+ * sides' unequal steps (a consumer taking blocks whole holds a second one only while it
+ * moves a game's start into it); a block is the pipeline's chunk size.  Before each
+ * block, ROOM bytes where such a consumer puts the start of a game that runs on into the
+ * block: longer than nearly every game. */
+enum { READAHEAD_BLOCKS = 3, READAHEAD_BLOCK = 128 * 1024, READAHEAD_ROOM = 32 * 1024 };
 
 typedef ssize_t (*readahead_fn)(void *ctx, char *buf, size_t cap);
 
@@ -42,13 +45,15 @@ struct readahead {
     int end;             /* 0: more to come; 1: end after the full blocks; -1: error */
     int end_errno;
     bool stop;
-    /* The consumer's alone: the block it is reading (while `taken`), and its end. */
+    /* The consumer's alone: the block it is reading (while `taken`), the blocks it holds
+     * whole (readahead_take: the first `held` full ones), and its end. */
     bool taken;
+    unsigned held;
     size_t pos;
     int seen_end;        /* the end or error the consumer has met (0: none yet) */
     int seen_errno;
     size_t len[READAHEAD_BLOCKS]; /* written by the producer before the block is counted */
-    char block[READAHEAD_BLOCKS][READAHEAD_BLOCK];
+    char block[READAHEAD_BLOCKS][READAHEAD_ROOM + READAHEAD_BLOCK]; /* room, then bytes */
 };
 
 /** A new read-ahead (not started); never NULL (allocation failure aborts). */
@@ -60,6 +65,18 @@ int readahead_start(struct readahead *ra, readahead_fn read, void *ctx);
 
 /** read(2)-like: the next bytes of the stream, 0 at its end, -1 with errno on its error. */
 ssize_t readahead_read(struct readahead *ra, char *buf, size_t cap);
+
+/**
+ * The next block whole, not copied: *len bytes at *data, with READAHEAD_ROOM writable
+ * bytes before them.  1, 0 at the stream's end, -1 with errno on its error (as
+ * readahead_read).  The block is the consumer's until readahead_release hands it back;
+ * at most two are held at once.  Not to be mixed with readahead_read
+ * on one stream.
+ */
+int readahead_take(struct readahead *ra, char **data, size_t *len);
+
+/** Hand back the oldest block readahead_take gave. */
+void readahead_release(struct readahead *ra);
 
 /** Whether the consumer has been given the stream's error (readahead_read said -1). */
 bool readahead_failed(const struct readahead *ra);
