@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "san/san.h"
+#include "san/san_internal.h"
 
 /*
  * One expected decoding.  Zero fields are the common case: kind SAN_MOVE, piece PAWN,
@@ -450,6 +451,20 @@ Test(san, a_cache_under_collisions_and_eviction_agrees_with_the_regex)
     cr_expect_gt(misses, n / 2, "the cache stays bounded, so most of them were evicted");
     san_matcher_free(cached);
     san_matcher_free(plain);
+}
+
+/* A slot (32 bytes) lies in one 64-byte cache line: its key and its san one load's
+ * line, whatever malloc's alignment (16 bytes on glibc, so without the alignment every
+ * other slot straddled two lines). */
+Test(san, the_cache_slots_start_on_a_cache_line)
+{
+    for (int i = 0; i < 4; i++) {
+        struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+        struct san_cache_ref c = san_matcher_cache_ref(m);
+        cr_expect_eq((uintptr_t)c.slots % 64, 0, "slots at %p", (const void *)c.slots);
+        cr_expect_eq(64 % sizeof *c.slots, 0);
+        san_matcher_free(m);
+    }
 }
 
 Test(san, tokens_longer_than_the_cache_key_still_decode)
