@@ -467,6 +467,61 @@ Test(san, the_cache_slots_start_on_a_cache_line)
     }
 }
 
+/*
+ * Tokens of every length from 1 to 17, and for each every token one byte away from it
+ * (each place in turn holding each of a few bytes), decoded through one cache twice (a
+ * miss, then a hit) and by a matcher without a cache: the same answers.  Two tokens of
+ * one length whose keys were equal would share a slot and the second would come back as
+ * the first (the keys of 2-8 bytes are built inline per ply, the others out of line).
+ */
+Test(san, tokens_of_every_length_one_byte_apart_keep_their_own_slots)
+{
+    static const char *const seeds[] = {"N", "e4", "Nf3", "exd5", "Nbxd7", "Nbxd7+",
+                                        "exd8=Q+", "Qh4xe1+!", "Qh4xe1+!?", "exd6e.p.+",
+                                        "Pexd8=Q+!?", "Pexd8=Q++!?", "♘g1xf3++", "Pexd8=Qe.p.+",
+                                        "Pexd8=Qe.p.+!", "Pexd8=Qe.p.++!", "Pexd8=Qe.p.++!?",
+                                        "Pexd8=Qe.p.++!?!", "Pexd8=Qe.p.++!?" "?!"};
+    static const char swaps[] = "Ndex1+=!";
+    struct san_matcher *cached = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san_matcher *plain = matcher(SAN_LETTERS_ENGLISH, SAN_MATCHER_NO_CACHE);
+    size_t decoded = 0, lengths = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+            size_t len = strlen(seeds[i]);
+            lengths |= (size_t)1 << len;
+            for (size_t at = 0; at < len; at++)
+                for (size_t k = 0; swaps[k]; k++) {
+                    char tok[32];
+                    memcpy(tok, seeds[i], len);
+                    tok[at] = swaps[k];
+                    struct san a, b;
+                    int ra = san_decode(cached, tok, len, &a);
+                    int rb = san_decode(plain, tok, len, &b);
+                    cr_assert_eq(ra, rb, "%.*s: cache says %d, no cache %d", (int)len, tok,
+                                 ra, rb);
+                    if (ra == 0)
+                        cr_assert(san_same(&a, &b), "%.*s: the parts differ", (int)len, tok);
+                    decoded += ra == 0;
+                }
+        }
+    cr_expect_eq(lengths, 0x3fffe, "every length from 1 to 17");
+    /* The same bytes loaded, only the length to tell them apart: e2e4 (4 bytes) and
+     * e2e4e2e4 (8) read as the same two halves, whichever comes first. */
+    for (int first = 0; first < 2; first++) {
+        struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+        struct san a;
+        for (int k = 0; k < 2; k++) {
+            bool e2e4 = k != first;
+            cr_expect_eq(san_decode(m, "e2e4e2e4", e2e4 ? 4 : 8, &a), e2e4 ? 0 : -1,
+                         "%s after the other", e2e4 ? "e2e4" : "e2e4e2e4");
+        }
+        san_matcher_free(m);
+    }
+    cr_expect_gt(decoded, 200);
+    san_matcher_free(cached);
+    san_matcher_free(plain);
+}
+
 Test(san, tokens_longer_than_the_cache_key_still_decode)
 {
     struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);

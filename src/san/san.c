@@ -865,6 +865,18 @@ void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
 
 const struct san_cache_slot san_no_slot = {{~(uint64_t)0, 0}, {0}};
 
+void san_key_rare(struct san_cache_ref c, const char *tok, size_t len, struct san_key *key)
+{
+    /* len - 1 wraps for the empty token, which is no move and never cached. */
+    if (len - 1 >= c.key_max) {
+        key->word[0] = key->word[1] = 0;
+        key->slot = &san_no_slot;
+        return;
+    }
+    san_cache_key((const unsigned char *)tok, len, key->word);
+    key->slot = &c.slots[san_cache_home(key->word)];
+}
+
 PGNKIT_NOINLINE const struct san *san_cache_probe(const struct san_key *key)
 {
     const struct san_cache_slot *slot = key->slot;
