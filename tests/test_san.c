@@ -1,9 +1,11 @@
 /* test_san.c - SAN token syntax: tokens to parts, rejections, the cache, the letter sets. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "san/san.h"
+#include "san/san_internal.h"
 
 /*
  * One expected decoding.  Zero fields are the common case: kind SAN_MOVE, piece PAWN,
@@ -451,6 +453,75 @@ Test(san, a_cache_under_collisions_and_eviction_agrees_with_the_regex)
     san_matcher_free(plain);
 }
 
+/* A slot (32 bytes) lies in one 64-byte cache line: its key and its san one load's
+ * line, whatever malloc's alignment (16 bytes on glibc, so without the alignment every
+ * other slot straddled two lines). */
+Test(san, the_cache_slots_start_on_a_cache_line)
+{
+    for (int i = 0; i < 4; i++) {
+        struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+        struct san_cache_ref c = san_matcher_cache_ref(m);
+        cr_expect_eq((uintptr_t)c.slots % 64, 0, "slots at %p", (const void *)c.slots);
+        cr_expect_eq(64 % sizeof *c.slots, 0);
+        san_matcher_free(m);
+    }
+}
+
+/*
+ * Tokens of every length from 1 to 17, and for each every token one byte away from it
+ * (each place in turn holding each of a few bytes), decoded through one cache twice (a
+ * miss, then a hit) and by a matcher without a cache: the same answers.  Two tokens of
+ * one length whose keys were equal would share a slot and the second would come back as
+ * the first (the keys of 2-8 bytes are built inline per ply, the others out of line).
+ */
+Test(san, tokens_of_every_length_one_byte_apart_keep_their_own_slots)
+{
+    static const char *const seeds[] = {"N", "e4", "Nf3", "exd5", "Nbxd7", "Nbxd7+",
+                                        "exd8=Q+", "Qh4xe1+!", "Qh4xe1+!?", "exd6e.p.+",
+                                        "Pexd8=Q+!?", "Pexd8=Q++!?", "♘g1xf3++", "Pexd8=Qe.p.+",
+                                        "Pexd8=Qe.p.+!", "Pexd8=Qe.p.++!", "Pexd8=Qe.p.++!?",
+                                        "Pexd8=Qe.p.++!?!", "Pexd8=Qe.p.++!?" "?!"};
+    static const char swaps[] = "Ndex1+=!";
+    struct san_matcher *cached = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san_matcher *plain = matcher(SAN_LETTERS_ENGLISH, SAN_MATCHER_NO_CACHE);
+    size_t decoded = 0, lengths = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+            size_t len = strlen(seeds[i]);
+            lengths |= (size_t)1 << len;
+            for (size_t at = 0; at < len; at++)
+                for (size_t k = 0; swaps[k]; k++) {
+                    char tok[32];
+                    memcpy(tok, seeds[i], len);
+                    tok[at] = swaps[k];
+                    struct san a, b;
+                    int ra = san_decode(cached, tok, len, &a);
+                    int rb = san_decode(plain, tok, len, &b);
+                    cr_assert_eq(ra, rb, "%.*s: cache says %d, no cache %d", (int)len, tok,
+                                 ra, rb);
+                    if (ra == 0)
+                        cr_assert(san_same(&a, &b), "%.*s: the parts differ", (int)len, tok);
+                    decoded += ra == 0;
+                }
+        }
+    cr_expect_eq(lengths, 0x3fffe, "every length from 1 to 17");
+    /* The same bytes loaded, only the length to tell them apart: e2e4 (4 bytes) and
+     * e2e4e2e4 (8) read as the same two halves, whichever comes first. */
+    for (int first = 0; first < 2; first++) {
+        struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+        struct san a;
+        for (int k = 0; k < 2; k++) {
+            bool e2e4 = k != first;
+            cr_expect_eq(san_decode(m, "e2e4e2e4", e2e4 ? 4 : 8, &a), e2e4 ? 0 : -1,
+                         "%s after the other", e2e4 ? "e2e4" : "e2e4e2e4");
+        }
+        san_matcher_free(m);
+    }
+    cr_expect_gt(decoded, 200);
+    san_matcher_free(cached);
+    san_matcher_free(plain);
+}
+
 Test(san, tokens_longer_than_the_cache_key_still_decode)
 {
     struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
@@ -506,6 +577,96 @@ Test(san, the_matcher_reports_its_pattern_and_jit_state)
     san_matcher_free(m);
     san_matcher_free(interp);
     san_matcher_free(NULL);
+}
+
+/*
+ * The regex is made when a token first needs it (a Criterion test runs in a fresh
+ * process, so nothing has made the English pattern yet): e8(Q) is no plain SAN, so its
+ * first decoding compiles the pattern; then the same from two threads at once, each with
+ * its own matcher, both waiting on a barrier so that both ask for the shared pattern
+ * together.  The parts are SPEC 3.6's: a pawn to e8, promoting to a queen, PROMO_PAREN.
+ */
+static void expect_e8_paren_queen(struct san_matcher *m, const char *how)
+{
+    struct san s;
+    cr_assert_eq(san_decode(m, "e8(Q)", 5, &s), 0, "%s: e8(Q) refused", how);
+    cr_expect_eq(s.kind, SAN_MOVE, "%s", how);
+    cr_expect_eq(s.piece, PAWN, "%s", how);
+    cr_expect_eq(s.to, square_make(4, 7), "%s", how);
+    cr_expect_eq(s.promo, QUEEN, "%s", how);
+    cr_expect_eq(s.lenient, SAN_LENIENT_PROMO_PAREN, "%s", how);
+    cr_expect_eq(s.plain, 0, "%s", how);
+    cr_expect_null(san_matcher_error(m), "%s", how);
+}
+
+Test(san, a_token_needing_the_regex_decodes_at_its_first_use)
+{
+    struct san_matcher *m = matcher(SAN_LETTERS_ENGLISH, 0);
+    struct san s;
+    cr_assert_eq(san_decode(m, "Nf3", 3, &s), 0); /* plain: no regex needed yet */
+    cr_expect_null(san_matcher_error(m));
+    expect_e8_paren_queen(m, "first use");
+    cr_expect_eq(san_decode(m, "e8(Q", 4, &s), -1); /* the regex's refusal, not a failure */
+    cr_expect_null(san_matcher_error(m));
+    san_matcher_free(m);
+    struct san_matcher *interp = matcher(SAN_LETTERS_ENGLISH, SAN_MATCHER_NO_JIT);
+    expect_e8_paren_queen(interp, "own pattern, first use");
+    san_matcher_free(interp);
+}
+
+/* One thread's matcher and what it decoded (asserted on the main thread: Criterion's
+ * asserts end a test from its own thread only). */
+struct thread_decode {
+    enum san_letters letters;
+    pthread_barrier_t *start;
+    int rc[2];
+    struct san san[2];
+};
+
+static void *decode_on_a_thread(void *arg)
+{
+    struct thread_decode *t = arg;
+    struct diag err;
+    struct san_matcher *m = san_matcher_new(t->letters, &err);
+    pthread_barrier_wait(t->start);
+    t->rc[0] = san_decode(m, "e8(Q)", 5, &t->san[0]);
+    t->rc[1] = san_decode(m, "e8(D)", 5, &t->san[1]); /* D: the queen in German, French */
+    san_matcher_free(m);
+    return NULL;
+}
+
+static void decode_on_two_threads(enum san_letters a, enum san_letters b)
+{
+    pthread_barrier_t start;
+    pthread_t id[2];
+    struct thread_decode t[2] = {{.letters = a, .start = &start}, {.letters = b, .start = &start}};
+    cr_assert_eq(pthread_barrier_init(&start, NULL, 2), 0);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(pthread_create(&id[i], NULL, decode_on_a_thread, &t[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(id[i], NULL);
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(t[i].rc[0], 0, "thread %d: e8(Q) refused", i);
+        cr_expect_eq(t[i].san[0].to, square_make(4, 7));
+        cr_expect_eq(t[i].san[0].promo, QUEEN, "thread %d", i);
+        cr_expect_eq(t[i].san[0].lenient, SAN_LENIENT_PROMO_PAREN, "thread %d", i);
+        if (t[i].letters == SAN_LETTERS_ENGLISH) {
+            cr_expect_eq(t[i].rc[1], -1, "thread %d: English has no D", i);
+        } else {
+            cr_assert_eq(t[i].rc[1], 0, "thread %d: e8(D) refused", i);
+            cr_expect_eq(t[i].san[1].promo, QUEEN, "thread %d", i);
+            /* D means nothing in English: a foreign letter. */
+            cr_expect_eq(t[i].san[1].lenient, SAN_LENIENT_PROMO_PAREN | SAN_LENIENT_FOREIGN,
+                         "thread %d", i);
+        }
+    }
+}
+
+Test(san, two_threads_make_the_regex_at_their_first_use)
+{
+    decode_on_two_threads(SAN_LETTERS_ENGLISH, SAN_LETTERS_GERMAN);
+    decode_on_two_threads(SAN_LETTERS_FRENCH, SAN_LETTERS_FRENCH); /* one shared pattern */
 }
 
 /* Issue 14.7: each glyph and the NAG the PGN standard (or, for N and the idea sign,

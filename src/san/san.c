@@ -299,14 +299,14 @@ static const char *const group_names[G_COUNT] = {
 
 /*
  * The compiled pattern of one letter set, shared by every matcher of that set in the
- * process: compiling it is most of what a matcher costs (~40 us, ~160 more for the
- * JIT), and a library that replays one game at a time (a detached game's tree, its
- * PGN) would pay that per game.  It is the one state san.c keeps outside a matcher:
- * made under shared_lock by the first matcher of its set, JIT-compiled under the same
- * lock when a token first needs the regex (jit_once), never changed after nor freed.
- * Every matcher takes the lock before its first match, so none matches while the JIT
- * writes the code; PCRE2 matches one code from many threads, each with its own match
- * data.  A matcher that must not use the JIT (SAN_MATCHER_NO_JIT) compiles its own.
+ * process: compiling it is most of what a matcher would cost (~0.3 M instructions, ~40
+ * us, ~160 more for the JIT), and a library that replays one game at a time (a detached
+ * game's tree, its PGN) would pay that per game.  It is the one state san.c keeps
+ * outside a matcher: made and JIT-compiled under shared_lock by the first matcher of its
+ * set that needs the regex (regex_ready), never changed after nor freed.  Every matcher
+ * takes the lock before its first match, so none matches while the JIT writes the code;
+ * PCRE2 matches one code from many threads, each with its own match data.  A matcher
+ * that must not use the JIT (SAN_MATCHER_NO_JIT) compiles its own.
  */
 struct san_pattern {
     char *text;
@@ -318,11 +318,19 @@ struct san_pattern {
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct san_pattern *shared[SAN_LETTERS_DUTCH + 1];
 
+/* Whether a matcher's regex is made (regex_ready): plain SAN never needs it, so a file
+ * of plain SAN (most files) never compiles the pattern. */
+enum regex_state { REGEX_NOT_YET, REGEX_READY, REGEX_FAILED };
+
 struct san_matcher {
-    struct san_pattern *pattern; /* shared[letters], or owned (SAN_MATCHER_NO_JIT) */
+    enum san_letters set;
+    unsigned flags;              /* enum san_matcher_flags */
+    uint8_t regex;               /* enum regex_state */
+    struct san_pattern *pattern; /* shared[set], or owned (SAN_MATCHER_NO_JIT); NULL until
+                                  * the regex is first needed */
     bool owns_pattern;
     pcre2_match_data *md;
-    int jit; /* 1: JIT code, 0: the interpreter, -1: not asked yet (jit_once) */
+    int jit; /* 1: JIT code, 0: the interpreter (0 too before the regex is made) */
     size_t key_max; /* tokens of 1 to key_max bytes go through the cache: 0 without one */
     bool plain;     /* decode_plain before the regex (not with SAN_MATCHER_REGEX_ONLY) */
     const uint32_t *group; /* pattern->group */
@@ -330,6 +338,8 @@ struct san_matcher {
     struct letter letters[256];
     uint64_t hits, misses;
     struct san_cache_slot *cache; /* CACHE_ROOM, or NULL with SAN_MATCHER_NO_CACHE */
+    void *cache_block;            /* what cache lies in (cache_new) */
+    struct diag error;            /* why the regex failed (REGEX_FAILED) */
 };
 
 static void pattern_free(struct san_pattern *p)
@@ -342,7 +352,7 @@ static void pattern_free(struct san_pattern *p)
 }
 
 /* The letter set's pattern compiled, with its groups' numbers; NULL and *err when PCRE2
- * refuses it (a bug, not user input). */
+ * refuses it (a bug, or PCRE2 out of memory; never user input). */
 static struct san_pattern *pattern_new(const struct letter *letters, struct diag *err)
 {
     struct san_pattern *p = xcalloc(1, sizeof *p);
@@ -375,16 +385,88 @@ static struct san_pattern *pattern_new(const struct letter *letters, struct diag
     return p;
 }
 
-/* The shared pattern of a letter set, made by the first caller (see san_pattern). */
-static struct san_pattern *shared_pattern(enum san_letters set, const struct letter *letters,
-                                          struct diag *err)
+/*
+ * JIT as git's grep.c does it: any JIT failure (no JIT in this build, or executable
+ * memory refused by SELinux/PaX) falls back to the interpreter, which matches the same
+ * language; JITSIZE > 0 is the proof that machine code really exists.  Once per pattern,
+ * under the lock for a shared one (san_pattern).
+ */
+static void jit_compile(struct san_pattern *p)
 {
+    if (p->jit >= 0)
+        return;
+    p->jit = 0;
+    if (pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE) == 0) {
+        size_t jitsize = 0;
+        if (pcre2_pattern_info(p->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
+            p->jit = 1;
+    }
+}
+
+/* The pattern this matcher matches with, JIT-compiled unless SAN_MATCHER_NO_JIT: the
+ * set's shared one, made by the first matcher of the set that asks (see san_pattern). */
+static struct san_pattern *pattern_for(struct san_matcher *m)
+{
+    bool jit = !(m->flags & SAN_MATCHER_NO_JIT);
+    m->owns_pattern = !jit || (unsigned)m->set > SAN_LETTERS_DUTCH;
+    if (m->owns_pattern) {
+        struct san_pattern *p = pattern_new(m->letters, &m->error);
+        if (p && jit)
+            jit_compile(p);
+        return p;
+    }
     pthread_mutex_lock(&shared_lock);
-    if (!shared[set])
-        shared[set] = pattern_new(letters, err);
-    struct san_pattern *p = shared[set];
+    if (!shared[m->set])
+        shared[m->set] = pattern_new(m->letters, &m->error);
+    struct san_pattern *p = shared[m->set];
+    if (p)
+        jit_compile(p);
     pthread_mutex_unlock(&shared_lock);
     return p;
+}
+
+/*
+ * The regex made at its first need, not with the matcher: most files are plain SAN
+ * (decode_plain), and compiling it was ~30% of a start-up.  A pattern PCRE2 refuses
+ * makes the matcher refuse every token that needs it, with the reason kept for
+ * san_matcher_error() (it is tried once per matcher).
+ */
+static PGNKIT_COLD bool regex_make(struct san_matcher *m)
+{
+    m->pattern = pattern_for(m);
+    if (!m->pattern) {
+        m->regex = REGEX_FAILED;
+        return false;
+    }
+    m->code = m->pattern->code;
+    m->group = m->pattern->group;
+    m->jit = m->pattern->jit > 0;
+    m->md = pcre2_match_data_create_from_pattern(m->code, NULL);
+    if (!m->md)
+        xalloc_fail("PCRE2 match data", 0);
+    m->regex = REGEX_READY;
+    return true;
+}
+
+static bool regex_ready(struct san_matcher *m)
+{
+    return m->regex == REGEX_READY || (m->regex == REGEX_NOT_YET && regex_make(m));
+}
+
+/*
+ * The cache's slots, zeroed, on a cache line's start: from malloc (16-byte aligned) one
+ * 32-byte slot in two straddled two lines, its key in one and its san in the other, two
+ * misses where one would do and half of it out of its prefetch's reach.  Taken from a
+ * calloc'd block a line longer rather than aligned_alloc and a memset, which would make
+ * every page resident at once (--jobs 32 keeps 32 caches within the memory bound).
+ */
+static struct san_cache_slot *cache_new(void **block)
+{
+    enum { LINE = 64 };
+    _Static_assert(LINE % sizeof(struct san_cache_slot) == 0, "a slot within one line");
+    *block = xcalloc(1, CACHE_ROOM * sizeof(struct san_cache_slot) + LINE - 1);
+    uintptr_t at = ((uintptr_t)*block + LINE - 1) & ~(uintptr_t)(LINE - 1);
+    return (struct san_cache_slot *)at;
 }
 
 struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err)
@@ -395,27 +477,14 @@ struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err)
 struct san_matcher *san_matcher_new_ex(enum san_letters letters, unsigned flags,
                                        struct diag *err)
 {
+    (void)err; /* nothing here can fail: the regex is made at first need (regex_make) */
     struct san_matcher *m = xcalloc(1, sizeof(*m));
+    m->set = letters;
+    m->flags = flags;
     letters_init(m->letters, letters);
-    bool own = flags & SAN_MATCHER_NO_JIT || (unsigned)letters > SAN_LETTERS_DUTCH;
-    m->pattern = own ? pattern_new(m->letters, err) : shared_pattern(letters, m->letters, err);
-    m->owns_pattern = own;
-    if (!m->pattern) {
-        san_matcher_free(m);
-        return NULL;
-    }
-    m->code = m->pattern->code;
-    m->group = m->pattern->group;
-    /* The JIT is compiled when a token first needs the regex (jit_once): with the plain
-     * spellings decoded without it (decode_plain), many inputs never do. */
-    m->jit = flags & SAN_MATCHER_NO_JIT ? 0 : -1;
-    m->md = pcre2_match_data_create_from_pattern(m->code, NULL);
-    if (!m->md) {
-        xalloc_fail("PCRE2 match data", 0);
-    }
     m->plain = !(flags & SAN_MATCHER_REGEX_ONLY);
     if (!(flags & SAN_MATCHER_NO_CACHE)) {
-        m->cache = xcalloc(CACHE_ROOM, sizeof(*m->cache));
+        m->cache = cache_new(&m->cache_block);
         m->key_max = CACHE_KEY_MAX;
     }
     return m;
@@ -428,45 +497,25 @@ void san_matcher_free(struct san_matcher *m)
     pcre2_match_data_free(m->md);
     if (m->owns_pattern)
         pattern_free(m->pattern);
-    free(m->cache);
+    free(m->cache_block);
     free(m);
 }
 
-/*
- * JIT as git's grep.c does it: any JIT failure (no JIT in this build, or executable
- * memory refused by SELinux/PaX) falls back to the interpreter, which matches the same
- * language; JITSIZE > 0 is the proof that machine code really exists.  Once per pattern,
- * under the lock (san_pattern); each matcher asks once.
- */
-static void jit_once(struct san_matcher *m)
+const struct diag *san_matcher_error(const struct san_matcher *m)
 {
-    struct san_pattern *p = m->pattern;
-    if (!m->owns_pattern)
-        pthread_mutex_lock(&shared_lock);
-    if (p->jit < 0) {
-        p->jit = 0;
-        if (pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE) == 0) {
-            size_t jitsize = 0;
-            if (pcre2_pattern_info(p->code, PCRE2_INFO_JITSIZE, &jitsize) == 0 && jitsize > 0)
-                p->jit = 1;
-        }
-    }
-    m->jit = p->jit;
-    if (!m->owns_pattern)
-        pthread_mutex_unlock(&shared_lock);
+    return m->regex == REGEX_FAILED ? &m->error : NULL;
 }
 
 int san_matcher_jit(const struct san_matcher *m)
 {
-    /* The answer needs the compilation: the matcher itself is not const (its owner's). */
-    if (m->jit < 0)
-        jit_once((struct san_matcher *)(uintptr_t)m);
+    /* The answer needs the regex made: the matcher itself is not const (its owner's). */
+    regex_ready((struct san_matcher *)(uintptr_t)m);
     return m->jit;
 }
 
 const char *san_matcher_pattern(const struct san_matcher *m)
 {
-    return m->pattern->text;
+    return regex_ready((struct san_matcher *)(uintptr_t)m) ? m->pattern->text : NULL;
 }
 
 void san_matcher_cache_stats(const struct san_matcher *m, uint64_t *hits, uint64_t *misses)
@@ -494,8 +543,8 @@ static int piece_of(const struct san_matcher *m, const unsigned char *p, size_t 
 /* Run the pattern on tok[0..len) and fill *out; -1 if it does not match. */
 static int match_token(struct san_matcher *m, const char *tok, size_t len, struct san *out)
 {
-    if (m->jit < 0)
-        jit_once(m);
+    if (!regex_ready(m))
+        return -1; /* san_matcher_error() says why */
     int rc = m->jit ? pcre2_jit_match(m->code, (PCRE2_SPTR)tok, len, 0, 0, m->md, NULL)
                     : pcre2_match(m->code, (PCRE2_SPTR)tok, len, 0, 0, m->md, NULL);
     if (rc < 0)
@@ -815,6 +864,18 @@ void san_prefetch(const struct san_matcher *m, const char *tok, size_t len)
 }
 
 const struct san_cache_slot san_no_slot = {{~(uint64_t)0, 0}, {0}};
+
+void san_key_rare(struct san_cache_ref c, const char *tok, size_t len, struct san_key *key)
+{
+    /* len - 1 wraps for the empty token, which is no move and never cached. */
+    if (len - 1 >= c.key_max) {
+        key->word[0] = key->word[1] = 0;
+        key->slot = &san_no_slot;
+        return;
+    }
+    san_cache_key((const unsigned char *)tok, len, key->word);
+    key->slot = &c.slots[san_cache_home(key->word)];
+}
 
 PGNKIT_NOINLINE const struct san *san_cache_probe(const struct san_key *key)
 {

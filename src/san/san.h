@@ -1,10 +1,9 @@
 /**
  * san.h - SAN syntax: one token's text to its parts, with no board.
  *
- * The grammar is one PCRE2 pattern with named groups, compiled once per process and
- * letter set (shared, immutable once made: matchers are cheap to create) and
- * JIT-compiled when a token first needs it (interpreter fallback where JIT is
- * unavailable).  A small cache from token bytes to decoded parts sits in front of the
+ * The grammar is one PCRE2 pattern with named groups, compiled and JIT-compiled
+ * (interpreter fallback where JIT is unavailable) once per process and letter set when a
+ * token first needs it (shared, immutable once made: matchers are cheap to create).  A small cache from token bytes to decoded parts sits in front of the
  * regex, because real games repeat a few thousand distinct tokens, and the plain SAN
  * spellings that miss it are decoded without the regex, to the parts it gives them
  * (tests check the two agree); the regex stays the only definition of the grammar.
@@ -99,8 +98,10 @@ enum san_matcher_flags {
 struct san_matcher;
 
 /**
- * Compile the pattern for the given extra letter set (English letters are always
- * accepted).  Returns NULL with *err filled if PCRE2 refuses (a bug, not user input).
+ * A matcher for the given extra letter set (English letters are always accepted).  It
+ * cannot fail (err is kept for callers written when it could): the pattern is compiled
+ * when a token first needs it, and should PCRE2 refuse it then (a bug, or PCRE2 out of
+ * memory; never user input) such tokens are refused and san_matcher_error() says why.
  * Free with san_matcher_free().
  */
 struct san_matcher *san_matcher_new(enum san_letters letters, struct diag *err);
@@ -162,15 +163,24 @@ int san_glyph_nag(const char *tok, size_t len);
  */
 bool san_is_ep_mark(const char *tok, size_t len, bool *nonstandard);
 
-/** Whether the JIT is in use (for diagnostics of the tool itself).  The JIT is compiled
- * when a token first needs the regex; asked before that, this compiles it. */
+/** Whether the JIT is in use (for diagnostics of the tool itself).  The pattern is
+ * compiled when a token first needs the regex; asked before that, this compiles it. */
 int san_matcher_jit(const struct san_matcher *m);
 
 /**
  * The PCRE2 pattern this matcher compiled (NUL-terminated, owned by the matcher, valid
- * until san_matcher_free()).  For --version style diagnostics and the docs.
+ * until san_matcher_free()), compiling it if no token needed it yet; NULL if PCRE2
+ * refused it (san_matcher_error()).  For --version style diagnostics and the docs.
  */
 const char *san_matcher_pattern(const struct san_matcher *m);
+
+/**
+ * Why the matcher's pattern did not compile when a token first needed it (a bug, or
+ * PCRE2 out of memory: every token needing the regex is then refused, -1, as if it were
+ * no move), or NULL: not needed yet, or compiled.  A caller that must tell a broken
+ * matcher from bad input asks this after a refusal.
+ */
+const struct diag *san_matcher_error(const struct san_matcher *m);
 
 /** Cache counters since san_matcher_new(): lookups answered by the cache, and not. */
 void san_matcher_cache_stats(const struct san_matcher *m, uint64_t *hits, uint64_t *misses);

@@ -946,7 +946,17 @@ struct quick_played san_play_in_place(struct position *pos, struct move m,
 bool san_quick_claims_exact(const struct san *san, struct move m, struct quick_played q)
 {
     struct played p = {q.checkers, q.mate, false};
-    return claims_exact(san, m, &p);
+    if (q.mate)
+        return claims_exact(san, m, &p);
+    /* san_quick_move() found the capture mark right: the marks + # e.p. are left, to be
+     * {gives check, 0, 0}, the three bytes after x (claims_exact's four) at once. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t marks;
+    memcpy(&marks, &san->capture, sizeof marks);
+    return marks >> 8 == (uint32_t)(q.checkers != 0);
+#else
+    return san->checks == (q.checkers != 0) && !san->mate && !san->ep;
+#endif
 }
 
 /* take_move()'s outcome for it: the claims checked (check_claims). */

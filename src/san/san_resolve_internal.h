@@ -47,7 +47,8 @@ struct quick_played san_play_in_place_lazy(struct position *pos, struct move m,
                                            struct quick_undo *undo);
 /* Whether the side to move in pos is checkmated (standard chess). */
 bool san_quick_mated(const struct position *pos);
-/* Whether every mark written is what the move does: no problem to report. */
+/* Whether every mark written is what the move does: no problem to report.  m is
+ * san_quick_move()'s move for san, whose capture mark it found right. */
 bool san_quick_claims_exact(const struct san *san, struct move m, struct quick_played p);
 /* san_resolve()'s outcome for that move (ok, the move, what it gives, the claims'
  * problems; out->after is not used). */
