@@ -557,6 +557,23 @@ static PGNKIT_NOINLINE bool play_resolved(struct game_replayer *r, const struct 
     return o->ok;
 }
 
+/* A token the SAN decoder refused: no move, or (never for user input) a matcher whose
+ * pattern PCRE2 would not compile when first needed, which the message then names. */
+static PGNKIT_COLD void refused_diag(struct game_record *rec, const struct san_matcher *san,
+                                     const struct pgn_token *tok, uint32_t ply,
+                                     const struct position *now)
+{
+    char msg[DIAG_MESSAGE_MAX];
+    int shown = (int)(tok->len > 40 ? 40 : tok->len);
+    const struct diag *broken = san_matcher_error(san);
+    if (broken)
+        snprintf(msg, sizeof msg, "'%.*s' could not be read: %s", shown, tok->text,
+                 broken->message);
+    else
+        snprintf(msg, sizeof msg, "'%.*s' is not a move", shown, tok->text);
+    move_diag(rec, DIAG_SYNTAX, tok, ply, now, msg);
+}
+
 /* Resolve the move token tok.  Returns the tokens consumed; sets run->dead when the
  * move ends the line.  Inlined into its one caller, play_run(), the loop over a run of
  * moves. */
@@ -579,10 +596,7 @@ static inline PGNKIT_HOT size_t play_token(struct game_replayer *r, struct run *
     if (san_decode_keyed(r->san, tok->text, tok->len, &run->key, &san) != 0) {
         if (glyph_as_nag(rec, tok))
             return used;
-        char msg[DIAG_MESSAGE_MAX];
-        snprintf(msg, sizeof msg, "'%.*s' is not a move", (int)(tok->len > 40 ? 40 : tok->len),
-                 tok->text);
-        move_diag(rec, DIAG_SYNTAX, tok, ply, now, msg);
+        refused_diag(rec, r->san, tok, ply, now);
         run->dead = true;
         return used;
     }
