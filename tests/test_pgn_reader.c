@@ -292,7 +292,7 @@ static void assert_dump(const char *input, const char *want)
 static void assert_streaming_same(const char *s, size_t len, const struct pgn_limits *lim)
 {
     char *want = dump_mem(s, len, lim);
-    static const size_t steps[] = {1, 2, 3, 7, 64, 4096};
+    static const size_t steps[] = {1, 2, 3, 7, 8, 17, 64, 4096};
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         char *got = dump_trickle(s, len, steps[k], lim);
         cr_assert_str_eq(got, want, "reading %zu bytes at a time differs", steps[k]);
@@ -1151,6 +1151,11 @@ static const char *const streaming_inputs[] = {
     "[Result \"1-0\"] e4 0-1 [Result \"0-1\"] d4 1-0\n[A \"x\"]\n\n e4 {open\n\n[B \"y\"] *",
     "e4\0e5 {a\0b} ) ] < \"x\" $ *\r",
     "[A \"1\"]\n\n{p}\n\ne4 e5\n\n\n[A \"2\"]\n[A \"3\"]\n\n[A \"4\"]\n",
+    /* An unescaped quote in a tag value, read up to the line's last '"' (tag_fix_string):
+     * streamed, only once the line's end is read (the fuzzer's find). */
+    "[White \"A\" \"]\n[Black \"B \"x\" C\"]\n\n1. e4 *\n",
+    "[Event \"Random Crazyhouse games\"]\n[Site \"?\"]\n[Date[Event \"Random Horde games\"]\n"
+    "[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"28\"]\n[White \"A\" \"]\n[Black \"B\"]\n??",
 };
 
 Test(pgn_reader, reading_byte_by_byte_gives_what_memory_gives)

@@ -68,14 +68,17 @@ static size_t tag_recover(const struct pgn_reader *r, const char *d, size_t j,
  * its closing quote ([Event "Tournament \"]), read as pgn-extract's --fixtagstrings reads
  * it: when the line ends in '"' ']' (blanks allowed), the value is everything from the
  * opening quote to that last '"' (\" and \\ undone, a lone backslash kept).  Returns the
- * index after the ']' with *tp set (and tp->fixed, for a warning), or 0 when the line is
- * not of that shape (or its end is not read yet: the caller then waits or reports).
+ * index after the ']' with *tp set (and tp->fixed, for a warning), 0 when the line is not
+ * of that shape or runs past the tag line's bound, or NEED_MORE when its end is not read
+ * yet (streamed, the shape is known only once the line is whole, as from memory).
  */
 static size_t tag_fix_string(const struct pgn_reader *r, const char *d, size_t value,
                              const struct tag_end *te, struct tag_parse *tp)
 {
     size_t eol = next_eol(d, value, te->e);
-    if (eol == te->e && (te->capped || !r->in.eof))
+    if (eol == te->e && !te->capped && !r->in.eof)
+        return NEED_MORE;
+    if (eol == te->e && te->capped)
         return 0;
     size_t b = eol;
     while (b > value && is_hspace(d[b - 1]))

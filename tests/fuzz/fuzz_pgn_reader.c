@@ -13,6 +13,10 @@
  * is crossed, the games read in pieces must be exactly the games of the whole read
  * (index, offset, bytes, line, tags, tokens and diagnostics).
  *
+ * And it is read in blocks parsed in place (pgn_reader_new_blocks), 1..8 bytes a block
+ * with 0..15 bytes of room before each, from a ring of three that poisons what is handed
+ * back: with the default limits, the games must be exactly the whole read's.
+ *
  * And it is read with games in parts (pgn_limits.part_tokens from the input's first byte,
  * 1..8 from memory, 1..8 streamed with the tiny limits): every game's parts, put end to
  * end, must be the game's tokens as the whole reading gives them, with the same tags,
@@ -347,6 +351,60 @@ static void pr_check_pieces(const uint8_t *data, size_t size, const struct pr_du
     free(got.s);
 }
 
+/* A block source over the input: uneven blocks of 1..8 bytes, 0..15 bytes of room. */
+struct fuzz_blocks {
+    const uint8_t *data;
+    size_t size, pos, room;
+    char ring[3][16 + 8];
+    unsigned first, held;
+};
+
+static int blocks_take(void *ctx, char **data, size_t *len, size_t *room)
+{
+    struct fuzz_blocks *b = ctx;
+    FUZZ_ASSERT(b->held < 2);
+    if (b->pos == b->size)
+        return 0;
+    size_t n = 1 + (b->pos * 5 + b->size) % 8;
+    if (n > b->size - b->pos)
+        n = b->size - b->pos;
+    char *block = b->ring[(b->first + b->held++) % 3];
+    memset(block, 0x55, b->room);
+    memcpy(block + b->room, b->data + b->pos, n);
+    b->pos += n;
+    *data = block + b->room;
+    *len = n;
+    *room = b->room;
+    return 1;
+}
+
+static void blocks_release(void *ctx)
+{
+    struct fuzz_blocks *b = ctx;
+    FUZZ_ASSERT(b->held > 0);
+    memset(b->ring[b->first], 0xAA, sizeof b->ring[0]);
+    b->first = (b->first + 1) % 3;
+    b->held--;
+}
+
+static void pr_check_blocks(const uint8_t *data, size_t size, const struct pr_dump *whole)
+{
+    struct fuzz_blocks b = {.data = data, .size = size, .room = size ? data[size / 2] % 16 : 0};
+    struct pgn_block_source src = {blocks_take, blocks_release, &b};
+    struct pgn_reader *r = pgn_reader_new_blocks(&src, "fuzz", NULL);
+    FUZZ_ASSERT(r);
+    struct pr_dump got = {0};
+    struct pgn_game g;
+    struct diag err;
+    pr_put(&got, "", 0);
+    while (pgn_reader_next(r, &g, &err) == 1)
+        pr_dump_game(&got, &g);
+    pgn_reader_free(r);
+    FUZZ_ASSERT(b.held == 0);
+    FUZZ_ASSERT(got.len == whole->len && memcmp(got.s, whole->s, got.len) == 0);
+    free(got.s);
+}
+
 int FUZZ_ENTRY(const uint8_t *data, size_t size);
 int FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
@@ -379,6 +437,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
     size_t large = 17 + (size ? (data[0] ^ size) : 0) % 240;
     pr_check_pieces(data, size, &whole, small);
     pr_check_pieces(data, size, &whole, large);
+    pr_check_blocks(data, size, &whole);
     free(whole.s);
 
     pr_check_parts(data, size, NULL, 1 + (size ? data[0] : 0) % 8);
