@@ -919,6 +919,31 @@ Test(pgn_reader, a_game_over_the_size_limit_is_skipped_and_the_next_is_read)
 }
 
 /*
+ * A game streamed is skipped as soon as a fill finds it over max_game_bytes, the memory
+ * reader decides at its end: where it ends must not depend on that.  Here the end is a
+ * repeated tag name after a blank line, read after the streamed reader has dropped the
+ * game's tags (start_skipping): the names stay known, and the game ends at the same '['
+ * (24 bytes: over the limit of 20 either way; the next, 20 bytes, is not).
+ */
+Test(pgn_reader, a_game_skipped_mid_way_ends_where_it_would_whole)
+{
+    const char *in = "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n\n1. d4 *\n";
+    struct pgn_limits lim = {.max_game_bytes = 20};
+    char *got = dump_mem(in, strlen(in), &lim);
+    cr_assert_str_eq(got,
+                     "#1 1:0+24 skipped\n"
+                     "D GAME_TOO_LARGE @1:1\n"
+                     "#2 4:24+20\n"
+                     "T Event=c @4:1\n"
+                     "N 1. @6:1\n"
+                     "M d4 @6:4\n"
+                     "R * @6:7\n",
+                     "got:\n%s", got);
+    free(got);
+    assert_streaming_same(in, strlen(in), &lim);
+}
+
+/*
  * Streamed near max_game_bytes, where the input buffer stops doubling (it needs to hold no
  * more than the limit and a read or two): a game just under the limit is read whole, one
  * just over it is skipped, and the bytes of a construct read on past the limit and two
