@@ -860,6 +860,38 @@ Test(pgn_reader, tag_values_with_unescaped_quotes_are_recovered_with_a_warning)
                 "D NONSTANDARD @1:8\nD NONSTANDARD @2:7\nD NONSTANDARD @3:8\nD BAD_TAG @4:12\n");
 }
 
+/*
+ * Whether a value with a '"' inside is one value ('"' ']' ends its line) is known at the
+ * line's end only: a read that stops between the value's first '"' and the line's end
+ * must wait for the line, not report the missing ']'.  The line over its bound
+ * (max_token_bytes + max_comment_bytes + 256 = 274 from the '[') stays a BAD_TAG at the
+ * bound, however it is read.
+ */
+Test(pgn_reader, a_tag_value_with_a_quote_inside_streams_as_from_memory)
+{
+    const char *in = "[Event \"5th \"X\" Intl, a tournament with a long name\"]\n"
+                     "[Site \"a\" b\"]\n\n1. e4 *\n";
+    assert_dump(in, "#1 1:0+76\nT Event=5th \"X\" Intl, a tournament with a long name @1:1\n"
+                    "T Site=a\" b @2:1\nN 1. @4:1\nM e4 @4:4\nR * @4:7\n"
+                    "D NONSTANDARD @1:8\nD NONSTANDARD @2:7\n");
+    assert_streaming_same(in, strlen(in), NULL);
+    const char *tiny = "[Event \"\"b\"]\n*\n";
+    assert_dump(tiny, "#1 1:0+14\nT Event=\"b @1:1\nR * @2:1\nD NONSTANDARD @1:8\n");
+    assert_streaming_same(tiny, strlen(tiny), NULL);
+    struct text t = {0};
+    put(&t, "[Event \"a\" ", 11);
+    for (int k = 0; k < 300; k++)
+        put(&t, "x", 1);
+    put(&t, "\"]\n\n1. e4 *\n", 12);
+    struct pgn_limits lim = {.max_token_bytes = 6, .max_comment_bytes = 12};
+    char *got = dump_mem(t.s, t.len, &lim);
+    cr_assert_str_eq(got, "#1 1:0+322\nN 1. @3:1\nM e4 @3:4\nR * @3:7\nD BAD_TAG @1:275\n",
+                     "got:\n%s", got);
+    free(got);
+    assert_streaming_same(t.s, t.len, &lim);
+    free(t.s);
+}
+
 /* ---- limits ----------------------------------------------------------------------------- */
 
 Test(pgn_reader, a_game_over_the_size_limit_is_skipped_and_the_next_is_read)
@@ -884,6 +916,31 @@ Test(pgn_reader, a_game_over_the_size_limit_is_skipped_and_the_next_is_read)
     /* Streamed, the big game is dropped as soon as it is over the limit: same result. */
     assert_streaming_same(big.s, big.len, &lim);
     free(big.s);
+}
+
+/*
+ * A game streamed is skipped as soon as a fill finds it over max_game_bytes, the memory
+ * reader decides at its end: where it ends must not depend on that.  Here the end is a
+ * repeated tag name after a blank line, read after the streamed reader has dropped the
+ * game's tags (start_skipping): the names stay known, and the game ends at the same '['
+ * (24 bytes: over the limit of 20 either way; the next, 20 bytes, is not).
+ */
+Test(pgn_reader, a_game_skipped_mid_way_ends_where_it_would_whole)
+{
+    const char *in = "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n\n1. d4 *\n";
+    struct pgn_limits lim = {.max_game_bytes = 20};
+    char *got = dump_mem(in, strlen(in), &lim);
+    cr_assert_str_eq(got,
+                     "#1 1:0+24 skipped\n"
+                     "D GAME_TOO_LARGE @1:1\n"
+                     "#2 4:24+20\n"
+                     "T Event=c @4:1\n"
+                     "N 1. @6:1\n"
+                     "M d4 @6:4\n"
+                     "R * @6:7\n",
+                     "got:\n%s", got);
+    free(got);
+    assert_streaming_same(in, strlen(in), &lim);
 }
 
 /*
