@@ -186,10 +186,6 @@ size_t parse_tag(const struct pgn_reader *r, const char *d, size_t i, size_t n,
         return tag_at_end(r, &te, tp);
     if (j < e && d[j] == ']')
         return j + 1;
-    /* Whether the line ends in '"' ']' (tag_fix_string) is known at its end only: the
-     * data may stop before it, where the whole input would not. */
-    if (next_eol(d, j, e) == e && !te.capped && !r->in.eof)
-        return NEED_MORE;
     size_t fixed = tag_fix_string(r, d, value, &te, tp);
     if (fixed)
         return fixed;
