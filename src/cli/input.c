@@ -210,7 +210,7 @@ static void file_shrank(int sig)
  */
 struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at)
 {
-    if (!in->file_size || source_member(in->src) ||
+    if (!in->file_size || !in->at_start || source_member(in->src) ||
         source_format(in->src) != SOURCE_FORMAT_PLAIN || source_text_encoding(in->src))
         return NULL;
     mapped_name = in->name;
@@ -319,6 +319,9 @@ int input_open(struct input *in, const char *path, const struct pgn_limits *limi
         in->ahead_plain = !regular && sysconf(_SC_NPROCESSORS_ONLN) > 1;
         if (regular)
             in->size = in->file_size = (uint64_t)st.st_size;
+        /* Standard input may be a file read from the middle ({ read line; pgnkit -; }
+         * < F): what is read is from there on, which mapping from 0 would not give. */
+        in->at_start = regular && lseek(in->fd, 0, SEEK_CUR) == 0;
     }
     in->src = source_new((struct pgn_source){raw_read, in});
     if (regular)

@@ -48,6 +48,7 @@ struct input {
     char *stage[2];
     unsigned stage_next;
     bool ahead_plain; /* a plain pipe: read on a thread of its own by the serial run */
+    bool at_start;    /* a regular file whose descriptor was at its first byte: mappable */
 };
 
 /** Read from the input's (decompressing) source, counting the bytes for progress. */

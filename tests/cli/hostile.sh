@@ -295,5 +295,22 @@ else
     fail "a file cut while it is read: status $rc, stderr: $(head -n 2 "$tmp/err")"
 fi
 
+# Standard input may be a file read from its middle ({ read header; pgnkit -; } < F):
+# pgnkit reads from there on, as from a pipe (a file is mapped only from its first byte).
+first='[Event "one"]
+
+1. e4 e5 *
+
+'
+printf '%s[Event "two"]\n\n1. d4 d5 *\n' "$first" >"$tmp/two.pgn"
+skip=$(printf '%s' "$first" | wc -c)
+got=$({ dd bs="$skip" count=1 2>/dev/null >/dev/null; "$pgnkit" uci -j1 -q -; } <"$tmp/two.pgn")
+whole=$("$pgnkit" uci -j1 -q - <"$tmp/two.pgn" | tr '\n' '|')
+if [ "$got" = "d2d4 d7d5" ] && [ "$whole" = "e2e4 e7e5|d2d4 d7d5|" ]; then
+    passed=$((passed + 1))
+else
+    fail "standard input read from a file's middle: got '$got', whole '$whole'"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
