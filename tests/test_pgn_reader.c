@@ -1448,9 +1448,9 @@ Test(pgn_reader, every_cpu_path_reads_the_real_files_alike, .timeout = 60)
     cr_assert_geq(for_each_real_file(compare_cpu_paths), 60);
 }
 
-/* One file read mapped, a page ahead (windows end all over it) and with the default
- * window, against the same file read through the fd source. */
-static void compare_mapped(const char *dir, const char *name, size_t *files)
+/* One file read in place: mapped, a page ahead (windows end all over it) and with the
+ * default window, and in blocks, against the same file read through the fd source. */
+static void compare_in_place(const char *dir, const char *name, size_t *files)
 {
     char path[1024];
     snprintf(path, sizeof path, "testdata/pgn/%s/%s", dir, name);
@@ -1477,9 +1477,9 @@ static void compare_mapped(const char *dir, const char *name, size_t *files)
     (*files)++;
 }
 
-Test(pgn_reader, real_files_read_mapped_as_read, .timeout = 60)
+Test(pgn_reader, real_files_read_in_place_as_read, .timeout = 60)
 {
-    cr_assert_geq(for_each_real_file(compare_mapped), 60);
+    cr_assert_geq(for_each_real_file(compare_in_place), 60);
 }
 
 static void count_mapped(void *ctx, uint64_t bytes)

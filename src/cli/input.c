@@ -9,7 +9,7 @@
  * with parsing on a second core, with --jobs N it keeps the reading thread, which also
  * cuts chunks and replays, from doing the decoding too, unless the run's threads take
  * every core already (input_decode_here).  Plain text is read directly: a regular file
- * by mapping it at --jobs 1 (mapped_reader), a pipe made 1 MiB deep first (grow_pipe).
+ * by mapping it at --jobs 1 (input_map_at), a pipe made 1 MiB deep first (grow_pipe).
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "cli/input.h"
@@ -84,21 +84,9 @@ bool input_member_small(struct input *in, size_t bytes)
     return false;
 }
 
-ssize_t input_source_read(struct input *in, char *buf, size_t cap)
+/* got bytes more read (a read's result: nothing when it is 0 or -1), for progress. */
+static ssize_t count_read(struct input *in, ssize_t got)
 {
-    if (in->peek_pos < in->peek_len || in->peek_errno) {
-        ssize_t got = read_peek(in, buf, cap);
-        if (got > 0) {
-            in->bytes_so_far += (uint64_t)got;
-            if (in->progress)
-                progress_bytes(in->progress, in->bytes_so_far);
-        }
-        return got;
-    }
-    if (in->decode_ahead && in->bytes_so_far >= DECODE_HERE_BYTES)
-        start_decoding(in);
-    bool ahead = in->ahead && in->ahead->running;
-    ssize_t got = ahead ? readahead_read(in->ahead, buf, cap) : source_read(in->src, buf, cap);
     if (got > 0) {
         in->bytes_so_far += (uint64_t)got;
         if (in->progress)
@@ -107,6 +95,32 @@ ssize_t input_source_read(struct input *in, char *buf, size_t cap)
     return got;
 }
 
+static bool peek_left(const struct input *in)
+{
+    return in->peek_pos < in->peek_len || in->peek_errno;
+}
+
+/* Past a member's first DECODE_HERE_BYTES (and what input_member_small peeked), decoded
+ * input is read ahead on its own thread; plain_too: a plain pipe as well, for the serial
+ * run's blocks (input_take), where its read's copy is then made on the other core. */
+static void read_ahead_when_due(struct input *in, bool plain_too)
+{
+    bool wanted = in->decode_ahead || (plain_too && in->ahead_plain);
+    if (!wanted || in->bytes_so_far < DECODE_HERE_BYTES || peek_left(in))
+        return;
+    in->ahead_plain = false;
+    start_decoding(in);
+}
+
+ssize_t input_source_read(struct input *in, char *buf, size_t cap)
+{
+    if (peek_left(in))
+        return count_read(in, read_peek(in, buf, cap));
+    read_ahead_when_due(in, false);
+    bool ahead = in->ahead && in->ahead->running;
+    return count_read(in, ahead ? readahead_read(in->ahead, buf, cap)
+                                : source_read(in->src, buf, cap));
+}
 
 /*
  * A pipe holds 64 KiB by default: the reader, which asks for 1 MiB, got 64 KiB a read and
@@ -233,22 +247,13 @@ struct pgn_reader *input_map_at(struct input *in, const struct pgn_resume *at)
 static int input_take(void *ctx, char **data, size_t *len, size_t *room)
 {
     struct input *in = ctx;
-    bool peeked = in->peek_pos < in->peek_len || in->peek_errno;
-    /* As input_source_read starts decoding ahead; a plain pipe is read ahead too, its
-     * read's copy then made on the other core. */
-    if (!peeked && (in->decode_ahead || in->ahead_plain) &&
-        in->bytes_so_far >= DECODE_HERE_BYTES) {
-        in->ahead_plain = false;
-        start_decoding(in);
-    }
+    read_ahead_when_due(in, true);
     if (in->ahead && in->ahead->running) {
         int st = readahead_take(in->ahead, data, len);
         if (st <= 0)
             return st;
         in->from_ring[in->held++] = true;
-        in->bytes_so_far += *len;
-        if (in->progress)
-            progress_bytes(in->progress, in->bytes_so_far);
+        count_read(in, (ssize_t)*len);
         *room = READAHEAD_ROOM;
         return 1;
     }

@@ -91,18 +91,25 @@ int readahead_start(struct readahead *ra, readahead_fn read, void *ctx)
     return rc == 0 ? 0 : -1;
 }
 
-/* Wait for a full block or the end.  Returns false at the end (seen_end set). */
-static bool take_block(struct readahead *ra)
+/* Wait for a full block past those the consumer holds whole (none while it reads with
+ * readahead_read), or the end.  Returns false at the end (seen_end set). */
+static bool wait_for_block(struct readahead *ra)
 {
     pthread_mutex_lock(&ra->lock);
-    while (ra->count == 0 && ra->end == 0)
+    while (ra->count <= ra->held && ra->end == 0)
         pthread_cond_wait(&ra->filled, &ra->lock);
-    bool got = ra->count > 0;
+    bool got = ra->count > ra->held;
     if (!got) {
         ra->seen_end = ra->end;
         ra->seen_errno = ra->end_errno;
     }
     pthread_mutex_unlock(&ra->lock);
+    return got;
+}
+
+static bool take_block(struct readahead *ra)
+{
+    bool got = wait_for_block(ra);
     ra->taken = got;
     ra->pos = 0;
     return got;
@@ -144,16 +151,8 @@ ssize_t readahead_read(struct readahead *ra, char *buf, size_t cap)
 
 int readahead_take(struct readahead *ra, char **data, size_t *len)
 {
-    if (!ra->seen_end) {
-        pthread_mutex_lock(&ra->lock);
-        while (ra->count <= ra->held && ra->end == 0)
-            pthread_cond_wait(&ra->filled, &ra->lock);
-        if (ra->count <= ra->held) {
-            ra->seen_end = ra->end;
-            ra->seen_errno = ra->end_errno;
-        }
-        pthread_mutex_unlock(&ra->lock);
-    }
+    if (!ra->seen_end)
+        wait_for_block(ra);
     if (ra->seen_end) {
         errno = ra->seen_errno;
         return ra->seen_end > 0 ? 0 : -1;

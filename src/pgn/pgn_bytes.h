@@ -89,6 +89,19 @@ static inline bool is_hspace(char c) { return cls(c) == CC_SPACE; }
 static inline bool is_eol(char c) { return c == '\n' || c == '\r'; }
 static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
 
+/* Whether d[from, to) holds nothing but blanks and UTF-8 BOMs (one between concatenated
+ * files starts the next file's first line): what may stand before a line's first token. */
+static inline bool only_blanks(const char *d, ptrdiff_t from, ptrdiff_t to)
+{
+    for (ptrdiff_t k = to - 1; k >= from; k--) {
+        if (k - 2 >= from && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
+            k -= 2;
+        else if (!is_hspace(d[k]))
+            return false;
+    }
+    return true;
+}
+
 /*
  * Index of the first delimiter (is_delim) in [j, n), or n; j <= n: where a move, number
  * or NAG token ends.  With SSSE3, 16 bytes at a time: a byte is a delimiter when the

@@ -93,13 +93,8 @@ static bool first_on_line(const struct pgn_reader *r, const char *d, size_t i)
 {
     /* A line that started before data[0] had its head dropped by a fill: what it held
      * was noted then (reader_input.h, struct dropped_head). */
-    ptrdiff_t from = r->scan.ls > 0 ? r->scan.ls : 0;
-    for (ptrdiff_t k = (ptrdiff_t)i - 1; k >= from; k--) {
-        if (k - 2 >= from && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
-            k -= 2;
-        else if (!is_hspace(d[k]))
-            return false;
-    }
+    if (!only_blanks(d, r->scan.ls > 0 ? r->scan.ls : 0, (ptrdiff_t)i))
+        return false;
     return r->scan.ls >= 0 ||
            !(r->in.head.nonblank &&
              r->in.head.line_off == r->in.base_off + (uint64_t)(int64_t)r->scan.ls);

@@ -536,7 +536,6 @@ void pgn_reader_restart(struct pgn_reader *r, const char *data, size_t len, size
     resume_at(r, at);
 }
 
-
 struct pgn_reader *pgn_reader_from_memory(const char *data, size_t len, const char *name,
                                           const struct pgn_limits *limits)
 {

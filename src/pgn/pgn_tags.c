@@ -76,10 +76,8 @@ static size_t tag_fix_string(const struct pgn_reader *r, const char *d, size_t v
                              const struct tag_end *te, struct tag_parse *tp)
 {
     size_t eol = next_eol(d, value, te->e);
-    if (eol == te->e && !te->capped && !r->in.eof)
-        return NEED_MORE;
-    if (eol == te->e && te->capped)
-        return 0;
+    if (eol == te->e && (te->capped || !r->in.eof))
+        return te->capped ? 0 : NEED_MORE;
     size_t b = eol;
     while (b > value && is_hspace(d[b - 1]))
         b--;

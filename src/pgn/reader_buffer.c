@@ -145,33 +145,20 @@ static size_t grown_cap(const struct pgn_reader *r, size_t live)
     return ncap;
 }
 
-/* Whether d[0, n) holds nothing but blanks and UTF-8 BOMs (first_on_line's rule). */
-static bool only_blanks(const char *d, size_t n)
-{
-    for (size_t k = n; k-- > 0;) {
-        if (k >= 2 && memcmp(d + k - 2, "\xef\xbb\xbf", 3) == 0)
-            k -= 2;
-        else if (!is_hspace(d[k]))
-            return false;
-    }
-    return true;
-}
-
 /* The current line started before data[keep]: its bytes there may go with the fill, what
  * they held stays known (struct dropped_head). */
 static void note_dropped_head(struct pgn_reader *r, size_t keep)
 {
     uint64_t line_off = r->in.base_off + (uint64_t)(int64_t)r->scan.ls;
-    size_t from = r->scan.ls > 0 ? (size_t)r->scan.ls : 0;
+    ptrdiff_t from = r->scan.ls > 0 ? r->scan.ls : 0;
     bool before = r->in.head.line_off == line_off && r->in.head.nonblank;
-    r->in.head = (struct dropped_head){line_off,
-                                       before || !only_blanks(r->in.data + from, keep - from)};
+    r->in.head = (struct dropped_head){
+        line_off, before || !only_blanks(r->in.data, from, (ptrdiff_t)keep)};
 }
 
 /* The data now starts at what was data[keep]: the indices into it move with it. */
 static void drop_front(struct pgn_reader *r, size_t keep)
 {
-
     r->in.shift = keep;
     r->scan.pos -= keep;
     if (r->started && !r->skipping)
@@ -294,19 +281,18 @@ static void release_blocks(struct pgn_reader *r, unsigned keep)
 static char *gather(struct pgn_reader *r, size_t keep, const char *block, size_t block_len)
 {
     size_t live = r->in.len - keep;
-    if (r->in.data == r->in.buf)
-        memmove(r->in.buf, r->in.buf + keep, live);
+    const char *kept = r->in.data + keep; /* in a block, or in buf itself */
     if (r->in.cap < live + block_len) {
         size_t ncap = r->in.cap ? r->in.cap : (size_t)READ_CHUNK;
         while (ncap < live + block_len)
             ncap *= 2;
         char *nb = xmalloc(ncap);
-        memcpy(nb, r->in.data == r->in.buf ? r->in.buf : r->in.data + keep, live);
+        memcpy(nb, kept, live);
         free(r->in.buf);
         r->in.buf = nb;
         r->in.cap = ncap;
-    } else if (r->in.data != r->in.buf) {
-        memcpy(r->in.buf, r->in.data + keep, live);
+    } else {
+        memmove(r->in.buf, kept, live);
     }
     memcpy(r->in.buf + live, block, block_len);
     return r->in.buf;
@@ -380,7 +366,6 @@ bool reader_map_start(struct pgn_reader *r, const struct pgn_file_map *map)
                                     .ctx = map->ctx};
     return true;
 }
-
 
 int reader_fill(struct pgn_reader *r, size_t mark)
 {

@@ -2,10 +2,10 @@
  * reader_input.h - the streaming reader's input: the one growing buffer and where it
  * stands in the file (struct reader_input, r->in of struct pgn_reader, reader_state.h).
  *
- * Written by reader_buffer.c alone (reads or a file's mapped window, compaction, growth,
- * the end of input, an I/O error), but for its setting up in pgn_reader.c (memory readers
- * point data at the caller's bytes; a restart sets base_off).  Every other reader file only reads it: data
- * and len to scan, eof to know whether more can come, base_off and shift to turn indices
+ * Written by reader_buffer.c alone (reads, a file's mapped window or a producer's blocks,
+ * compaction, growth, the end of input, an I/O error), but for its setting up in
+ * pgn_reader.c (memory readers point data at the caller's bytes; a restart sets
+ * base_off).  Every other reader file only reads it: data and len to scan, eof to know whether more can come, base_off and shift to turn indices
  * into file offsets and back (a part read again narrows len to its end: pgn_parts.c).
  */
 #ifndef PGNKIT_READER_INPUT_H
